@@ -1,0 +1,51 @@
+# ubot: `make demo` and `make test` do all the set-up on a fresh Debian 12 machine.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+CMAKE_FLAGS ?=
+DEMO_WORLD ?= examples/warehouse.yaml
+DEMO_OUT   ?= out/demo
+
+.PHONY: all deps deps-test build build-asan demo test unit-test asan-test format format-check bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
+build-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DUBOT_SANITIZE=ON \
+	  -DUBOT_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS="-O1" $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/ubot run $(DEMO_WORLD) --out $(DEMO_OUT) --render
+
+unit-test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+asan-test: build-asan
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS) -L unit
+
+test: deps-test format-check unit-test asan-test
+
+format:
+	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+format-check: deps-test
+	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror && echo "format: ok"
+
+bench: build
+	scripts/run-benchmarks.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ubot builds and tests with, only those that are missing.
+# Idempotent; needs root (or sudo) the first time. Usage: scripts/install-deps.sh [build|test|bench]
+set -euo pipefail
+
+build_pkgs=(
+  cmake g++ make pkg-config
+  libeigen3-dev libyaml-cpp-dev libembree-dev libtbb-dev
+  libcairo2-dev libgif-dev libpng-dev
+  libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+test_pkgs=(clang-format python3)
+bench_pkgs=()
+
+want=("${build_pkgs[@]}")
+case "${1:-build}" in
+  test) want+=("${test_pkgs[@]}") ;;
+  bench) want+=("${bench_pkgs[@]}") ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+
+echo "installing missing Debian packages: ${missing[*]}"
+sudo_cmd=()
+((EUID == 0)) || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+if ! "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+  "${sudo_cmd[@]}" apt-get update
+  "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,1 @@
+#include "ubot/scene/scene.h"

@@ -1,0 +1,80 @@
+#include "ubot/core/random.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace ubot {
+namespace {
+
+struct Moments {
+  double mean = 0.0;
+  double stddev = 0.0;
+};
+
+Moments moments(const std::vector<double>& xs) {
+  double sum = 0.0;
+  for (double x : xs) sum += x;
+  const double mean = sum / static_cast<double>(xs.size());
+  double ss = 0.0;
+  for (double x : xs) ss += (x - mean) * (x - mean);
+  return {mean, std::sqrt(ss / static_cast<double>(xs.size() - 1))};
+}
+
+TEST(RandomStream, GaussianHasTheConfiguredStandardDeviation) {
+  // SPEC §0: sample std within 2% of sigma over 1e5 samples.
+  for (double sigma : {0.01, 0.2, 3.0}) {
+    RandomStream rng(42, "robot_0/lidar2d_0");
+    std::vector<double> xs(100000);
+    for (double& x : xs) x = rng.gaussian(sigma);
+    const Moments m = moments(xs);
+    EXPECT_NEAR(m.stddev, sigma, 0.02 * sigma) << "sigma " << sigma;
+    EXPECT_NEAR(m.mean, 0.0, 5.0 * sigma / std::sqrt(1e5)) << "sigma " << sigma;
+  }
+}
+
+TEST(RandomStream, GaussianTailsAreNormal) {
+  // About 4.55% of a normal lies beyond 2 sigma; a sum of uniforms has far fewer.
+  RandomStream rng(7);
+  int beyond = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) beyond += std::abs(rng.gaussian(1.0)) > 2.0;
+  EXPECT_NEAR(static_cast<double>(beyond) / n, 0.0455, 0.003);
+}
+
+TEST(RandomStream, UniformCoversTheUnitInterval) {
+  RandomStream rng(3);
+  double lo = 1.0, hi = 0.0, sum = 0.0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    const double u = rng.uniform();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    lo = std::min(lo, u);
+    hi = std::max(hi, u);
+    sum += u;
+  }
+  EXPECT_LT(lo, 1e-3);
+  EXPECT_GT(hi, 1.0 - 1e-3);
+  EXPECT_NEAR(sum / n, 0.5, 0.005);
+}
+
+TEST(RandomStream, SameSeedAndIdGiveTheSameStream) {
+  RandomStream a(99, "robot_3/lidar2d_0"), b(99, "robot_3/lidar2d_0");
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(a.gaussian(1.0), b.gaussian(1.0));
+}
+
+TEST(RandomStream, DifferentIdsOrSeedsGiveIndependentStreams) {
+  EXPECT_NE(derive_seed(1, "robot_0/lidar2d_0"), derive_seed(1, "robot_0/lidar2d_1"));
+  EXPECT_NE(derive_seed(1, "robot_0/lidar2d_0"), derive_seed(2, "robot_0/lidar2d_0"));
+  // Correlation of two streams is near zero.
+  RandomStream a(5, "a"), b(5, "b");
+  double sab = 0.0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) sab += a.gaussian(1.0) * b.gaussian(1.0);
+  EXPECT_LT(std::abs(sab / n), 0.02);
+}
+
+}  // namespace
+}  // namespace ubot
