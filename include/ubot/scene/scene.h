@@ -41,6 +41,8 @@ struct BodyGeometry {
 
 using BodyId = std::int32_t;
 inline constexpr BodyId kNoBody = -1;
+// An ignore_user_id that hides nothing (add_body() rejects it as a body's user id).
+inline constexpr int kNoUserId = std::numeric_limits<int>::min();
 
 // A ray in world coordinates. `direction` need not be unit length; distances are reported in
 // units of |direction| (so pass unit vectors to get metres).

@@ -1,0 +1,24 @@
+#pragma once
+// Loading IR-SIM-compatible world files (SPEC §1). Strict: unknown keys, wrong types,
+// out-of-range values and unknown names fail with "file:line:column: key.path: message".
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ubot/config/world_model.h"
+
+namespace ubot {
+
+struct LoadOptions {
+  // Overrides the world's seed (YAML world.seed, else 0). Random placement derives from it.
+  std::optional<std::uint64_t> seed;
+};
+
+// Reads a world file; throws ubot::Error with file, line, column and key path on bad input.
+WorldModel load_world(const std::string& path, const LoadOptions& options = {});
+
+// Same, from YAML text; `name` stands in for the file name in messages.
+WorldModel load_world_from_string(const std::string& yaml, const std::string& name,
+                                  const LoadOptions& options = {});
+
+}  // namespace ubot

@@ -1,0 +1,181 @@
+#pragma once
+// WorldModel: the immutable description of a world, as read from an IR-SIM-compatible YAML file
+// (like MuJoCo's mjModel). Groups with `number`/`distribution` are already expanded into single
+// objects with their ids, names and initial states. Everything that changes while the world runs
+// lives in WorldState (world/), never here.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace ubot {
+
+enum class Role { kRobot, kObstacle };
+const char* role_name(Role role);
+
+// ---- Shapes -------------------------------------------------------------------------------------
+
+enum class ShapeKind { kCircle, kRectangle, kPolygon, kLinestring };
+const char* shape_name(ShapeKind kind);
+
+// A 2D shape in the body frame (x forward, y left, origin at the object's state point).
+struct ShapeModel {
+  ShapeKind kind = ShapeKind::kCircle;
+  double radius = 0.2;                               // circle
+  Eigen::Vector2d center = Eigen::Vector2d::Zero();  // circle centre offset in the body frame
+  double length = 1.0;                               // rectangle extent along body x
+  double width = 1.0;                                // rectangle extent along body y
+  std::optional<double> wheelbase;                   // shifts circles/rectangles (IR-SIM acker)
+  // Polygon / linestring vertices; for rectangles, the four corners (IR-SIM order:
+  // (-L/2,-W/2), (L/2,-W/2), (L/2,W/2), (-L/2,W/2), or rear-axle based with a wheelbase).
+  std::vector<Eigen::Vector2d> vertices;
+
+  bool closed() const { return kind != ShapeKind::kLinestring; }
+  // Radius of the smallest circle around the shape (IR-SIM's minimum_bounding_radius), taken
+  // about the shape's own centre for circles and about the vertex bounding centre otherwise.
+  double bounding_radius() const;
+};
+
+// ---- Motion -------------------------------------------------------------------------------------
+
+enum class KinematicsKind { kNone, kDiff, kOmni, kAcker };
+const char* kinematics_name(KinematicsKind kind);
+
+struct KinematicsModel {
+  KinematicsKind kind = KinematicsKind::kNone;  // kNone: the object never moves
+  bool noise = false;
+  std::vector<double> alpha;  // IR-SIM motion noise coefficients (diff/acker 4, omni 2)
+  double wheelbase = 1.0;     // acker
+  bool acker_steer_mode = true;  // acker: velocity [v, steer] (true) or [v, steer rate] (false)
+
+  int state_dim() const { return kind == KinematicsKind::kAcker ? 4 : 3; }
+};
+
+enum class BehaviorKind { kNone, kDash, kRvo };
+enum class RvoMode { kRvo, kVo, kHrvo };
+enum class TargetRoles { kAll, kRobot, kObstacle };
+
+struct BehaviorModel {
+  BehaviorKind kind = BehaviorKind::kNone;
+  // dash
+  double angle_tolerance = 0.1;
+  // rvo
+  double vxmax = 1.5, vymax = 1.5, acce = 1.0, factor = 1.0, neighbor_threshold = 3.0;
+  RvoMode mode = RvoMode::kRvo;
+  TargetRoles target_roles = TargetRoles::kAll;
+  // goals
+  bool wander = false;
+  bool loop = false;
+  Eigen::Vector3d range_low{0.0, 0.0, -3.141592653589793};
+  Eigen::Vector3d range_high{10.0, 10.0, 3.141592653589793};
+};
+
+enum class ArriveMode { kPosition, kState };
+
+// ---- Sensors ------------------------------------------------------------------------------------
+
+// Properties every sensor has (SPEC §0).
+struct SensorCommon {
+  std::string name;                    // unique within its object, e.g. "lidar2d_0"
+  bool enabled = true;
+  bool auto_start = true;
+  std::optional<double> update_rate_hz;  // unset: IR-SIM sensors sample every step
+  bool noise = false;
+  std::optional<std::uint64_t> seed;   // unset: derived from the world seed and the sensor id
+};
+
+// lidar2d and fmcw_lidar2d (SPEC §2, §3).
+struct Lidar2dModel {
+  bool fmcw = false;
+  double range_min = 0.0;
+  double range_max = 10.0;
+  double angle_range = 3.141592653589793;
+  int number = 100;
+  double std = 0.2;        // range noise sigma (used when noise is on)
+  double angle_std = 0.0;  // per-beam direction noise sigma
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // [x, y, yaw] on the body
+  double z = 0.0;          // mount height of the scan plane
+  double scan_time = 0.1;  // LaserScan metadata
+  // fmcw_lidar2d
+  bool motion_compensate = false;
+  double velocity_noise_std = 0.0;
+};
+
+struct SensorModel {
+  SensorCommon common;
+  std::variant<Lidar2dModel> params;
+  const char* type_name() const;
+};
+
+// ---- Plot options (renderer only) ---------------------------------------------------------------
+
+struct PlotModel {
+  bool show_goal = true;
+  bool show_trajectory = false;
+  bool show_trail = false;
+  bool show_fov = false;
+  bool show_arrow = false;
+  bool show_sensor = true;
+  double arrow_length = 0.0;
+  bool dashed = false;           // obj_linestyle '--' / ':' / '-.'
+  std::optional<double> alpha;   // object alpha / sensor beam alpha
+  std::optional<std::string> color;
+};
+
+// ---- Objects and world --------------------------------------------------------------------------
+
+struct ObjectModel {
+  int id = 0;
+  std::string name;  // IR-SIM default: "<role>_<id>"
+  Role role = Role::kObstacle;
+  int group = 0;
+
+  ShapeModel shape;
+  KinematicsModel kinematics;
+  BehaviorModel behavior;
+
+  std::vector<double> state;                 // [x, y, yaw] (acker: + steer)
+  std::vector<std::vector<double>> goals;    // waypoints [x, y, yaw]; empty = no goal
+  std::vector<double> velocity;              // initial velocity (kinematics frame)
+  std::vector<double> vel_min, vel_max, acce;
+  double goal_threshold = 0.1;
+  ArriveMode arrive_mode = ArriveMode::kPosition;
+  bool is_static = false;
+  bool unobstructed = false;
+  std::optional<double> fov;                 // radians
+  std::optional<double> fov_radius;          // metres
+  double z = 0.0;                            // base height (3D extension)
+  std::optional<double> height;              // extrusion height; unset reaches every scan plane
+
+  std::string color;  // matplotlib colour name or hex; "" = renderer default
+  PlotModel plot;
+  std::vector<SensorModel> sensors;
+};
+
+enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive };
+const char* collision_mode_name(CollisionMode mode);
+
+struct WorldSettings {
+  std::string name;
+  double width = 10.0;
+  double height = 10.0;
+  double step_time = 0.1;
+  double sample_time = 0.1;
+  Eigen::Vector2d offset = Eigen::Vector2d::Zero();
+  CollisionMode collision_mode = CollisionMode::kStop;
+  std::string control_mode = "auto";
+};
+
+struct WorldModel {
+  std::string file;         // the YAML file it came from
+  std::uint64_t seed = 0;   // the world seed every random stream derives from
+  WorldSettings world;
+  std::vector<ObjectModel> objects;  // robots first, then obstacles, in file order; index == id
+  std::vector<std::string> warnings;  // things the loader accepted but the user should know
+};
+
+}  // namespace ubot

@@ -1,0 +1,115 @@
+#pragma once
+// Top-down pictures of a world: a plain description of what to draw (in world metres, REP 103:
+// x right, y up on the picture), rendered with Cairo to PNG files and animated GIFs. The
+// renderer knows nothing of worlds or sensors; the caller turns its state into a Drawing.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace ubot::render {
+
+struct Color {
+  double r = 0.0, g = 0.0, b = 0.0, a = 1.0;  // each in [0, 1]
+};
+
+// A colour from a matplotlib / CSS name ("royalblue", "orangered"), a single-letter matplotlib
+// code ("r", "k"), "#rrggbb" / "#rrggbbaa" hex, or "none". nullopt when unknown.
+// Case-insensitive, with matplotlib's meanings: the 148 CSS4 names (gray and grey), the base
+// codes b g r c m y k w (matplotlib values, e.g. "g" = (0, 0.5, 0)), the tab10 "tab:blue" ...
+// "tab:gray"/"tab:grey", the cycle codes "C0".."C9" (= tab10), "#rgb" / "#rgba" hex, and a grey
+// level written as a number in [0, 1] ("0.75"). "none" is transparent (alpha 0).
+std::optional<Color> parse_color(const std::string& text);
+
+struct Shape {
+  enum class Kind { kCircle, kPolygon, kPolyline };
+  Kind kind = Kind::kCircle;
+  Eigen::Vector2d center = Eigen::Vector2d::Zero();  // circle
+  double radius = 0.0;                               // circle
+  std::vector<Eigen::Vector2d> vertices;             // polygon (closed) or polyline, world frame
+};
+
+struct ObjectDrawing {
+  Shape shape;
+  Color fill{0.25, 0.41, 0.88, 1.0};
+  Color edge{0.0, 0.0, 0.0, 1.0};
+  bool filled = true;   // polylines are never filled
+  bool dashed = false;  // dashed outline (IR-SIM obj_linestyle '--')
+  double line_width_px = 1.5;
+  std::optional<Eigen::Vector3d> pose;      // x, y, heading: draws a heading arrow when set
+  double arrow_length = 0.0;                // metres; 0 = auto from the shape size
+  std::optional<Eigen::Vector3d> goal;      // x, y, heading of the goal (drawn as a marker)
+  double goal_radius = 0.0;                 // marker size in metres; 0 = auto
+  std::vector<Eigen::Vector2d> trajectory;  // past positions, drawn as a line
+  Color trajectory_color{0.0, 0.0, 0.0, 0.6};
+  // Field of view sector (apex at pose, centred on heading).
+  double fov = 0.0;         // opening angle in radians; 0 = none
+  double fov_radius = 0.0;  // metres
+  Color fov_color{0.53, 0.81, 0.92, 0.25};
+  std::string label;  // optional text drawn next to the object
+};
+
+// Lidar beams: one segment per beam from `origin` to `end_points[i]`.
+struct BeamsDrawing {
+  Eigen::Vector2d origin = Eigen::Vector2d::Zero();
+  std::vector<Eigen::Vector2d> end_points;
+  std::vector<std::uint8_t> hit;   // per beam: 1 = return, 0 = no return (may be empty)
+  std::vector<Color> beam_colors;  // optional per-beam colour (e.g. Doppler), else color
+  Color color{1.0, 0.0, 0.0, 0.3};
+  double line_width_px = 0.6;
+  bool mark_hits = true;  // small dots at the hit points
+};
+
+// Translucent disc, e.g. a smoke cell seen from above.
+struct DiscDrawing {
+  Eigen::Vector2d center = Eigen::Vector2d::Zero();
+  double radius = 0.0;
+  Color color{0.55, 0.55, 0.55, 0.4};
+};
+
+struct Drawing {
+  // World rectangle to show: [x_min, x_min + width] × [y_min, y_min + height].
+  double x_min = 0.0, y_min = 0.0, width = 10.0, height = 10.0;
+  std::vector<DiscDrawing> discs;      // drawn first (under everything)
+  std::vector<BeamsDrawing> beams;     // then beams
+  std::vector<ObjectDrawing> objects;  // then objects, in order
+  std::string caption;                 // e.g. "t = 3.20 s", top-left
+};
+
+struct ImageSize {
+  int width_px = 800;
+  int height_px = 800;
+};
+// Picks a picture size for a world rectangle: the longer side gets `max_side_px` pixels.
+ImageSize fit_image(const Drawing& drawing, int max_side_px);
+
+// Renders to a PNG file; throws ubot::Error when the file cannot be written.
+void write_png(const Drawing& drawing, ImageSize size, const std::string& path);
+
+// Renders to memory: straight (not premultiplied) 8-bit RGBA, rows top to bottom, 4 bytes a pixel,
+// the same pixels write_png stores. For tests and for callers that encode pictures themselves.
+std::vector<std::uint8_t> render_rgba(const Drawing& drawing, ImageSize size);
+
+// An animated GIF written frame by frame (fixed 256-colour palette, so frames are cheap and the
+// output is deterministic). Throws ubot::Error on I/O failure.
+class GifWriter {
+ public:
+  GifWriter(const std::string& path, ImageSize size, double frame_seconds);
+  ~GifWriter();
+  GifWriter(const GifWriter&) = delete;
+  GifWriter& operator=(const GifWriter&) = delete;
+
+  void add_frame(const Drawing& drawing);
+  // Writes the trailer and closes the file (also done by the destructor, which cannot throw).
+  void close();
+  int frame_count() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ubot::render

@@ -1,0 +1,278 @@
+// World files: the top level, the `world` section, and the expansion of robot/obstacle groups
+// (`number` + `distribution`) into single objects with IR-SIM's ids, names and states.
+#include "ubot/config/load_world.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+#include <set>
+
+#include "object_reader.h"
+#include "ubot/core/error.h"
+#include "ubot/core/random.h"
+#include "yaml_reader.h"
+
+namespace ubot {
+namespace {
+
+using config::Field;
+using config::Mapping;
+
+constexpr double kPi = std::numbers::pi;
+
+WorldSettings read_world_settings(const Field& field, const std::string& file,
+                                  std::optional<std::uint64_t>& seed,
+                                  std::vector<std::string>& warnings) {
+  WorldSettings w;
+  Mapping m(field);
+  w.name = m.string("name", std::filesystem::path(file).stem().string());
+  w.height = m.positive("height", 10.0);
+  w.width = m.positive("width", 10.0);
+  w.step_time = m.positive("step_time", 0.1);
+  w.sample_time = m.positive("sample_time", w.step_time);
+  if (auto f = m.get("offset")) {
+    const auto o = f->as_numbers(2, 2);
+    w.offset = {o[0], o[1]};
+  }
+  if (auto f = m.get("collision_mode")) {
+    const std::string mode =
+        f->as_choice({"stop", "unobstructed", "unobstructed_obstacles", "reactive", "contact"});
+    if (mode == "contact") {
+      f->fail("collision_mode 'contact' (contact physics) is not supported by this version");
+    }
+    w.collision_mode = mode == "stop"           ? CollisionMode::kStop
+                       : mode == "unobstructed" ? CollisionMode::kUnobstructed
+                       : mode == "reactive"     ? CollisionMode::kReactive
+                                                : CollisionMode::kUnobstructedObstacles;
+  }
+  if (auto f = m.get("control_mode")) {
+    w.control_mode = f->as_choice({"auto", "keyboard"});
+    if (w.control_mode == "keyboard") {
+      warnings.push_back(fmt::format(
+          "{}: keyboard control is not available in a headless run; robots follow their "
+          "behaviours",
+          f->location()));
+    }
+  }
+  if (auto f = m.get("obstacle_map")) f->fail("grid obstacle maps are not supported yet");
+  if (auto f = m.get("seed")) {
+    const std::int64_t s = f->as_integer();
+    if (s < 0) f->fail("seed must not be negative");
+    seed = static_cast<std::uint64_t>(s);
+  }
+  // IR-SIM options that only affect its matplotlib window or its own bookkeeping.
+  for (const char* key : {"mdownsample", "plot", "status"}) m.ignore(key);
+  m.finish();
+  return w;
+}
+
+// numpy-style "values that describe several objects": a list of lists / mappings / strings is
+// one value per object (padded with its last value, or truncated); anything else is shared by
+// all objects (IR-SIM's convert_list_length).
+std::vector<Field> per_object(const Field& f, int n, std::vector<std::string>& warnings) {
+  std::vector<Field> out;
+  const bool list_of_items = f.is_sequence() && f.size() > 0 &&
+                             !std::all_of(f.node().begin(), f.node().end(), [](const auto& item) {
+                               double d;
+                               return item.IsScalar() && YAML::convert<double>::decode(item, d);
+                             });
+  if (!list_of_items) return std::vector<Field>(static_cast<std::size_t>(n), f);
+  const int given = static_cast<int>(f.size());
+  if (given > n) {
+    warnings.push_back(fmt::format(
+        "{}: {}: {} values for {} object(s); the extra values are ignored (IR-SIM semantics: "
+        "wrap several waypoints of one object in one more list)",
+        f.location(), f.path(), given, n));
+  }
+  for (int i = 0; i < n; ++i) out.push_back(f.item(static_cast<std::size_t>(std::min(i, given - 1))));
+  return out;
+}
+
+struct Placement {
+  std::vector<std::vector<double>> states;
+  std::vector<Field> state_fields;  // manual placement keeps the fields for messages
+  std::vector<std::optional<Field>> goal_fields;
+  std::vector<std::vector<double>> goals;  // generated goals (circle / random)
+};
+
+// IR-SIM's random_uniform: points drawn one by one in [low, high), re-drawn (up to 1000 times)
+// while closer than min_distance to an earlier point.
+std::vector<std::vector<double>> random_points(RandomStream& rng, const Eigen::Vector3d& low,
+                                               const Eigen::Vector3d& high, int n,
+                                               double min_distance) {
+  std::vector<std::vector<double>> points;
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> candidate(3);
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+      for (int k = 0; k < 3; ++k) candidate[k] = rng.uniform(low[k], high[k]);
+      const bool far_enough = std::all_of(points.begin(), points.end(), [&](const auto& p) {
+        return std::hypot(p[0] - candidate[0], p[1] - candidate[1]) >= min_distance;
+      });
+      if (far_enough) break;
+    }
+    points.push_back(candidate);
+  }
+  return points;
+}
+
+Eigen::Vector3d read_vector3(Mapping& m, std::string_view key, const Eigen::Vector3d& fallback) {
+  const auto f = m.get(key);
+  if (!f) return fallback;
+  const auto v = f->as_numbers(2, 3);
+  return {v[0], v[1], v.size() > 2 ? v[2] : fallback[2]};
+}
+
+class WorldLoader {
+ public:
+  WorldLoader(Field root, LoadOptions options) : root_(std::move(root)), options_(options) {}
+
+  WorldModel load() {
+    Mapping top(root_);
+    model_.file = *root_.file();
+    std::optional<std::uint64_t> yaml_seed;
+    model_.world = read_world_settings(top.get("world").value_or(Field(YAML::Node(), "world",
+                                                                       root_.file(),
+                                                                       root_.node().Mark())),
+                                       model_.file, yaml_seed, model_.warnings);
+    model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
+    int group = 0;
+    if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
+    if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
+    top.ignore("gui");
+    top.finish();
+    check_unique_names();
+    return std::move(model_);
+  }
+
+ private:
+  // Returns the next free group index.
+  int read_groups(const Field& list, Role role, int first_group) {
+    if (list.is_map()) {
+      read_group(list, role, first_group);
+      return first_group + 1;
+    }
+    if (!list.is_sequence()) list.fail("expected a list of object groups (or one mapping)");
+    for (std::size_t g = 0; g < list.size(); ++g) {
+      read_group(list.item(g), role, first_group + static_cast<int>(g));
+    }
+    return first_group + static_cast<int>(list.size());
+  }
+
+  void read_group(const Field& field, Role role, int group) {
+    Mapping m(field);
+    if (!field.is_map()) field.fail("expected a mapping describing an object group");
+    int number = 1;
+    if (auto f = m.get("number")) {
+      const std::int64_t n = f->as_integer();
+      if (n < 1) f->fail(fmt::format("must be at least 1, got {}", n));
+      if (n > 1000000) f->fail(fmt::format("is too large ({} objects)", n));
+      number = static_cast<int>(n);
+    }
+    const Placement placement = place(m, number, role, group);
+    config::ObjectReader reader(m, number, model_.warnings, [&](const Field& f, int n) {
+      return per_object(f, n, model_.warnings);
+    });
+    for (int i = 0; i < number; ++i) {
+      ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
+      object.state = reader.read_state(placement.states[i], placement.state_fields.empty()
+                                                               ? nullptr
+                                                               : &placement.state_fields[i],
+                                       object);
+      if (!placement.goals.empty()) {
+        object.goals = {placement.goals[i]};
+      } else {
+        object.goals = reader.read_goals(placement.goal_fields[i]);
+      }
+      model_.objects.push_back(std::move(object));
+    }
+    m.finish();
+  }
+
+  Placement place(Mapping& m, int number, Role role, int group) {
+    Placement p;
+    const auto distribution = m.get("distribution");
+    std::string name = "manual";
+    std::optional<Mapping> d;
+    if (distribution) {
+      d.emplace(*distribution);
+      name = d->require("name").as_choice({"manual", "random", "circle"});
+    }
+    const auto state = m.get("state");
+    const auto goal = m.get("goal");
+    const WorldSettings& w = model_.world;
+    if (name == "manual") {
+      if (state) {
+        p.state_fields = per_object(*state, number, model_.warnings);
+        for (const Field& f : p.state_fields) p.states.push_back(f.as_numbers(2, 4));
+      } else {
+        p.states.assign(number, {1.0, 1.0, 0.0});
+      }
+      if (goal) {
+        for (const Field& f : per_object(*goal, number, model_.warnings)) p.goal_fields.push_back(f);
+      } else {
+        p.goal_fields.assign(number, std::nullopt);
+      }
+    } else if (name == "circle") {
+      const double radius = d->positive("radius", std::min(w.width, w.height) / 2.0 - 0.5);
+      Eigen::Vector2d center(w.offset.x() + w.width / 2.0, w.offset.y() + w.height / 2.0);
+      if (auto c = d->get("center")) {
+        const auto v = c->as_numbers(2, 3);
+        center = {v[0], v[1]};
+      }
+      for (int i = 0; i < number; ++i) {
+        const double theta = 2.0 * kPi * i / number;
+        p.states.push_back({center.x() + radius * std::cos(theta),
+                            center.y() + radius * std::sin(theta), theta - kPi});
+        p.goals.push_back({center.x() - radius * std::cos(theta),
+                           center.y() - radius * std::sin(theta), theta - kPi});
+      }
+    } else {  // random
+      const Eigen::Vector3d low = read_vector3(
+          *d, "range_low", {w.offset.x() + 0.5, w.offset.y() + 0.5, -kPi});
+      const Eigen::Vector3d high = read_vector3(
+          *d, "range_high", {w.offset.x() + w.width - 0.5, w.offset.y() + w.height - 0.5, kPi});
+      for (int k = 0; k < 3; ++k) {
+        if (!(low[k] <= high[k])) distribution->fail("range_low must not exceed range_high");
+      }
+      const double min_distance = d->non_negative("min_distance", 1.0);
+      RandomStream rng(model_.seed, fmt::format("distribution/{}/{}", role_name(role), group));
+      p.states = random_points(rng, low, high, number, min_distance);
+      p.goals = random_points(rng, low, high, number, min_distance);
+    }
+    if (d) d->finish();
+    if (name != "manual") {
+      if (state) m.ignore("state");
+      if (goal) m.ignore("goal");
+    }
+    return p;
+  }
+
+  void check_unique_names() {
+    std::set<std::string> seen;
+    for (const ObjectModel& o : model_.objects) {
+      if (!seen.insert(o.name).second) {
+        throw Error(fmt::format("{}: object name '{}' is used twice; names must be unique",
+                                model_.file, o.name));
+      }
+    }
+  }
+
+  Field root_;
+  LoadOptions options_;
+  WorldModel model_;
+};
+
+}  // namespace
+
+WorldModel load_world(const std::string& path, const LoadOptions& options) {
+  return WorldLoader(config::load_yaml_file(path), options).load();
+}
+
+WorldModel load_world_from_string(const std::string& yaml, const std::string& name,
+                                  const LoadOptions& options) {
+  return WorldLoader(config::parse_yaml(yaml, name), options).load();
+}
+
+}  // namespace ubot

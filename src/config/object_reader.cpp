@@ -1,0 +1,312 @@
+#include "object_reader.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace ubot::config {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
+// distribution, state, goal) is an error.
+const char* const kObjectKeys[] = {
+    "kinematics", "shape",        "behavior", "color", "static", "vel_min", "vel_max", "acce",
+    "velocity",   "goal_threshold", "arrive_mode", "unobstructed", "fov", "fov_radius", "name",
+    "plot",       "z",            "height",   "description", "group", "group_name"};
+
+std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
+  std::vector<Eigen::Vector2d> points;
+  for (const auto& p : raw) points.emplace_back(p[0], p[1]);
+  return points;
+}
+
+// Twice the signed area: > 0 for counter-clockwise vertex order.
+double signed_area2(const std::vector<Eigen::Vector2d>& v) {
+  double a = 0.0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto& p = v[i];
+    const auto& q = v[(i + 1) % v.size()];
+    a += p.x() * q.y() - q.x() * p.y();
+  }
+  return a;
+}
+
+ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string>& warnings,
+                      const std::string& owner) {
+  ShapeModel s;
+  if (!field) {
+    warnings.push_back(fmt::format("{}: no shape given; using IR-SIM's default circle of radius 1",
+                                   owner));
+    s.radius = 1.0;
+    return s;
+  }
+  Mapping m(*field);
+  const std::string name =
+      m.has("name") ? m.require("name").as_choice({"circle", "rectangle", "polygon", "linestring"})
+                    : "circle";
+  if (auto f = m.get("random_shape"); f && f->as_bool()) {
+    f->fail("random shapes are not supported; give the shape explicitly");
+  }
+  m.ignore("random_shape");
+  if (auto f = m.get("wheelbase")) s.wheelbase = f->as_non_negative();
+  if (name == "circle") {
+    s.kind = ShapeKind::kCircle;
+    s.radius = m.positive("radius", 0.2);
+    if (auto f = m.get("center")) {
+      const auto c = f->as_numbers(2, 2);
+      s.center = {c[0], c[1]};
+    }
+    if (s.wheelbase) s.center.x() += *s.wheelbase / 2.0;
+  } else if (name == "rectangle") {
+    s.kind = ShapeKind::kRectangle;
+    s.length = m.positive("length", 1.0);
+    s.width = m.positive("width", 1.0);
+    const double x0 = s.wheelbase ? -(s.length - *s.wheelbase) / 2.0 : -s.length / 2.0;
+    const double y0 = -s.width / 2.0;
+    s.vertices = {{x0, y0}, {x0 + s.length, y0}, {x0 + s.length, y0 + s.width}, {x0, y0 + s.width}};
+  } else if (name == "polygon") {
+    s.kind = ShapeKind::kPolygon;
+    if (auto f = m.get("vertices")) {
+      s.vertices = to_points(f->as_points(3));
+      if (std::abs(signed_area2(s.vertices)) < 1e-12) f->fail("the polygon has zero area");
+    } else {
+      s.vertices = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};  // IR-SIM's default square
+    }
+  } else {
+    s.kind = ShapeKind::kLinestring;
+    s.vertices = to_points(m.require("vertices").as_points(2));
+  }
+  m.finish();
+  return s;
+}
+
+KinematicsModel read_kinematics(const std::optional<Field>& field) {
+  KinematicsModel k;
+  if (!field) return k;
+  Mapping m(*field);
+  if (!m.has("name")) {
+    m.finish();
+    return k;
+  }
+  const Field name_field = m.require("name");
+  const std::string name = name_field.as_choice({"diff", "omni", "acker", "static"});
+  k.kind = name == "diff"   ? KinematicsKind::kDiff
+           : name == "omni" ? KinematicsKind::kOmni
+           : name == "acker" ? KinematicsKind::kAcker
+                             : KinematicsKind::kNone;
+  k.noise = m.boolean("noise", false);
+  const std::size_t alpha_size = k.kind == KinematicsKind::kOmni ? 2 : 4;
+  if (auto f = m.get("alpha")) {
+    k.alpha = f->as_numbers(alpha_size, alpha_size);
+    for (std::size_t i = 0; i < k.alpha.size(); ++i) f->item(i).as_non_negative();
+  } else {
+    k.alpha = k.kind == KinematicsKind::kOmni ? std::vector<double>{0.03, 0.03}
+                                              : std::vector<double>{0.03, 0, 0, 0.03};
+  }
+  if (k.kind == KinematicsKind::kAcker) {
+    k.wheelbase = m.positive("wheelbase", 1.0);
+    if (auto f = m.get("mode")) k.acker_steer_mode = f->as_choice({"steer", "angular"}) == "steer";
+  }
+  m.finish();
+  return k;
+}
+
+BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind kinematics) {
+  BehaviorModel b;
+  if (!field) return b;
+  Mapping m(*field);
+  if (!m.has("name")) {
+    m.finish();
+    return b;
+  }
+  const Field name_field = m.require("name");
+  const std::string name = name_field.as_choice({"dash", "rvo"});
+  b.kind = name == "dash" ? BehaviorKind::kDash : BehaviorKind::kRvo;
+  if (b.kind == BehaviorKind::kRvo && kinematics == KinematicsKind::kAcker) {
+    name_field.fail("behavior 'rvo' is available for diff and omni kinematics, not acker");
+  }
+  b.wander = m.boolean("wander", false);
+  b.loop = m.boolean("loop", false);
+  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
+    if (auto f = m.get(key)) {
+      const auto n = f->as_numbers(2, 3);
+      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
+    }
+    return v;
+  };
+  b.range_low = vec3("range_low", b.range_low);
+  b.range_high = vec3("range_high", b.range_high);
+  if (auto f = m.get("target_roles")) {
+    const std::string roles = f->as_choice({"all", "robot", "obstacle"});
+    b.target_roles = roles == "all"     ? TargetRoles::kAll
+                     : roles == "robot" ? TargetRoles::kRobot
+                                        : TargetRoles::kObstacle;
+  }
+  if (b.kind == BehaviorKind::kDash) {
+    b.angle_tolerance = m.non_negative("angle_tolerance", 0.1);
+  } else {
+    b.vxmax = m.positive("vxmax", 1.5);
+    b.vymax = m.positive("vymax", 1.5);
+    b.acce = m.positive("acce", m.positive("acceler", 1.0));  // 'acceler': IR-SIM < 2.5 spelling
+    b.factor = m.non_negative("factor", 1.0);
+    b.neighbor_threshold = m.non_negative("neighbor_threshold", 3.0);
+    if (auto f = m.get("mode")) {
+      const std::string mode = f->as_choice({"rvo", "vo", "hrvo"});
+      b.mode = mode == "rvo" ? RvoMode::kRvo : mode == "vo" ? RvoMode::kVo : RvoMode::kHrvo;
+    }
+  }
+  m.finish();
+  return b;
+}
+
+PlotModel read_plot(const std::optional<Field>& field, Role role) {
+  PlotModel p;
+  p.show_goal = role == Role::kRobot;
+  if (!field) return p;
+  Mapping m(*field);
+  p.show_goal = m.boolean("show_goal", p.show_goal);
+  p.show_trajectory = m.boolean("show_trajectory", false);
+  p.show_trail = m.boolean("show_trail", false);
+  p.show_fov = m.boolean("show_fov", false);
+  p.show_arrow = m.boolean("show_arrow", false);
+  p.show_sensor = m.boolean("show_sensor", true);
+  p.arrow_length = m.non_negative("arrow_length", 0.0);
+  if (auto f = m.get("obj_linestyle")) p.dashed = f->as_string() != "-";
+  if (auto f = m.get("alpha")) p.alpha = f->as_non_negative();
+  if (auto f = m.get("color")) p.color = f->as_string();
+  // The rest are matplotlib keyword arguments that IR-SIM forwards to its plots; they have no
+  // meaning here, so they are accepted as IR-SIM accepts them.
+  for (const auto& entry : field->node()) m.ignore(entry.first.Scalar());
+  m.finish();
+  return p;
+}
+
+std::vector<double> read_pair(const std::optional<Field>& field, std::vector<double> fallback) {
+  if (!field) return fallback;
+  return field->as_numbers(2, 2);
+}
+
+}  // namespace
+
+ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
+                           const PerObject& per_object)
+    : warnings_(warnings) {
+  for (const char* key : kObjectKeys) {
+    if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
+  }
+  sensors_ = group.get("sensors");
+}
+
+std::optional<Field> ObjectReader::value(const std::string& key, int index) const {
+  const auto it = values_.find(key);
+  if (it == values_.end()) return std::nullopt;
+  const Field& f = it->second[static_cast<std::size_t>(index)];
+  if (f.is_null()) return std::nullopt;
+  return f;
+}
+
+ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
+  ObjectModel o;
+  o.id = id;
+  o.role = role;
+  o.group = group;
+  if (auto f = value("group", index)) o.group = static_cast<int>(f->as_integer());
+  o.name = fmt::format("{}_{}", role_name(role), id);
+  if (auto f = value("name", index)) o.name = f->as_string();
+  if (auto f = value("group_name", index)) f->as_string();
+  if (auto f = value("description", index)) f->as_string();
+
+  o.shape = read_shape(value("shape", index), warnings_, o.name);
+  o.kinematics = read_kinematics(value("kinematics", index));
+  o.behavior = read_behavior(value("behavior", index), o.kinematics.kind);
+  o.is_static = o.kinematics.kind == KinematicsKind::kNone;
+  if (auto f = value("static", index)) o.is_static = f->as_bool() || o.is_static;
+  if (auto f = value("unobstructed", index)) o.unobstructed = f->as_bool();
+
+  o.vel_min = read_pair(value("vel_min", index), {-1.0, -1.0});
+  o.vel_max = read_pair(value("vel_max", index), {1.0, 1.0});
+  for (int k = 0; k < 2; ++k) {
+    if (o.vel_min[k] > o.vel_max[k]) {
+      value("vel_min", index).value_or(*value("vel_max", index)).fail(
+          fmt::format("vel_min[{}] = {} exceeds vel_max[{}] = {}", k, o.vel_min[k], k,
+                      o.vel_max[k]));
+    }
+  }
+  o.acce = read_pair(value("acce", index), {kInf, kInf});
+  if (auto f = value("acce", index)) {
+    for (std::size_t k = 0; k < 2; ++k) {
+      if (!(o.acce[k] >= 0.0)) f->item(k).fail("must not be negative");
+    }
+  }
+  o.velocity = read_pair(value("velocity", index), {0.0, 0.0});
+  if (auto f = value("goal_threshold", index)) o.goal_threshold = f->as_non_negative();
+  if (auto f = value("arrive_mode", index)) {
+    o.arrive_mode = f->as_choice({"position", "state"}) == "state" ? ArriveMode::kState
+                                                                    : ArriveMode::kPosition;
+  }
+  if (auto f = value("z", index)) o.z = f->as_finite();
+  if (auto f = value("height", index)) o.height = f->as_positive();
+  if (auto f = value("color", index)) o.color = f->as_string();
+  o.plot = read_plot(value("plot", index), role);
+
+  if (sensors_) o.sensors = read_sensors(*sensors_);
+  // IR-SIM: an object without an explicit field of view borrows its first lidar's.
+  if (auto f = value("fov", index)) {
+    o.fov = std::fmod(f->as_positive(), 2.0 * kPi);
+  }
+  if (auto f = value("fov_radius", index)) o.fov_radius = f->as_positive();
+  for (const SensorModel& s : o.sensors) {
+    if (const auto* lidar = std::get_if<Lidar2dModel>(&s.params)) {
+      if (!o.fov) o.fov = lidar->angle_range;
+      if (!o.fov_radius) o.fov_radius = lidar->range_max;
+      break;
+    }
+  }
+  return o;
+}
+
+std::vector<double> ObjectReader::read_state(const std::vector<double>& raw, const Field* field,
+                                             const ObjectModel& object) const {
+  const std::size_t dim = static_cast<std::size_t>(object.kinematics.state_dim());
+  std::vector<double> state = raw;
+  for (std::size_t k = 0; k < state.size(); ++k) {
+    if (!std::isfinite(state[k])) {
+      if (field) field->item(k).fail("must be a finite number");
+    }
+  }
+  if (state.size() > dim) {
+    if (object.role == Role::kRobot) {
+      warnings_.push_back(fmt::format("{}: state has {} values; {} kinematics uses the first {}",
+                                      field ? field->location() : object.name, state.size(),
+                                      kinematics_name(object.kinematics.kind), dim));
+    }
+    state.resize(dim);
+  }
+  state.resize(dim, 0.0);
+  return state;
+}
+
+std::vector<std::vector<double>> ObjectReader::read_goals(const std::optional<Field>& goal) const {
+  if (!goal) return {{1.0, 9.0, 0.0}};
+  auto read_one = [](const Field& f) {
+    std::vector<double> g = f.as_numbers(2, 4);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      if (!std::isfinite(g[k])) f.item(k).fail("must be a finite number");
+    }
+    g.resize(3, 0.0);
+    return g;
+  };
+  if (goal->is_sequence() && goal->size() > 0 && goal->node()[0].IsSequence()) {
+    std::vector<std::vector<double>> goals;
+    for (std::size_t i = 0; i < goal->size(); ++i) goals.push_back(read_one(goal->item(i)));
+    return goals;
+  }
+  return {read_one(*goal)};
+}
+
+}  // namespace ubot::config

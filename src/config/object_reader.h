@@ -1,0 +1,41 @@
+#pragma once
+// Reads the per-object keys of a robot/obstacle group (shape, kinematics, behaviour, limits,
+// sensors, plot, ...) into ObjectModels, one object of the group at a time.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ubot/config/world_model.h"
+#include "yaml_reader.h"
+
+namespace ubot::config {
+
+class ObjectReader {
+ public:
+  // Splits a group value into one value per object (IR-SIM's convert_list_length).
+  using PerObject = std::function<std::vector<Field>(const Field&, int)>;
+
+  ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
+               const PerObject& per_object);
+
+  // Object `index` of the group, with the given ids. State and goals are read separately.
+  ObjectModel read(int index, Role role, int group, int id) const;
+  // IR-SIM's input_state_check: truncates or zero-pads the state to the kinematics' dimension.
+  std::vector<double> read_state(const std::vector<double>& raw, const Field* field,
+                                 const ObjectModel& object) const;
+  // One goal [x, y, yaw] or a list of waypoints; no goal given: IR-SIM's default [1, 9, 0].
+  std::vector<std::vector<double>> read_goals(const std::optional<Field>& goal) const;
+
+ private:
+  std::optional<Field> value(const std::string& key, int index) const;
+  std::map<std::string, std::vector<Field>> values_;
+  std::optional<Field> sensors_;
+  std::vector<std::string>& warnings_;
+};
+
+// Reads an object's `sensors` list.
+std::vector<SensorModel> read_sensors(const Field& list);
+
+}  // namespace ubot::config

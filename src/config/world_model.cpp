@@ -1,0 +1,92 @@
+#include "ubot/config/world_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ubot {
+
+const char* role_name(Role role) { return role == Role::kRobot ? "robot" : "obstacle"; }
+
+const char* shape_name(ShapeKind kind) {
+  switch (kind) {
+    case ShapeKind::kCircle: return "circle";
+    case ShapeKind::kRectangle: return "rectangle";
+    case ShapeKind::kPolygon: return "polygon";
+    case ShapeKind::kLinestring: return "linestring";
+  }
+  return "?";
+}
+
+const char* kinematics_name(KinematicsKind kind) {
+  switch (kind) {
+    case KinematicsKind::kNone: return "static";
+    case KinematicsKind::kDiff: return "diff";
+    case KinematicsKind::kOmni: return "omni";
+    case KinematicsKind::kAcker: return "acker";
+  }
+  return "?";
+}
+
+const char* collision_mode_name(CollisionMode mode) {
+  switch (mode) {
+    case CollisionMode::kStop: return "stop";
+    case CollisionMode::kUnobstructed: return "unobstructed";
+    case CollisionMode::kUnobstructedObstacles: return "unobstructed_obstacles";
+    case CollisionMode::kReactive: return "reactive";
+  }
+  return "?";
+}
+
+const char* SensorModel::type_name() const {
+  return std::visit(
+      [](const auto& p) -> const char* {
+        using T = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, Lidar2dModel>) return p.fmcw ? "fmcw_lidar2d" : "lidar2d";
+      },
+      params);
+}
+
+double ShapeModel::bounding_radius() const {
+  if (kind == ShapeKind::kCircle) return radius;
+  // The smallest enclosing circle of a vertex set (Welzl's algorithm, iterative form, which is
+  // exact and fast for the handful of vertices shapes have).
+  struct Circle {
+    Eigen::Vector2d c;
+    double r;
+  };
+  auto contains = [](const Circle& k, const Eigen::Vector2d& p) {
+    return (p - k.c).norm() <= k.r * (1.0 + 1e-12) + 1e-12;
+  };
+  auto from2 = [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return Circle{(a + b) / 2.0, (a - b).norm() / 2.0};
+  };
+  auto from3 = [&](const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
+    const Eigen::Vector2d ab = b - a, ac = c - a;
+    const double d = 2.0 * (ab.x() * ac.y() - ab.y() * ac.x());
+    if (std::abs(d) < 1e-300) {  // collinear: the widest pair
+      Circle k = from2(a, b);
+      for (const Circle& o : {from2(a, c), from2(b, c)}) k = o.r > k.r ? o : k;
+      return k;
+    }
+    const Eigen::Vector2d u((ac.y() * ab.squaredNorm() - ab.y() * ac.squaredNorm()) / d,
+                            (ab.x() * ac.squaredNorm() - ac.x() * ab.squaredNorm()) / d);
+    return Circle{a + u, u.norm()};
+  };
+  const std::vector<Eigen::Vector2d>& p = vertices;
+  if (p.empty()) return 0.0;
+  Circle k{p[0], 0.0};
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    if (contains(k, p[i])) continue;
+    k = Circle{p[i], 0.0};
+    for (std::size_t j = 0; j < i; ++j) {
+      if (contains(k, p[j])) continue;
+      k = from2(p[i], p[j]);
+      for (std::size_t m = 0; m < j; ++m) {
+        if (!contains(k, p[m])) k = from3(p[i], p[j], p[m]);
+      }
+    }
+  }
+  return k.r;
+}
+
+}  // namespace ubot

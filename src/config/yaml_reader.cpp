@@ -1,0 +1,269 @@
+#include "yaml_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ubot/core/error.h"
+
+namespace ubot::config {
+namespace {
+
+std::string describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsSequence()) return "a list";
+  return fmt::format("'{}'", node.Scalar());
+}
+
+std::optional<double> parse_number(const YAML::Node& node) {
+  if (!node.IsScalar()) return std::nullopt;
+  double value = 0.0;
+  if (!YAML::convert<double>::decode(node, value)) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+Field::Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
+             YAML::Mark mark)
+    : node_(std::move(node)), path_(std::move(path)), file_(std::move(file)), mark_(mark) {
+  if (node_.IsDefined() && !node_.IsNull()) mark_ = node_.Mark();
+}
+
+std::string Field::location() const {
+  if (mark_.line < 0) return *file_;
+  return fmt::format("{}:{}:{}", *file_, mark_.line + 1, mark_.column + 1);
+}
+
+void Field::fail(std::string_view message) const {
+  if (path_.empty()) throw Error(fmt::format("{}: {}", location(), message));
+  throw Error(fmt::format("{}: {}: {}", location(), path_, message));
+}
+
+void Field::fail_type(std::string_view expected) const {
+  fail(fmt::format("expected {}, got {}", expected, describe(node_)));
+}
+
+double Field::as_number() const {
+  const auto value = parse_number(node_);
+  if (!value || std::isnan(*value)) fail_type("a number");
+  return *value;
+}
+
+double Field::as_finite() const {
+  const double value = as_number();
+  if (!std::isfinite(value)) fail(fmt::format("expected a finite number, got {}", value));
+  return value;
+}
+
+double Field::as_positive() const {
+  const double value = as_finite();
+  if (value <= 0.0) fail(fmt::format("must be greater than 0, got {}", value));
+  return value;
+}
+
+double Field::as_non_negative() const {
+  const double value = as_finite();
+  if (value < 0.0) fail(fmt::format("must not be negative, got {}", value));
+  return value;
+}
+
+std::int64_t Field::as_integer() const {
+  const double value = as_finite();
+  if (value != std::floor(value) || std::abs(value) > 9.0e15) {
+    fail(fmt::format("expected a whole number, got {}", node_.Scalar()));
+  }
+  return static_cast<std::int64_t>(value);
+}
+
+bool Field::as_bool() const {
+  bool value = false;
+  if (!node_.IsScalar() || !YAML::convert<bool>::decode(node_, value)) {
+    fail_type("true or false");
+  }
+  return value;
+}
+
+std::string Field::as_string() const {
+  if (!node_.IsScalar()) fail_type("a string");
+  return node_.Scalar();
+}
+
+std::vector<double> Field::as_numbers(std::size_t min_size, std::size_t max_size) const {
+  if (!node_.IsSequence()) {
+    fail_type(min_size == max_size ? fmt::format("a list of {} numbers", min_size)
+                                   : "a list of numbers");
+  }
+  if (node_.size() < min_size || node_.size() > max_size) {
+    if (min_size == max_size) {
+      fail(fmt::format("expected {} numbers, got {}", min_size, node_.size()));
+    }
+    fail(fmt::format("expected {} to {} numbers, got {}", min_size, max_size, node_.size()));
+  }
+  std::vector<double> values;
+  values.reserve(node_.size());
+  for (std::size_t i = 0; i < node_.size(); ++i) values.push_back(item(i).as_number());
+  return values;
+}
+
+std::vector<std::vector<double>> Field::as_points(std::size_t min_points) const {
+  if (!node_.IsSequence()) fail_type("a list of [x, y] points");
+  if (node_.size() < min_points) {
+    fail(fmt::format("needs at least {} vertices, got {}", min_points, node_.size()));
+  }
+  std::vector<std::vector<double>> points;
+  for (std::size_t i = 0; i < node_.size(); ++i) {
+    std::vector<double> p = item(i).as_numbers(2, 2);
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      if (!std::isfinite(p[k])) item(i).item(k).as_finite();
+    }
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+std::string Field::as_choice(std::initializer_list<std::string_view> choices) const {
+  const std::string value = as_string();
+  for (std::string_view c : choices) {
+    if (value == c) return value;
+  }
+  std::vector<std::string> names(choices.begin(), choices.end());
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  const std::string hint = nearest_word(value, names);
+  fail(fmt::format("unknown value '{}' (expected one of: {}){}", value, list,
+                   hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
+}
+
+Field Field::item(std::size_t index) const {
+  return Field(node_[index], fmt::format("{}[{}]", path_, index), file_, mark_);
+}
+
+Mapping::Mapping(const Field& field) : field_(field) {
+  if (!field.is_null() && !field.is_map()) {
+    field.fail(fmt::format("expected a mapping of keys, got {}", describe(field.node())));
+  }
+}
+
+bool Mapping::has(std::string_view key) const {
+  return !field_.is_null() && field_.node()[std::string(key)].IsDefined();
+}
+
+std::optional<Field> Mapping::get(std::string_view key) {
+  known_.emplace(key);
+  if (field_.is_null()) return std::nullopt;
+  const YAML::Node child = field_.node()[std::string(key)];
+  if (!child.IsDefined() || child.IsNull()) return std::nullopt;
+  const std::string path = field_.path().empty() ? std::string(key)
+                                                 : fmt::format("{}.{}", field_.path(), key);
+  return Field(child, path, field_.file(), field_.node().Mark());
+}
+
+Field Mapping::require(std::string_view key) {
+  if (auto value = get(key)) return *value;
+  field_.fail(fmt::format("missing required key '{}'", key));
+}
+
+void Mapping::finish() const {
+  if (field_.is_null()) return;
+  const std::vector<std::string> known(known_.begin(), known_.end());
+  for (const auto& entry : field_.node()) {
+    const std::string key = entry.first.Scalar();
+    if (known_.contains(key)) continue;
+    const std::string path =
+        field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
+    const Field at(entry.first, path, field_.file(), field_.node().Mark());
+    const std::string hint = nearest_word(key, known);
+    at.fail(fmt::format("unknown key '{}'{}", key,
+                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+  }
+}
+
+double Mapping::number(std::string_view key, double fallback) {
+  const auto f = get(key);
+  return f ? f->as_number() : fallback;
+}
+double Mapping::positive(std::string_view key, double fallback) {
+  const auto f = get(key);
+  return f ? f->as_positive() : fallback;
+}
+double Mapping::non_negative(std::string_view key, double fallback) {
+  const auto f = get(key);
+  return f ? f->as_non_negative() : fallback;
+}
+bool Mapping::boolean(std::string_view key, bool fallback) {
+  const auto f = get(key);
+  return f ? f->as_bool() : fallback;
+}
+std::string Mapping::string(std::string_view key, std::string fallback) {
+  const auto f = get(key);
+  return f ? f->as_string() : fallback;
+}
+
+Field parse_yaml(const std::string& text, const std::string& name) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw Error(
+        fmt::format("{}:{}:{}: malformed YAML: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (!root.IsDefined() || root.IsNull()) throw Error(fmt::format("{}: the file is empty", name));
+  if (!root.IsMap()) {
+    throw Error(fmt::format("{}:{}:{}: expected a mapping at the top level (world:, robot:, ...)",
+                            name, root.Mark().line + 1, root.Mark().column + 1));
+  }
+  return Field(root, "", std::make_shared<const std::string>(name), root.Mark());
+}
+
+Field load_yaml_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(fmt::format("{}: file not found", path));
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error(fmt::format("{}: is a directory, not a world file", path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot be read", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_yaml(text.str(), path);
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // Optimal string alignment distance: insertions, deletions, substitutions and transpositions
+  // of neighbours ("range_mni" is one edit from "range_min").
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= n; ++i) {
+    for (std::size_t j = 1; j <= m; ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[n][m];
+}
+
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace ubot::config

@@ -1,0 +1,100 @@
+#pragma once
+// Strict reading of YAML nodes: every value is read through a Field that knows its file, line,
+// column and key path, so any error says exactly where it is ("world.yaml:12:18:
+// robot[0].sensors[0].range_max: expected a number, got 'far'"). Mappings are read through a
+// Mapping that remembers which keys were asked for; finish() rejects any other key, with a
+// "did you mean" hint.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ubot::config {
+
+class Field {
+ public:
+  Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
+        YAML::Mark mark);
+
+  const std::string& path() const { return path_; }
+  const YAML::Node& node() const { return node_; }
+  const std::shared_ptr<const std::string>& file() const { return file_; }
+  // "file:line:column" (1-based) of the value, or of its parent when it is missing.
+  std::string location() const;
+  // Throws ubot::Error "file:line:col: path: message".
+  [[noreturn]] void fail(std::string_view message) const;
+
+  bool is_null() const { return !node_.IsDefined() || node_.IsNull(); }
+  bool is_map() const { return node_.IsMap(); }
+  bool is_sequence() const { return node_.IsSequence(); }
+  bool is_scalar() const { return node_.IsScalar(); }
+
+  double as_number() const;             // any finite or infinite number (".inf" allowed)
+  double as_finite() const;             // a finite number
+  double as_positive() const;           // finite, > 0
+  double as_non_negative() const;       // finite, >= 0
+  std::int64_t as_integer() const;      // a whole number (rejects 2.5)
+  bool as_bool() const;                 // true/false (also YAML's True/False/yes/no)
+  std::string as_string() const;        // a scalar
+  // A sequence of numbers with a length in [min_size, max_size].
+  std::vector<double> as_numbers(std::size_t min_size, std::size_t max_size) const;
+  // A sequence of [x, y] pairs.
+  std::vector<std::vector<double>> as_points(std::size_t min_points) const;
+  // One of `choices`, else an error listing them (and the nearest).
+  std::string as_choice(std::initializer_list<std::string_view> choices) const;
+
+  std::size_t size() const { return node_.size(); }
+  Field item(std::size_t index) const;  // a sequence element, path "path[index]"
+
+ private:
+  [[noreturn]] void fail_type(std::string_view expected) const;
+  YAML::Node node_;
+  std::string path_;
+  std::shared_ptr<const std::string> file_;
+  YAML::Mark mark_;
+};
+
+class Mapping {
+ public:
+  // `field` must be a mapping (or null, read as empty); else an error.
+  explicit Mapping(const Field& field);
+
+  const Field& field() const { return field_; }
+  bool has(std::string_view key) const;
+  // The value under `key`, if present and not null. Marks the key as known.
+  std::optional<Field> get(std::string_view key);
+  // The value under `key`; an error naming the key when it is missing.
+  Field require(std::string_view key);
+  // Accepts `key` without reading it (kept for other tools, e.g. IR-SIM-only options).
+  void ignore(std::string_view key) { known_.emplace(key); }
+  // Rejects any key that was never asked for, suggesting the nearest known key.
+  void finish() const;
+
+  double number(std::string_view key, double fallback);
+  double positive(std::string_view key, double fallback);
+  double non_negative(std::string_view key, double fallback);
+  bool boolean(std::string_view key, bool fallback);
+  std::string string(std::string_view key, std::string fallback);
+
+ private:
+  Field field_;
+  std::set<std::string, std::less<>> known_;
+};
+
+// Parses a whole YAML file; missing, unreadable, empty or malformed files are ubot::Error with
+// the file (and line/column for syntax errors).
+Field load_yaml_file(const std::string& path);
+// Parses YAML text; `name` stands in for the file name in messages.
+Field parse_yaml(const std::string& text, const std::string& name);
+
+// Levenshtein distance, for "did you mean" hints.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// The candidate nearest to `word` if it is close enough to be a likely typo, else "".
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace ubot::config

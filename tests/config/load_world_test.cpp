@@ -1,0 +1,158 @@
+#include "ubot/config/load_world.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+namespace ubot {
+namespace {
+
+const std::string kWorlds = std::string(UBOT_SHARED_DIR) + "/irsim/worlds/";
+
+TEST(LoadWorld, LidarWorld) {
+  const WorldModel m = load_world(kWorlds + "lidar_world.yaml");
+  EXPECT_EQ(m.world.name, "lidar_world");
+  EXPECT_DOUBLE_EQ(m.world.step_time, 0.1);
+  EXPECT_EQ(m.world.collision_mode, CollisionMode::kStop);
+  ASSERT_EQ(m.objects.size(), 5u);
+  const ObjectModel& robot = m.objects[0];
+  EXPECT_EQ(robot.name, "robot_0");
+  EXPECT_EQ(robot.role, Role::kRobot);
+  EXPECT_EQ(robot.kinematics.kind, KinematicsKind::kDiff);
+  EXPECT_EQ(robot.behavior.kind, BehaviorKind::kDash);
+  EXPECT_EQ(robot.state, (std::vector<double>{1, 1, 0}));
+  ASSERT_EQ(robot.goals.size(), 1u);
+  EXPECT_EQ(robot.goals[0], (std::vector<double>{9, 9, 0}));
+  EXPECT_EQ(robot.vel_max, (std::vector<double>{1, 1}));
+  EXPECT_TRUE(std::isinf(robot.acce[0]));
+  ASSERT_EQ(robot.sensors.size(), 1u);
+  const auto& lidar = std::get<Lidar2dModel>(robot.sensors[0].params);
+  EXPECT_EQ(robot.sensors[0].common.name, "lidar2d_0");
+  EXPECT_DOUBLE_EQ(lidar.range_max, 5.0);
+  EXPECT_DOUBLE_EQ(lidar.angle_range, 3.14);
+  EXPECT_EQ(lidar.number, 200);
+  EXPECT_DOUBLE_EQ(lidar.angle_std, 0.2);
+  EXPECT_TRUE(lidar.offset.isApprox(Eigen::Vector3d(0.1, 0.1, 0.5)));
+  // IR-SIM: an object without fov borrows its first lidar's range and angle.
+  EXPECT_DOUBLE_EQ(*robot.fov, 3.14);
+  EXPECT_DOUBLE_EQ(*robot.fov_radius, 5.0);
+
+  // Obstacle ids continue after the robots: obstacle_1 .. obstacle_4.
+  EXPECT_EQ(m.objects[1].name, "obstacle_1");
+  EXPECT_EQ(m.objects[1].shape.kind, ShapeKind::kCircle);
+  EXPECT_TRUE(m.objects[1].shape.center.isApprox(Eigen::Vector2d(1, 1)));
+  EXPECT_TRUE(m.objects[1].unobstructed);
+  EXPECT_TRUE(m.objects[1].is_static);
+  EXPECT_EQ(m.objects[2].shape.kind, ShapeKind::kRectangle);
+  EXPECT_EQ(m.objects[2].state, (std::vector<double>{6, 5, 1}));
+  ASSERT_EQ(m.objects[2].shape.vertices.size(), 4u);
+  EXPECT_TRUE(m.objects[2].shape.vertices[0].isApprox(Eigen::Vector2d(-0.75, -0.6)));
+  EXPECT_TRUE(m.objects[2].shape.vertices[2].isApprox(Eigen::Vector2d(0.75, 0.6)));
+  EXPECT_EQ(m.objects[3].shape.kind, ShapeKind::kLinestring);
+  EXPECT_TRUE(m.objects[4].plot.dashed);
+}
+
+TEST(LoadWorld, CircleDistribution) {
+  const WorldModel m = load_world(kWorlds + "collision_avoidance.yaml");
+  ASSERT_EQ(m.objects.size(), 10u);
+  for (int i = 0; i < 10; ++i) {
+    const ObjectModel& o = m.objects[i];
+    const double theta = 2.0 * std::numbers::pi * i / 10;
+    EXPECT_EQ(o.name, "robot_" + std::to_string(i));
+    EXPECT_DOUBLE_EQ(o.state[0], 5 + 4 * std::cos(theta));
+    EXPECT_DOUBLE_EQ(o.state[1], 5 + 4 * std::sin(theta));
+    EXPECT_DOUBLE_EQ(o.state[2], theta - std::numbers::pi);
+    EXPECT_DOUBLE_EQ(o.goals[0][0], 5 - 4 * std::cos(theta));
+    EXPECT_DOUBLE_EQ(o.goals[0][1], 5 - 4 * std::sin(theta));
+    EXPECT_EQ(o.behavior.kind, BehaviorKind::kRvo);
+    EXPECT_DOUBLE_EQ(o.behavior.vxmax, 1.0);
+    EXPECT_DOUBLE_EQ(o.behavior.factor, 2.0);
+    EXPECT_DOUBLE_EQ(o.behavior.neighbor_threshold, 5.0);
+    EXPECT_TRUE(o.behavior.loop);
+    EXPECT_DOUBLE_EQ(o.goal_threshold, 0.2);
+    EXPECT_DOUBLE_EQ(o.shape.radius, 0.2);
+  }
+  // Per-object colours: 11 given for 10 robots, the extra one dropped with a warning.
+  EXPECT_EQ(m.objects[0].color, "royalblue");
+  EXPECT_EQ(m.objects[9].color, "pink");
+  ASSERT_FALSE(m.warnings.empty());
+}
+
+TEST(LoadWorld, RandomDistributionIsSeededAndSpaced) {
+  const WorldModel a = load_world(kWorlds + "fov_world.yaml", {.seed = 5});
+  const WorldModel b = load_world(kWorlds + "fov_world.yaml", {.seed = 5});
+  const WorldModel c = load_world(kWorlds + "fov_world.yaml", {.seed = 6});
+  ASSERT_EQ(a.objects.size(), 11u);
+  EXPECT_EQ(a.objects[0].state, (std::vector<double>{10, 10, 0}));  // [10,10,0,0] truncated
+  bool differs = false;
+  for (std::size_t i = 1; i < a.objects.size(); ++i) {
+    EXPECT_EQ(a.objects[i].state, b.objects[i].state);
+    differs |= a.objects[i].state != c.objects[i].state;
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_GE(a.objects[i].state[k], 10.0);
+      EXPECT_LT(a.objects[i].state[k], 40.0);
+    }
+    for (std::size_t j = 1; j < i; ++j) {
+      EXPECT_GE(std::hypot(a.objects[i].state[0] - a.objects[j].state[0],
+                           a.objects[i].state[1] - a.objects[j].state[1]),
+                1.0);
+    }
+    EXPECT_EQ(a.objects[i].behavior.mode, RvoMode::kVo);
+    EXPECT_DOUBLE_EQ(*a.objects[i].fov, 1.57);
+    EXPECT_DOUBLE_EQ(*a.objects[i].fov_radius, 5.0);
+  }
+  EXPECT_TRUE(differs);
+  EXPECT_TRUE(a.objects[0].behavior.wander);
+}
+
+TEST(LoadWorld, FmcwAndCollisionWorlds) {
+  const WorldModel f = load_world(kWorlds + "fmcw_lidar_world.yaml");
+  ASSERT_EQ(f.objects.size(), 5u);
+  EXPECT_TRUE(f.objects[0].is_static);
+  const auto& lidar = std::get<Lidar2dModel>(f.objects[0].sensors[0].params);
+  EXPECT_TRUE(lidar.fmcw);
+  EXPECT_EQ(lidar.number, 121);
+  EXPECT_EQ(f.objects[0].sensors[0].type_name(), std::string("fmcw_lidar2d"));
+  EXPECT_EQ(f.objects[1].kinematics.kind, KinematicsKind::kOmni);
+  EXPECT_EQ(f.objects[1].color, "orangered");
+  const WorldModel c = load_world(kWorlds + "collision_world.yaml");
+  ASSERT_EQ(c.objects.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.objects[1].shape.radius, 1.0);
+  // No goal given: IR-SIM's factory default.
+  EXPECT_EQ(c.objects[1].goals[0], (std::vector<double>{1, 9, 0}));
+}
+
+TEST(LoadWorld, WaypointsNeedOneMoreListAsInIrSim) {
+  const WorldModel m = load_world_from_string(R"(
+robot:
+  - kinematics: {name: diff}
+    goal: [[[9, 9, 0], [2, 4, 1]]]
+)",
+                                              "w.yaml");
+  ASSERT_EQ(m.objects[0].goals.size(), 2u);
+  EXPECT_EQ(m.objects[0].goals[1], (std::vector<double>{2, 4, 1}));
+}
+
+TEST(LoadWorld, AckerStateIsPaddedAndShapesHaveBoundingRadius) {
+  const WorldModel m = load_world_from_string(R"(
+robot:
+  - kinematics: {name: acker, wheelbase: 2.5}
+    shape: {name: rectangle, length: 4, width: 2, wheelbase: 2.5}
+    state: [5, 5, 0]
+)",
+                                              "w.yaml");
+  EXPECT_EQ(m.objects[0].state, (std::vector<double>{5, 5, 0, 0}));
+  EXPECT_DOUBLE_EQ(m.objects[0].kinematics.wheelbase, 2.5);
+  EXPECT_TRUE(m.objects[0].shape.vertices[0].isApprox(Eigen::Vector2d(-0.75, -1)));
+  EXPECT_NEAR(m.objects[0].shape.bounding_radius(), std::hypot(2.0, 1.0), 1e-12);
+}
+
+TEST(LoadWorld, SeedFromWorldOrOptions) {
+  const std::string yaml = "world: {seed: 17}\n";
+  EXPECT_EQ(load_world_from_string(yaml, "w.yaml").seed, 17u);
+  EXPECT_EQ(load_world_from_string(yaml, "w.yaml", {.seed = 3}).seed, 3u);
+}
+
+}  // namespace
+}  // namespace ubot
