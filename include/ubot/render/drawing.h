@@ -60,7 +60,7 @@ struct BeamsDrawing {
   std::vector<Color> beam_colors;  // optional per-beam colour (e.g. Doppler), else color
   Color color{1.0, 0.0, 0.0, 0.3};
   double line_width_px = 0.6;
-  bool mark_hits = true;  // small dots at the hit points
+  bool mark_hits = true;  // small dots at the hit points (only where `hit` says 1)
 };
 
 // Translucent disc, e.g. a smoke cell seen from above.

@@ -1,0 +1,214 @@
+// One object: trajectory, FOV sector, shape, heading arrow, goal marker, label (in that order,
+// so the shape covers its own trail and sector but not its arrow).
+#include <algorithm>
+#include <cmath>
+
+#include "painter.h"
+
+namespace ubot::render::internal {
+namespace {
+
+// Pixel sizes used when the drawing leaves a size at 0 and the shape gives no hint.
+constexpr double kFallbackArrowPx = 20.0;
+constexpr double kFallbackGoalPx = 8.0;
+constexpr double kGoalFillAlpha = 0.35;
+
+struct Box {
+  Eigen::Vector2d min = Eigen::Vector2d::Zero(), max = Eigen::Vector2d::Zero();  // world frame
+  bool valid = false;
+};
+
+Box bounding_box(const Shape& shape) {
+  Box box;
+  if (shape.kind == Shape::Kind::kCircle) {
+    if (!is_finite(shape.center) || !std::isfinite(shape.radius)) return box;
+    const Eigen::Vector2d r(shape.radius, shape.radius);
+    return {shape.center - r, shape.center + r, true};
+  }
+  for (const Eigen::Vector2d& v : shape.vertices) {
+    if (!is_finite(v)) continue;
+    box.min = box.valid ? box.min.cwiseMin(v) : v;
+    box.max = box.valid ? box.max.cwiseMax(v) : v;
+    box.valid = true;
+  }
+  return box;
+}
+
+// Half the larger side of the shape's bounding box: the object's size for auto-sized markers.
+double half_extent(const Shape& shape) {
+  const Box box = bounding_box(shape);
+  return box.valid ? 0.5 * (box.max - box.min).maxCoeff() : 0.0;
+}
+
+bool pose_is_finite(const Eigen::Vector3d& pose) { return pose.allFinite(); }
+
+// An arrow or tick must be visible even when the outline is switched off ("none").
+Color marker_color(const ObjectDrawing& object) {
+  return object.edge.a > 0.0 ? object.edge : object.fill;
+}
+
+void paint_trajectory(cairo_t* cr, const Viewport& view, const ObjectDrawing& object) {
+  if (object.trajectory.size() < 2) return;
+  cairo_new_path(cr);
+  add_polyline(cr, view, object.trajectory);
+  cairo_set_line_width(cr, std::max(1.0, object.line_width_px));
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  set_source(cr, object.trajectory_color);
+  cairo_stroke(cr);
+}
+
+void paint_fov(cairo_t* cr, const Viewport& view, const ObjectDrawing& object) {
+  const double radius_px = view.to_px_length(object.fov_radius);
+  if (!object.pose || !pose_is_finite(*object.pose) || !(object.fov > 0.0) || radius_px == 0.0) {
+    return;
+  }
+  const Eigen::Vector2d apex = view.to_px(object.pose->head<2>());
+  cairo_new_path(cr);
+  if (object.fov >= 2.0 * M_PI) {
+    cairo_arc(cr, apex.x(), apex.y(), radius_px, 0.0, 2.0 * M_PI);
+  } else {
+    // Pixel y points down, so a world angle a is the pixel angle -a.
+    const double heading = (*object.pose)(2);
+    cairo_move_to(cr, apex.x(), apex.y());
+    cairo_arc(cr, apex.x(), apex.y(), radius_px, -(heading + 0.5 * object.fov),
+              -(heading - 0.5 * object.fov));
+    cairo_close_path(cr);
+  }
+  set_source(cr, object.fov_color);
+  cairo_fill_preserve(cr);
+  // A slightly stronger rim shows where the sector ends even when the fill is very faint.
+  Color rim = object.fov_color;
+  rim.a = std::min(1.0, 2.0 * rim.a);
+  set_source(cr, rim);
+  cairo_set_line_width(cr, 1.0);
+  cairo_stroke(cr);
+}
+
+void add_shape_path(cairo_t* cr, const Viewport& view, const Shape& shape) {
+  cairo_new_path(cr);
+  if (shape.kind == Shape::Kind::kCircle) {
+    if (!is_finite(shape.center) || !(shape.radius > 0.0)) return;
+    const Eigen::Vector2d c = view.to_px(shape.center);
+    cairo_arc(cr, c.x(), c.y(), view.to_px_length(shape.radius), 0.0, 2.0 * M_PI);
+    cairo_close_path(cr);
+    return;
+  }
+  add_polyline(cr, view, shape.vertices);
+  if (shape.kind == Shape::Kind::kPolygon) cairo_close_path(cr);
+}
+
+void paint_shape(cairo_t* cr, const Viewport& view, const ObjectDrawing& object) {
+  add_shape_path(cr, view, object.shape);
+  if (object.filled && object.shape.kind != Shape::Kind::kPolyline) {
+    set_source(cr, object.fill);
+    cairo_fill_preserve(cr);
+  }
+  if (object.line_width_px > 0.0 && object.edge.a > 0.0) {
+    const double lw = object.line_width_px;
+    if (object.dashed) {
+      const double dashes[] = {std::max(4.0, 4.0 * lw), std::max(2.5, 2.5 * lw)};
+      cairo_set_dash(cr, dashes, 2, 0.0);
+    }
+    cairo_set_line_width(cr, lw);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    set_source(cr, object.edge);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, nullptr, 0, 0.0);
+  }
+  cairo_new_path(cr);
+}
+
+// A shaft from `from` (pixels) along world angle `angle`, ending in a filled triangular head.
+void paint_arrow_px(cairo_t* cr, const Eigen::Vector2d& from, double angle, double length_px,
+                    double width_px) {
+  const Eigen::Vector2d dir(std::cos(angle), -std::sin(angle));  // pixel y points down
+  const Eigen::Vector2d normal(-dir.y(), dir.x());
+  const double head = std::min(0.4 * length_px, 5.0 + 3.0 * width_px);
+  const Eigen::Vector2d tip = from + dir * length_px;
+  const Eigen::Vector2d base = tip - dir * head;
+  cairo_new_path(cr);
+  cairo_move_to(cr, from.x(), from.y());
+  cairo_line_to(cr, base.x(), base.y());
+  cairo_set_line_width(cr, width_px);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+  cairo_stroke(cr);
+  const Eigen::Vector2d left = base + normal * (0.5 * head);
+  const Eigen::Vector2d right = base - normal * (0.5 * head);
+  cairo_move_to(cr, tip.x(), tip.y());
+  cairo_line_to(cr, left.x(), left.y());
+  cairo_line_to(cr, right.x(), right.y());
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}
+
+void paint_heading(cairo_t* cr, const Viewport& view, const ObjectDrawing& object) {
+  if (!object.pose || !pose_is_finite(*object.pose)) return;
+  double length_px = view.to_px_length(object.arrow_length);
+  // Auto: reach well past the outline so the heading reads at a glance.
+  if (length_px == 0.0) length_px = view.to_px_length(1.6 * half_extent(object.shape));
+  if (length_px == 0.0) length_px = kFallbackArrowPx;
+  set_source(cr, marker_color(object));
+  paint_arrow_px(cr, view.to_px(object.pose->head<2>()), (*object.pose)(2), length_px,
+                 std::max(1.0, object.line_width_px));
+}
+
+void paint_goal(cairo_t* cr, const Viewport& view, const ObjectDrawing& object) {
+  if (!object.goal || !pose_is_finite(*object.goal)) return;
+  double radius_px = view.to_px_length(object.goal_radius);
+  if (radius_px == 0.0) radius_px = view.to_px_length(half_extent(object.shape));
+  if (radius_px == 0.0) radius_px = kFallbackGoalPx;
+  const Eigen::Vector2d c = view.to_px(object.goal->head<2>());
+  // A translucent ghost of the object's colour: clearly a target, not a second object.
+  Color ghost = object.fill;
+  ghost.a *= kGoalFillAlpha;
+  cairo_new_path(cr);
+  cairo_arc(cr, c.x(), c.y(), radius_px, 0.0, 2.0 * M_PI);
+  set_source(cr, ghost);
+  cairo_fill_preserve(cr);
+  Color rim = object.fill;
+  rim.a = std::max(rim.a, 0.6);
+  set_source(cr, rim);
+  cairo_set_line_width(cr, 1.0);
+  cairo_stroke(cr);
+  // A short tick shows the goal heading.
+  const double angle = (*object.goal)(2);
+  const Eigen::Vector2d tip =
+      c + 1.6 * radius_px * Eigen::Vector2d(std::cos(angle), -std::sin(angle));
+  cairo_move_to(cr, c.x(), c.y());
+  cairo_line_to(cr, tip.x(), tip.y());
+  cairo_set_line_width(cr, 1.5);
+  cairo_stroke(cr);
+}
+
+void paint_label(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px) {
+  if (object.label.empty()) return;
+  Box box = bounding_box(object.shape);
+  if (!box.valid) {
+    if (!object.pose || !pose_is_finite(*object.pose)) return;
+    box = {object.pose->head<2>(), object.pose->head<2>(), true};
+  }
+  // Just above and to the right of the object, clear of its outline.
+  const Eigen::Vector2d corner = view.to_px({box.max.x(), box.max.y()});
+  const std::string text = printable_text(object.label);
+  cairo_set_font_size(cr, 0.85 * font_px);
+  cairo_move_to(cr, corner.x() + 2.0, corner.y() - 2.0);
+  set_source(cr, object.edge.a > 0.0 ? object.edge : Color{});
+  cairo_show_text(cr, text.c_str());
+  cairo_new_path(cr);
+  cairo_set_font_size(cr, font_px);
+}
+
+}  // namespace
+
+void paint_object(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px) {
+  paint_trajectory(cr, view, object);
+  paint_fov(cr, view, object);
+  paint_shape(cr, view, object);
+  paint_heading(cr, view, object);
+  paint_goal(cr, view, object);
+  paint_label(cr, view, object, font_px);
+}
+
+}  // namespace ubot::render::internal

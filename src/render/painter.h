@@ -1,0 +1,63 @@
+#pragma once
+// Internal: paints a Drawing onto a Cairo image surface. Shared by the PNG and GIF writers so
+// both produce the same picture. Coordinates are transformed to pixels here (not with a Cairo
+// matrix) so that line widths, dash lengths and text stay in pixels whatever the world scale.
+#include <cairo.h>
+
+#include <memory>
+#include <string>
+
+#include "ubot/render/drawing.h"
+
+namespace ubot::render::internal {
+
+struct SurfaceDeleter {
+  void operator()(cairo_surface_t* surface) const { cairo_surface_destroy(surface); }
+};
+using SurfacePtr = std::unique_ptr<cairo_surface_t, SurfaceDeleter>;
+
+struct ContextDeleter {
+  void operator()(cairo_t* cr) const { cairo_destroy(cr); }
+};
+using ContextPtr = std::unique_ptr<cairo_t, ContextDeleter>;
+
+// Throw ubot::Error starting with `context` (which names the output path) when the world
+// rectangle or the picture size cannot be drawn.
+void check_world(const Drawing& drawing, const std::string& context);
+void check_size(ImageSize size, const std::string& context);
+
+// An opaque-white ARGB32 surface; throws ubot::Error (with `context`) when Cairo cannot make it.
+SurfacePtr make_surface(ImageSize size, const std::string& context);
+
+// Paints the whole picture, replacing the surface's content; throws ubot::Error (with
+// `context`) when Cairo reports a failure.
+void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& context);
+
+// World metres -> pixels: one scale for both axes (circles stay round), the world rectangle
+// centred in the picture, y up.
+class Viewport {
+ public:
+  Viewport(const Drawing& drawing, ImageSize size);
+  Eigen::Vector2d to_px(const Eigen::Vector2d& world) const;
+  // A length (radius, arrow) in pixels; 0 for a length that is not positive (or NaN).
+  double to_px_length(double metres) const;
+
+ private:
+  double scale_ = 1.0;
+  double offset_x_ = 0.0, offset_y_ = 0.0;
+  double x_min_ = 0.0, y_top_ = 0.0;
+};
+
+bool is_finite(const Eigen::Vector2d& p);
+void set_source(cairo_t* cr, const Color& color);
+// Adds a polyline through the finite points; a non-finite point breaks the line.
+void add_polyline(cairo_t* cr, const Viewport& view, const std::vector<Eigen::Vector2d>& points);
+
+// Cairo rejects invalid UTF-8 and then refuses all further drawing on the context, so every
+// text goes through this: invalid bytes become '?'.
+std::string printable_text(const std::string& text);
+
+// Trajectory, FOV sector, shape, heading arrow, goal marker and label of one object.
+void paint_object(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px);
+
+}  // namespace ubot::render::internal

@@ -1,0 +1,94 @@
+// Single pictures: fit_image, render_rgba and write_png.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "painter.h"
+#include "ubot/core/error.h"
+
+namespace ubot::render {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+cairo_status_t write_to_file(void* closure, const unsigned char* data, unsigned int length) {
+  auto* file = static_cast<std::FILE*>(closure);
+  return std::fwrite(data, 1, length, file) == length ? CAIRO_STATUS_SUCCESS
+                                                      : CAIRO_STATUS_WRITE_ERROR;
+}
+
+// Opens the file ourselves (rather than cairo_surface_write_to_png) to report errno's reason.
+void write_surface(cairo_surface_t* surface, const std::string& path, const std::string& context) {
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
+  if (!file) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
+  const cairo_status_t status =
+      cairo_surface_write_to_png_stream(surface, write_to_file, file.get());
+  const int close_result = std::fclose(file.release());
+  if (status != CAIRO_STATUS_SUCCESS || close_result != 0) {
+    const std::string reason =
+        status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(status) : std::strerror(errno);
+    std::remove(path.c_str());  // do not leave a truncated picture behind
+    throw Error(context + ": write failed: " + reason);
+  }
+}
+
+std::uint8_t unpremultiply(std::uint32_t channel, std::uint32_t alpha) {
+  if (alpha == 255) return static_cast<std::uint8_t>(channel);  // the usual case: no division
+  if (alpha == 0) return 0;
+  return static_cast<std::uint8_t>((channel * 255 + alpha / 2) / alpha);
+}
+
+}  // namespace
+
+ImageSize fit_image(const Drawing& drawing, int max_side_px) {
+  if (!std::isfinite(drawing.width) || !std::isfinite(drawing.height) || drawing.width <= 0.0 ||
+      drawing.height <= 0.0) {
+    throw Error("fit_image: the world rectangle needs a positive width and height");
+  }
+  const int side = std::max(1, max_side_px);
+  const auto shorter = [side](double ratio) {
+    return static_cast<int>(std::max(1L, std::lround(side * ratio)));
+  };
+  if (drawing.width >= drawing.height) return {side, shorter(drawing.height / drawing.width)};
+  return {shorter(drawing.width / drawing.height), side};
+}
+
+std::vector<std::uint8_t> render_rgba(const Drawing& drawing, ImageSize size) {
+  const std::string context = "render_rgba";
+  internal::check_world(drawing, context);
+  internal::check_size(size, context);
+  internal::SurfacePtr surface = internal::make_surface(size, context);
+  internal::paint(surface.get(), drawing, context);
+  const unsigned char* data = cairo_image_surface_get_data(surface.get());
+  const int stride = cairo_image_surface_get_stride(surface.get());
+  std::vector<std::uint8_t> rgba(static_cast<std::size_t>(size.width_px) * size.height_px * 4);
+  std::size_t out = 0;
+  for (int y = 0; y < size.height_px; ++y) {
+    const auto* row =
+        reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+    for (int x = 0; x < size.width_px; ++x) {
+      const std::uint32_t argb = row[x];  // premultiplied, native-endian 0xAARRGGBB
+      const std::uint32_t a = argb >> 24;
+      for (const int shift : {16, 8, 0}) {
+        rgba[out++] = unpremultiply((argb >> shift) & 0xFF, a);
+      }
+      rgba[out++] = static_cast<std::uint8_t>(a);
+    }
+  }
+  return rgba;
+}
+
+void write_png(const Drawing& drawing, ImageSize size, const std::string& path) {
+  const std::string context = "write_png '" + path + "'";
+  internal::check_world(drawing, context);
+  internal::check_size(size, context);
+  internal::SurfacePtr surface = internal::make_surface(size, context);
+  internal::paint(surface.get(), drawing, context);
+  write_surface(surface.get(), path, context);
+}
+
+}  // namespace ubot::render
