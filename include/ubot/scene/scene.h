@@ -3,13 +3,19 @@
 //
 // The scene holds one body per world object that sensors can see: an exact vertical cylinder for
 // a circle (Embree user geometry, intersected analytically), and vertical quads for the edges of
-// polygons (closed) and polylines (open), each extruded between z_min and z_max. Moving bodies
-// are updated in place and the BVH is refit at commit(); static bodies are built once.
+// polygons (closed) and polylines (open), each extruded between z_min and z_max. Closed bodies
+// are solids: a ray coming from above or below enters through their flat top or bottom face.
+// Moving (dynamic) bodies get a BVH of their own, rebuilt at commit(); static bodies are built
+// once (again only if bodies are added later, or moving bodies go twice as far out as any body
+// had gone before).
 //
-// Embree finds the nearest candidate in single precision; the distance of that candidate is then
-// recomputed in double precision against the exact shape, so ranges are exact (to ~1e-12 m)
-// whatever the coordinates. A ray that starts inside a closed body (circle or polygon) other
-// than the ignored one hits it at distance 0.
+// Embree proposes candidates in single precision, with bounds and walls padded so none is lost;
+// every candidate is decided and measured in double precision against the exact shape, and the
+// nearest one wins (ties by lower body id), so ranges are exact (~1e-15 relative: ~1e-12 m at
+// 10 km from the origin, as tested). A ray that starts inside (or on) a closed body other than
+// the ignored one hits it at distance 0. Near-tangent rays may go either way within ~1e-15
+// relative; rays from much farther away than any body lose the padding's guarantee at grazing
+// incidence on corners.
 //
 // Thread safety: cast functions are const and may run concurrently; update_body() and commit()
 // must not overlap them.
@@ -71,12 +77,14 @@ class Scene {
   // Adds a body and returns its id (dense, 0, 1, 2, ... in the order of addition). `user_id` is
   // the caller's id for it (e.g. the world object index), returned by user_id(). Only dynamic
   // bodies may be updated later. Throws ubot::Error on degenerate geometry (radius <= 0, a
-  // polygon with < 3 vertices, a polyline with < 2).
+  // polygon with < 3 vertices, a polyline with < 2, non-finite values, z_min >= z_max) or
+  // user_id == kNoUserId.
   BodyId add_body(const BodyGeometry& geometry, bool dynamic, int user_id);
   // Replaces a dynamic body's geometry; kind and vertex count must not change. Takes effect at
   // the next commit().
   void update_body(BodyId body, const BodyGeometry& geometry);
-  // Builds (first call) or refits (later calls) the acceleration structure.
+  // Builds (first call) or updates (later calls) the acceleration structure; bodies added or
+  // updated since the last commit() become visible to casts only then.
   void commit();
 
   int user_id(BodyId body) const;
