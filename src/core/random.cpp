@@ -34,9 +34,7 @@ RandomStream::RandomStream(std::uint64_t seed) : engine_(seed) {}
 RandomStream::RandomStream(std::uint64_t world_seed, std::string_view stable_id)
     : engine_(derive_seed(world_seed, stable_id)) {}
 
-double RandomStream::uniform() {
-  return static_cast<double>(engine_() >> 11) * 0x1.0p-53;
-}
+double RandomStream::uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 
 double RandomStream::gaussian(double stddev) {
   if (has_spare_) {

@@ -22,7 +22,8 @@ TEST(Unreal, YawIsNegatedAndQuaternionFollows) {
   const double yaw = 0.7;
   const Eigen::Quaterniond q_ros(Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()));
   const Eigen::Quaterniond q_ue = rotation_to_unreal(q_ros);
-  const Eigen::Quaterniond expected(Eigen::AngleAxisd(angle_to_unreal(yaw), Eigen::Vector3d::UnitZ()));
+  const Eigen::Quaterniond expected(
+      Eigen::AngleAxisd(angle_to_unreal(yaw), Eigen::Vector3d::UnitZ()));
   EXPECT_TRUE(q_ue.isApprox(expected) || q_ue.coeffs().isApprox(-expected.coeffs()));
   EXPECT_TRUE(rotation_to_ros(q_ue).isApprox(q_ros));
 }

@@ -1,0 +1,94 @@
+#pragma once
+// World: the running state of a WorldModel (like MuJoCo's mjData next to mjModel), advanced by
+// IR-SIM's step (SPEC §1):
+//   1. objects move one by one in id order (a behaviour sees the objects before it already
+//      moved): behaviour or external command -> velocity and acceleration limits -> kinematics;
+//   2. time advances;
+//   3. every object checks arrival (popping waypoints) and collisions, and sets its stop flag
+//      according to the collision mode (`stop` freezes it from the next step until the overlap
+//      ends).
+// Sensors are not part of the world: they sample the post-move snapshot afterwards (see
+// sim/simulation.h).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "ubot/config/world_model.h"
+#include "ubot/core/random.h"
+#include "ubot/core/time.h"
+#include "ubot/world/geometry.h"
+
+namespace ubot {
+namespace detail {
+struct VelocityRange;
+}
+
+// What changes about one object while the world runs.
+struct ObjectState {
+  std::vector<double> state;                           // [x, y, yaw] (acker: + steer)
+  Eigen::Vector2d velocity = Eigen::Vector2d::Zero();  // last applied command, kinematics frame
+  std::vector<std::vector<double>> goals;  // remaining waypoints, current first; may be empty
+  bool arrive = false;
+  bool collision = false;
+  bool stop = false;
+  std::vector<int> collision_ids;  // objects it overlaps after the last step
+  bool done() const { return arrive || stop; }
+};
+
+// An external velocity command for one object for one step, in its kinematics frame
+// (diff [v, w], omni [forward, lateral], acker [v, steer]). It replaces the behaviour and is
+// clipped to the object's limits like a behaviour's output.
+using Command = std::optional<Eigen::Vector2d>;
+
+class World {
+ public:
+  explicit World(WorldModel model);
+
+  const WorldModel& model() const { return model_; }
+  std::size_t size() const { return states_.size(); }
+  const ObjectModel& object_model(int id) const { return model_.objects[id]; }
+  const ObjectState& object(int id) const { return states_[id]; }
+  // The object's shape at its current pose.
+  const WorldShape& shape(int id) const { return shapes_[id]; }
+
+  std::int64_t step_count() const { return step_count_; }
+  Nanos time_ns() const { return step_count_ * step_ns_; }
+  double step_time() const { return model_.world.step_time; }
+
+  // Advances one step. `commands[id]`, when given and set, drives object `id` instead of its
+  // behaviour (missing entries: behaviour).
+  void step(std::span<const Command> commands = {});
+
+  // IR-SIM's env.done(): every robot has arrived or is stopped (false without robots).
+  bool done() const;
+
+  // World-frame translational velocity of an object (IR-SIM's velocity_xy).
+  Eigen::Vector2d velocity_xy(int id) const;
+  // Yaw rate of an object (diff: w; acker: v tan(steer) / wheelbase; omni and static: 0).
+  double angular_velocity(int id) const;
+  // Radius of the smallest circle around the object's shape, plus IR-SIM's 0.1 m margin.
+  double radius_extend(int id) const { return radius_extend_[id]; }
+  // True when any part of `other`'s shape lies in `observer`'s field-of-view sector (SPEC §10).
+  bool fov_detect_object(int observer, int other) const;
+
+ private:
+  void move_object(int id, const Command& command);
+  Eigen::Vector2d behavior_velocity(int id, const detail::VelocityRange& range);
+  void update_goals_before_move(int id);
+  void check_arrival(int id);
+  void check_collisions();
+
+  WorldModel model_;
+  std::vector<ObjectState> states_;
+  std::vector<WorldShape> shapes_;
+  std::vector<double> radius_extend_;
+  std::vector<RandomStream> wander_rng_;
+  std::vector<RandomStream> motion_rng_;
+  std::int64_t step_count_ = 0;
+  Nanos step_ns_ = 0;
+};
+
+}  // namespace ubot

@@ -1,0 +1,24 @@
+#pragma once
+// IR-SIM's behaviours: the velocity an object wants this step, before the world clips it to
+// the object's velocity and acceleration limits.
+#include <Eigen/Core>
+
+namespace ubot {
+class World;
+}
+
+namespace ubot::detail {
+
+// Velocity bounds for this step: the configured limits narrowed by the acceleration limit
+// around the previous velocity.
+struct VelocityRange {
+  Eigen::Vector2d min;
+  Eigen::Vector2d max;
+};
+
+// `dash`: straight at the current goal (irsim/lib/behavior/behavior_methods.py).
+Eigen::Vector2d dash_velocity(const World& world, int id, const VelocityRange& range);
+// `rvo` / `vo` / `hrvo`: reciprocal velocity obstacles (irsim/lib/algorithm/rvo.py).
+Eigen::Vector2d rvo_velocity(const World& world, int id);
+
+}  // namespace ubot::detail

@@ -1,0 +1,223 @@
+#include "ubot/world/world.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "behavior.h"
+#include "kinematics.h"
+#include "ubot/core/angles.h"
+#include "ubot/core/error.h"
+
+namespace ubot {
+namespace {
+
+std::vector<double> random_point(RandomStream& rng, const BehaviorModel& b) {
+  return {rng.uniform(b.range_low[0], b.range_high[0]),
+          rng.uniform(b.range_low[1], b.range_high[1]),
+          rng.uniform(b.range_low[2], b.range_high[2])};
+}
+
+// IR-SIM's WrapToRegion(theta, [-pi, pi]) applied after each move: whole turns, ends kept.
+double wrap_to_region(double theta) {
+  while (theta > kPi) theta -= 2.0 * kPi;
+  while (theta < -kPi) theta += 2.0 * kPi;
+  return theta;
+}
+
+}  // namespace
+
+World::World(WorldModel model) : model_(std::move(model)) {
+  step_ns_ = seconds_to_nanos(model_.world.step_time);
+  if (step_ns_ <= 0) throw Error(fmt::format("{}: step_time is too small", model_.file));
+  const std::size_t n = model_.objects.size();
+  states_.resize(n);
+  shapes_.resize(n);
+  radius_extend_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const ObjectModel& m = model_.objects[i];
+    if (m.id != static_cast<int>(i)) throw Error("object ids must equal their index");
+    ObjectState& s = states_[i];
+    s.state = m.state;
+    s.velocity = {m.velocity[0], m.velocity[1]};
+    s.goals = m.goals;
+    wander_rng_.emplace_back(model_.seed, m.name + "/wander");
+    motion_rng_.emplace_back(model_.seed, m.name + "/kinematics");
+    // IR-SIM draws a wandering object's first goal when it is created.
+    if (m.behavior.wander) s.goals = {random_point(wander_rng_.back(), m.behavior)};
+    place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
+    radius_extend_[i] = m.shape.bounding_radius() + 0.1;
+  }
+}
+
+void World::step(std::span<const Command> commands) {
+  for (int id = 0; id < static_cast<int>(size()); ++id) {
+    const Command none;
+    move_object(id, static_cast<std::size_t>(id) < commands.size() ? commands[id] : none);
+  }
+  ++step_count_;
+  for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
+  check_collisions();
+}
+
+void World::move_object(int id, const Command& command) {
+  const ObjectModel& m = model_.objects[id];
+  ObjectState& s = states_[id];
+  if (m.is_static || s.stop) {
+    s.velocity.setZero();
+    return;
+  }
+  update_goals_before_move(id);
+  // Velocity bounds of this step: limits narrowed by the acceleration limit (IR-SIM's
+  // get_vel_range), then numpy.clip semantics (max, then min).
+  const double dt = model_.world.step_time;
+  detail::VelocityRange range;
+  for (int k = 0; k < 2; ++k) {
+    range.min[k] = std::max(m.vel_min[k], s.velocity[k] - m.acce[k] * dt);
+    range.max[k] = std::min(m.vel_max[k], s.velocity[k] + m.acce[k] * dt);
+  }
+  Eigen::Vector2d u = command ? *command : behavior_velocity(id, range);
+  for (int k = 0; k < 2; ++k) u[k] = std::min(std::max(u[k], range.min[k]), range.max[k]);
+  const Eigen::Vector2d applied =
+      m.kinematics.noise ? detail::apply_motion_noise(m.kinematics, u, motion_rng_[id]) : u;
+  detail::integrate(m.kinematics, s.state, applied, dt);
+  s.state[2] = wrap_to_region(s.state[2]);
+  s.velocity = u;
+  place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[id]);
+}
+
+Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& range) {
+  const ObjectModel& m = model_.objects[id];
+  switch (m.behavior.kind) {
+    case BehaviorKind::kDash:
+      return detail::dash_velocity(*this, id, range);
+    case BehaviorKind::kRvo:
+      return detail::rvo_velocity(*this, id);
+    case BehaviorKind::kNone:
+      break;
+  }
+  return Eigen::Vector2d::Zero();
+}
+
+void World::update_goals_before_move(int id) {
+  const ObjectModel& m = model_.objects[id];
+  ObjectState& s = states_[id];
+  if (!s.arrive) return;
+  if (m.behavior.wander) {
+    s.goals = {random_point(wander_rng_[id], m.behavior)};
+    s.arrive = false;
+  } else if (m.behavior.loop && !m.goals.empty()) {
+    if (m.goals.size() > 1) {
+      s.goals = m.goals;
+    } else {
+      // Back and forth between the goal and the start position.
+      s.goals = {{m.goals[0][0], m.goals[0][1], 0.0}, {m.state[0], m.state[1], 0.0}};
+    }
+    s.arrive = false;
+  }
+}
+
+void World::check_arrival(int id) {
+  const ObjectModel& m = model_.objects[id];
+  ObjectState& s = states_[id];
+  if (s.goals.empty()) {
+    s.arrive = false;
+    return;
+  }
+  const std::vector<double>& g = s.goals.front();
+  const double dx = s.state[0] - g[0], dy = s.state[1] - g[1];
+  double squared = dx * dx + dy * dy;
+  if (m.arrive_mode == ArriveMode::kState) {
+    const double dt = s.state[2] - g[2];
+    squared += dt * dt;
+  }
+  if (std::sqrt(squared) < m.goal_threshold) {
+    if (s.goals.size() == 1) {
+      s.arrive = true;
+    } else {
+      s.goals.erase(s.goals.begin());
+      s.arrive = false;
+    }
+  } else {
+    s.arrive = false;
+  }
+}
+
+void World::check_collisions() {
+  // Sweep and prune along x: sort the boxes once, then test only overlapping neighbours.
+  const int n = static_cast<int>(size());
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    const double xa = shapes_[a].box.min.x(), xb = shapes_[b].box.min.x();
+    return xa < xb || (xa == xb && a < b);
+  });
+  for (ObjectState& s : states_) {
+    s.collision = false;
+    s.collision_ids.clear();
+  }
+  for (int i = 0; i < n; ++i) {
+    const int a = order[i];
+    for (int j = i + 1; j < n; ++j) {
+      const int b = order[j];
+      if (shapes_[b].box.min.x() > shapes_[a].box.max.x()) break;
+      if (!intersects(shapes_[a], shapes_[b])) continue;
+      // An unobstructed object is invisible to the others, but still bumps into them itself.
+      if (!model_.objects[b].unobstructed) states_[a].collision_ids.push_back(b);
+      if (!model_.objects[a].unobstructed) states_[b].collision_ids.push_back(a);
+    }
+  }
+  const CollisionMode mode = model_.world.collision_mode;
+  for (int id = 0; id < n; ++id) {
+    ObjectState& s = states_[id];
+    std::sort(s.collision_ids.begin(), s.collision_ids.end());
+    s.collision = !s.collision_ids.empty();
+    if (mode == CollisionMode::kStop) {
+      s.stop = s.collision;
+    } else if (mode == CollisionMode::kUnobstructedObstacles) {
+      s.stop = model_.objects[id].role == Role::kRobot && s.collision;
+    }
+  }
+}
+
+bool World::done() const {
+  bool any_robot = false;
+  for (std::size_t i = 0; i < size(); ++i) {
+    if (model_.objects[i].role != Role::kRobot) continue;
+    any_robot = true;
+    if (!states_[i].done()) return false;
+  }
+  return any_robot;
+}
+
+Eigen::Vector2d World::velocity_xy(int id) const {
+  const ObjectModel& m = model_.objects[id];
+  return detail::velocity_xy(m.kinematics.kind, states_[id].state, states_[id].velocity);
+}
+
+double World::angular_velocity(int id) const {
+  const ObjectModel& m = model_.objects[id];
+  const ObjectState& s = states_[id];
+  switch (m.kinematics.kind) {
+    case KinematicsKind::kDiff:
+      return s.velocity[1];
+    case KinematicsKind::kAcker:
+      return s.velocity[0] * std::tan(s.state[3]) / m.kinematics.wheelbase;
+    case KinematicsKind::kOmni:
+    case KinematicsKind::kNone:
+      break;
+  }
+  return 0.0;
+}
+
+bool World::fov_detect_object(int observer, int other) const {
+  const ObjectModel& m = model_.objects[observer];
+  if (!m.fov || !m.fov_radius || observer == other) return false;
+  const ObjectState& s = states_[observer];
+  return intersects_sector(shapes_[other], {s.state[0], s.state[1]}, s.state[2], *m.fov,
+                           *m.fov_radius);
+}
+
+}  // namespace ubot
