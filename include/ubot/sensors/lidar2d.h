@@ -1,0 +1,68 @@
+#pragma once
+// 2D lidar (`lidar2d`, SPEC §2) and its FMCW variant (`fmcw_lidar2d`, SPEC §3), which adds a
+// radial velocity per beam.
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "ubot/scene/scene.h"
+#include "ubot/sensors/sensor.h"
+
+namespace ubot {
+
+// One scan. Angles are in the sensor frame (x forward, counter-clockwise positive).
+struct LaserScan {
+  Eigen::Vector3d origin = Eigen::Vector3d::Zero();  // sensor pose in the world: x, y, yaw
+  double z = 0.0;                                    // height of the scan plane
+  std::vector<double> ranges;       // metres; range_max for no return, range_min in the blind zone
+  std::vector<std::uint8_t> valid;  // hit with range in [range_min, range_max]
+  std::vector<std::uint8_t> hit;    // the beam was blocked (valid hits and blind-zone hits)
+  std::vector<float> intensities;   // 1 for a surface return, 0 otherwise
+  std::vector<int> hit_object;      // id of the object hit, -1 for none
+  std::vector<double> radial_velocity;  // fmcw_lidar2d only: m/s, positive = moving away
+};
+
+// REP-117 / sensor_msgs/LaserScan-shaped view of a scan.
+struct LaserScanMessage {
+  float angle_min = 0, angle_max = 0, angle_increment = 0, time_increment = 0, scan_time = 0;
+  float range_min = 0, range_max = 0;
+  std::vector<float> ranges;
+  std::vector<float> intensities;
+};
+
+class Lidar2d final : public Sensor {
+ public:
+  Lidar2d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
+
+  SensorKind kind() const override { return SensorKind::kLidar2d; }
+  const Lidar2dModel& params() const { return params_; }
+  const LaserScan& scan() const { return scan_; }
+  // Beam angles in the sensor frame: linspace(-R/2, R/2, N) for R < 2π, N distinct beams 2π/N
+  // apart for a full circle (R ≥ 2π - 1e-6), the forward beam alone for N = 1.
+  const std::vector<double>& angles() const { return angles_; }
+  // Spacing between neighbouring beams (0 for a single beam).
+  double angle_increment() const;
+
+  // Range of beam i and whether it hit something (uBot-style access).
+  double range(std::size_t i, bool* hit = nullptr) const;
+  // Points of the valid beams, in the sensor frame.
+  std::vector<Eigen::Vector2d> points() const;
+  // LaserScan message view: finite ranges by default; with use_inf, REP 117 (+inf: no return,
+  // -inf: too close to measure).
+  LaserScanMessage to_message(bool use_inf = false) const;
+
+ private:
+  bool measure(const SensorContext& ctx, std::string& status) override;
+  void cast(const SensorContext& ctx, const Eigen::Vector3d& pose);
+  void fill_ranges(const SensorContext& ctx);
+  void fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose);
+
+  Lidar2dModel params_;
+  std::vector<double> angles_;
+  LaserScan scan_;
+  // Scratch, reused between samples.
+  std::vector<double> yaws_;
+  std::vector<scene::RayHit> hits_;
+};
+
+}  // namespace ubot

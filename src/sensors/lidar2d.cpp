@@ -1,0 +1,176 @@
+#include "ubot/sensors/lidar2d.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "ubot/core/angles.h"
+#include "ubot/scene/scene.h"
+#include "ubot/world/world.h"
+
+namespace ubot {
+namespace {
+
+constexpr double kFullCircle = 2.0 * std::numbers::pi;
+
+std::vector<double> beam_angles(double range, int n) {
+  std::vector<double> angles(static_cast<std::size_t>(n));
+  if (n == 1) {
+    angles[0] = 0.0;
+  } else if (range >= kFullCircle - 1e-6) {
+    // A full circle: n distinct beams (IR-SIM's linspace would repeat the first one).
+    for (int i = 0; i < n; ++i) angles[i] = -std::numbers::pi + i * (kFullCircle / n);
+  } else {
+    // numpy.linspace(-R/2, R/2, n): i * step + start, the last one exactly R/2.
+    const double start = -range / 2.0, stop = range / 2.0;
+    const double step = (stop - start) / (n - 1);
+    for (int i = 0; i < n; ++i) angles[i] = i * step + start;
+    angles[n - 1] = stop;
+  }
+  return angles;
+}
+
+}  // namespace
+
+Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
+                 std::uint64_t world_seed)
+    : Sensor(model, owner, index, world_seed),
+      params_(std::get<Lidar2dModel>(model.params)),
+      angles_(beam_angles(params_.angle_range, params_.number)) {
+  const std::size_t n = angles_.size();
+  scan_.ranges.assign(n, params_.range_max);
+  scan_.valid.assign(n, 0);
+  scan_.hit.assign(n, 0);
+  scan_.intensities.assign(n, 0.0f);
+  scan_.hit_object.assign(n, -1);
+  if (params_.fmcw) scan_.radial_velocity.assign(n, 0.0);
+}
+
+double Lidar2d::angle_increment() const {
+  if (angles_.size() < 2) return 0.0;
+  if (params_.angle_range >= kFullCircle - 1e-6) return kFullCircle / angles_.size();
+  return params_.angle_range / (angles_.size() - 1);
+}
+
+bool Lidar2d::measure(const SensorContext& ctx, std::string& status) {
+  const ObjectState& owner = ctx.world.object(object_id());
+  // Sensor pose: the offset is in the body frame, about the object's state point.
+  const double x = owner.state[0], y = owner.state[1], yaw = owner.state[2];
+  const double c = std::cos(yaw), s = std::sin(yaw);
+  const Eigen::Vector3d pose(c * params_.offset.x() - s * params_.offset.y() + x,
+                             s * params_.offset.x() + c * params_.offset.y() + y,
+                             wrap_to_pi(params_.offset.z() + yaw));
+  scan_.origin = pose;
+  scan_.z = ctx.world.object_model(object_id()).z + params_.z;
+  cast(ctx, pose);
+  fill_ranges(ctx);
+  if (params_.fmcw) fill_radial_velocity(ctx, pose);
+  status = "Valid";
+  return true;
+}
+
+void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
+  const std::size_t n = angles_.size();
+  yaws_.resize(n);
+  const bool noisy_angles = model().common.noise && params_.angle_std > 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    yaws_[i] = pose.z() + angles_[i] + (noisy_angles ? rng().gaussian(params_.angle_std) : 0.0);
+  }
+  hits_.resize(n);
+  ctx.scene.cast_fan({pose.x(), pose.y(), scan_.z}, yaws_, params_.range_max, object_id(), hits_);
+}
+
+void Lidar2d::fill_ranges(const SensorContext& ctx) {
+  const bool noisy = model().common.noise && params_.std > 0.0;
+  for (std::size_t i = 0; i < angles_.size(); ++i) {
+    const scene::RayHit& h = hits_[i];
+    double range = params_.range_max;
+    bool hit = h.hit(), valid = false;
+    if (hit && h.distance < params_.range_min) {
+      range = params_.range_min;  // blind zone: blocked, but no measurement
+    } else if (hit) {
+      range = h.distance + (noisy ? rng().gaussian(params_.std) : 0.0);
+      if (range > params_.range_max) {
+        range = params_.range_max;  // noise pushed it out of range: a miss
+        hit = false;
+      } else {
+        range = std::max(range, params_.range_min);
+        valid = true;
+      }
+    }
+    scan_.ranges[i] = range;
+    scan_.hit[i] = hit;
+    scan_.valid[i] = valid;
+    scan_.intensities[i] = valid ? 1.0f : 0.0f;
+    scan_.hit_object[i] = hit ? ctx.scene.user_id(h.body) : -1;
+  }
+}
+
+void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose) {
+  // Velocity of a point p rigidly attached to object id: v + w x (p - position).
+  auto point_velocity = [&](int id, const Eigen::Vector2d& p) {
+    const ObjectState& s = ctx.world.object(id);
+    const Eigen::Vector2d v = ctx.world.velocity_xy(id);
+    const double w = ctx.world.angular_velocity(id);
+    const Eigen::Vector2d r = p - Eigen::Vector2d(s.state[0], s.state[1]);
+    return Eigen::Vector2d(v.x() - w * r.y(), v.y() + w * r.x());
+  };
+  const Eigen::Vector2d origin(pose.x(), pose.y());
+  const Eigen::Vector2d v_sensor = point_velocity(object_id(), origin);
+  const bool noisy = model().common.noise && params_.velocity_noise_std > 0.0;
+  for (std::size_t i = 0; i < angles_.size(); ++i) {
+    if (!scan_.valid[i]) {
+      scan_.radial_velocity[i] = 0.0;
+      continue;
+    }
+    const Eigen::Vector2d dir(std::cos(yaws_[i]), std::sin(yaws_[i]));
+    const Eigen::Vector2d p = origin + scan_.ranges[i] * dir;
+    Eigen::Vector2d v_rel = point_velocity(scan_.hit_object[i], p);
+    if (!params_.motion_compensate) v_rel -= v_sensor;
+    scan_.radial_velocity[i] =
+        v_rel.dot(dir) + (noisy ? rng().gaussian(params_.velocity_noise_std) : 0.0);
+  }
+}
+
+double Lidar2d::range(std::size_t i, bool* hit) const {
+  if (hit) *hit = scan_.hit[i];
+  return scan_.ranges[i];
+}
+
+std::vector<Eigen::Vector2d> Lidar2d::points() const {
+  std::vector<Eigen::Vector2d> points;
+  for (std::size_t i = 0; i < angles_.size(); ++i) {
+    if (scan_.valid[i]) {
+      points.emplace_back(scan_.ranges[i] * std::cos(angles_[i]),
+                          scan_.ranges[i] * std::sin(angles_[i]));
+    }
+  }
+  return points;
+}
+
+LaserScanMessage Lidar2d::to_message(bool use_inf) const {
+  LaserScanMessage m;
+  m.angle_min = static_cast<float>(angles_.front());
+  m.angle_max = static_cast<float>(angles_.back());
+  m.angle_increment = static_cast<float>(angle_increment());
+  m.scan_time = static_cast<float>(params_.scan_time);
+  m.time_increment = angles_.size() > 1
+                         ? static_cast<float>(params_.scan_time * params_.angle_range /
+                                              kFullCircle / angles_.size())
+                         : 0.0f;
+  m.range_min = static_cast<float>(params_.range_min);
+  m.range_max = static_cast<float>(params_.range_max);
+  m.ranges.resize(angles_.size());
+  for (std::size_t i = 0; i < angles_.size(); ++i) {
+    double r = scan_.ranges[i];
+    if (use_inf && !scan_.valid[i]) {
+      r = scan_.hit[i] ? -std::numeric_limits<double>::infinity()
+                       : std::numeric_limits<double>::infinity();
+    }
+    m.ranges[i] = static_cast<float>(r);
+  }
+  m.intensities = scan_.intensities;
+  return m;
+}
+
+}  // namespace ubot

@@ -1,0 +1,45 @@
+#include "ubot/sensors/sensor.h"
+
+namespace ubot {
+namespace {
+
+std::uint64_t stream_seed(const SensorModel& model, const std::string& sensor_id,
+                          std::uint64_t world_seed) {
+  // An explicit sensor seed is used as is; otherwise the stream is derived from the world seed
+  // and the sensor's stable id, so adding a sensor never changes another's noise.
+  return model.common.seed ? *model.common.seed : derive_seed(world_seed, sensor_id);
+}
+
+}  // namespace
+
+Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
+               std::uint64_t world_seed)
+    : model_(model),
+      object_id_(owner.id),
+      index_(index),
+      rng_(stream_seed(model, owner.name + "/" + model.common.name, world_seed)) {
+  header_.sensor_id = owner.name + "/" + model.common.name;
+  header_.frame_id = header_.sensor_id;
+  if (model.common.update_rate_hz) period_ns_ = period_from_rate(*model.common.update_rate_hz);
+}
+
+bool Sensor::due(Nanos t) const {
+  if (!model_.common.auto_start) return false;
+  return period_ns_ == 0 || t >= next_due_ns_;
+}
+
+void Sensor::sample(const SensorContext& ctx) {
+  header_.sequence = started_ ? header_.sequence + 1 : 0;
+  started_ = true;
+  header_.stamp = ctx.stamp;
+  if (model_.common.enabled) {
+    header_.valid = measure(ctx, header_.status);
+  } else {
+    header_.valid = false;
+    header_.status = "Disabled";
+  }
+  // Next grid point strictly after this sample (several periods may fit in one step).
+  if (period_ns_ > 0) next_due_ns_ = (ctx.stamp / period_ns_ + 1) * period_ns_;
+}
+
+}  // namespace ubot
