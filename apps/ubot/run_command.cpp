@@ -1,0 +1,129 @@
+#include "run_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+#include "ubot/record/frames_writer.h"
+#include "ubot/render/drawing.h"
+#include "ubot/sim/simulation.h"
+#include "ubot/viz/run_drawing.h"
+
+namespace ubot::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::int64_t kDefaultSteps = 1000;
+constexpr int kPictureSide = 800;
+
+// frames.jsonl thinning: 0 = no file, else every n-th step.
+std::int64_t frames_every(const std::string& frames) {
+  if (frames == "every") return 1;
+  if (frames == "none") return 0;
+  char* end = nullptr;
+  const long long n = std::strtoll(frames.c_str(), &end, 10);
+  if (end == frames.c_str() || *end != '\0' || n < 1) {
+    throw Error(fmt::format("--frames: expected 'every', 'none' or a positive step count, got '{}'",
+                            frames));
+  }
+  return n;
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::int64_t total)
+      : enabled_(enabled && isatty(STDERR_FILENO)), total_(total), start_(Clock::now()) {}
+  void update(std::int64_t step, double sim_time) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\rstep %lld/%lld  t = %.2f s  %.0f steps/s   ",
+                 static_cast<long long>(step), static_cast<long long>(total_), sim_time,
+                 wall > 0 ? step / wall : 0.0);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  bool enabled_;
+  std::int64_t total_;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+};
+
+}  // namespace
+
+int run(const RunOptions& options) {
+  const std::int64_t every = frames_every(options.frames);
+  const std::int64_t max_steps = options.steps.value_or(kDefaultSteps);
+  if (max_steps < 0) throw Error("--steps must not be negative");
+  WorldModel model = load_world(options.world, {.seed = options.seed});
+  if (!options.quiet) {
+    for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
+  const std::filesystem::path out = options.out;
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec)
+    throw Error(
+        fmt::format("{}: cannot create the output directory: {}", out.string(), ec.message()));
+
+  Simulation sim(std::move(model), {.threads = options.threads});
+  std::unique_ptr<FramesWriter> frames;
+  if (every > 0) frames = std::make_unique<FramesWriter>((out / "frames.jsonl").string(), sim);
+  viz::RunDrawing drawing(sim);
+  const render::Drawing first = drawing.draw(sim);
+  const render::ImageSize size = render::fit_image(first, kPictureSide);
+  std::unique_ptr<render::GifWriter> gif;
+  const double sample_time = sim.world().model().world.sample_time;
+  const std::int64_t gif_every =
+      std::max<std::int64_t>(1, std::llround(sample_time / sim.world().step_time()));
+  if (options.render) {
+    gif = std::make_unique<render::GifWriter>((out / "run.gif").string(), size,
+                                              gif_every * sim.world().step_time());
+    gif->add_frame(first);
+  }
+
+  Progress progress(!options.quiet, max_steps);
+  const auto start = Clock::now();
+  while (sim.world().step_count() < max_steps && !sim.world().done()) {
+    sim.step();
+    const std::int64_t k = sim.world().step_count();
+    const bool last = k == max_steps || sim.world().done();
+    if (frames && (k % every == 0 || last)) frames->write_step(sim);
+    drawing.record(sim);
+    if (gif && (k % gif_every == 0 || last)) gif->add_frame(drawing.draw(sim));
+    progress.update(k, nanos_to_seconds(sim.world().time_ns()));
+  }
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  progress.finish();
+  if (frames) frames->close();
+  if (gif) gif->close();
+  render::write_png(drawing.draw(sim), size, (out / "world.png").string());
+
+  if (!options.quiet) {
+    const std::int64_t steps = sim.world().step_count();
+    std::printf(
+        "%s: %lld steps, %.3f s simulated in %.3f s wall (%.0f steps/s, %.1fx real time)%s\n"
+        "outputs in %s\n",
+        options.world.c_str(), static_cast<long long>(steps),
+        nanos_to_seconds(sim.world().time_ns()), wall, wall > 0 ? steps / wall : 0.0,
+        wall > 0 ? nanos_to_seconds(sim.world().time_ns()) / wall : 0.0,
+        sim.world().done() ? ", all robots done" : "", out.string().c_str());
+  }
+  return 0;
+}
+
+}  // namespace ubot::app

@@ -1,0 +1,23 @@
+#pragma once
+// `ubot run`: runs a world and writes its outputs.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ubot::app {
+
+struct RunOptions {
+  std::string world;
+  std::optional<std::int64_t> steps;  // stop after this many steps (default 1000)
+  std::optional<std::uint64_t> seed;  // overrides the world's seed
+  std::string out;                    // output directory
+  bool render = false;                // also write run.gif
+  bool quiet = false;                 // no progress line, no summary
+  std::string frames = "every";       // frames.jsonl: every | N | none
+  int threads = 0;                    // sensor threads, 0 = all cores
+};
+
+// Runs; returns the process exit code. Throws ubot::Error on bad input or I/O failure.
+int run(const RunOptions& options);
+
+}  // namespace ubot::app

@@ -1,0 +1,133 @@
+// Whole-step benchmarks (world + scene refit + sensors), the scenarios of the README table:
+//   (a) IR-SIM's lidar_world.yaml
+//   (b) 10 diff robots, each with a 360-beam lidar, among 50 obstacles
+//   (c) 100 rvo robots, no sensors
+//   (d) 1000 diff robots, each with a 360-beam lidar, among 500 obstacles, 200 m x 200 m
+// Worlds are generated with a fixed seed, so every run measures the same work.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "ubot/config/load_world.h"
+#include "ubot/core/random.h"
+#include "ubot/sim/simulation.h"
+
+namespace ubot {
+namespace {
+
+std::string obstacles_yaml(int count, double size, std::uint64_t seed) {
+  RandomStream rng(seed);
+  std::string yaml = "obstacle:\n";
+  for (int i = 0; i < count; ++i) {
+    const double x = rng.uniform(1.0, size - 1.0), y = rng.uniform(1.0, size - 1.0);
+    if (i % 2 == 0) {
+      yaml += fmt::format("  - {{shape: {{name: circle, radius: {}}}, state: [{}, {}, 0]}}\n",
+                          rng.uniform(0.2, 0.8), x, y);
+    } else {
+      yaml += fmt::format(
+          "  - {{shape: {{name: rectangle, length: {}, width: {}}}, state: [{}, {}, {}]}}\n",
+          rng.uniform(0.4, 1.6), rng.uniform(0.4, 1.6), x, y, rng.uniform(-3.0, 3.0));
+    }
+  }
+  return yaml;
+}
+
+std::string lidar_robots_yaml(int robots, int obstacles, double size, const char* mode) {
+  return fmt::format(R"(
+world: {{width: {0}, height: {0}, step_time: 0.1, collision_mode: {3}}}
+robot:
+  - number: {1}
+    distribution: {{name: random, range_low: [1, 1, -3.14], range_high: [{2}, {2}, 3.14]}}
+    kinematics: {{name: diff}}
+    shape: {{name: circle, radius: 0.2}}
+    behavior: {{name: dash, wander: true, range_low: [1, 1, -3.14], range_high: [{2}, {2}, 3.14]}}
+    sensors:
+      - {{name: lidar2d, range_max: 10, angle_range: 6.283185307179586, number: 360}}
+)",
+                     size, robots, size - 1, mode) +
+         obstacles_yaml(obstacles, size, 42);
+}
+
+std::string rvo_yaml(int robots) {
+  return fmt::format(R"(
+world: {{width: 50, height: 50, step_time: 0.1, collision_mode: unobstructed}}
+robot:
+  - number: {}
+    distribution: {{name: circle, radius: 20, center: [25, 25]}}
+    kinematics: {{name: diff}}
+    shape: {{name: circle, radius: 0.2}}
+    behavior: {{name: rvo, vxmax: 1.0, vymax: 1.0, acce: 1.0, factor: 2.0, neighbor_threshold: 5.0, loop: true}}
+    vel_min: [-3, -3]
+    vel_max: [3, 3]
+    goal_threshold: 0.2
+)",
+                     robots);
+}
+
+// Steps a world; the world is rebuilt (untimed) every `restart` steps so the work stays typical.
+void step_world(benchmark::State& state, const std::string& yaml, int restart, int threads) {
+  auto make = [&] {
+    return std::make_unique<Simulation>(load_world_from_string(yaml, "bench.yaml", {.seed = 1}),
+                                        SimulationOptions{.threads = threads});
+  };
+  auto sim = make();
+  std::int64_t rays_per_step = 0;
+  for (const auto& s : sim->sensors()) {
+    rays_per_step += std::get<Lidar2dModel>(s->model().params).number;
+  }
+  for (auto _ : state) {
+    if (sim->world().step_count() >= restart) {
+      state.PauseTiming();
+      sim = make();
+      state.ResumeTiming();
+    }
+    sim->step();
+  }
+  state.counters["steps/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["rays/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * rays_per_step), benchmark::Counter::kIsRate);
+}
+
+void BM_LidarWorld(benchmark::State& state) {
+  step_world(state,
+             R"(
+world: {height: 10, width: 10, step_time: 0.1, collision_mode: stop}
+robot:
+  - kinematics: {name: diff}
+    shape: {name: circle, radius: 0.2}
+    state: [1, 1, 0]
+    goal: [9, 9, 0]
+    behavior: {name: dash}
+    sensors:
+      - {name: lidar2d, range_min: 0, range_max: 5, angle_range: 3.14, number: 200, offset: [0.1, 0.1, 0.5]}
+obstacle:
+  - {shape: {name: circle, radius: 1.0, center: [1, 1]}, state: [5, 5, 0], unobstructed: true}
+  - {shape: {name: rectangle, length: 1.5, width: 1.2}, state: [6, 5, 1]}
+  - {shape: {name: linestring, vertices: [[10, 5], [4, 0]]}, state: [0, 0, 0]}
+  - {shape: {name: linestring, vertices: [[4, 0], [6, 7]]}, state: [0, 0, 0], unobstructed: true}
+)",
+             50, 1);
+}
+BENCHMARK(BM_LidarWorld)->Unit(benchmark::kMicrosecond);
+
+void BM_TenLidarRobots(benchmark::State& state) {
+  step_world(state, lidar_robots_yaml(10, 50, 20.0, "stop"), 200, static_cast<int>(state.range(0)));
+}
+BENCHMARK(BM_TenLidarRobots)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+
+void BM_HundredRvoRobots(benchmark::State& state) { step_world(state, rvo_yaml(100), 400, 1); }
+BENCHMARK(BM_HundredRvoRobots)->Unit(benchmark::kMicrosecond);
+
+void BM_ThousandLidarRobots(benchmark::State& state) {
+  step_world(state, lidar_robots_yaml(1000, 500, 200.0, "unobstructed"), 300,
+             static_cast<int>(state.range(0)));
+}
+BENCHMARK(BM_ThousandLidarRobots)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+
+}  // namespace
+}  // namespace ubot
+
+BENCHMARK_MAIN();

@@ -1,0 +1,26 @@
+#pragma once
+// Turns a running simulation into top-down Drawings: objects in their colours, goals,
+// trajectories, lidar beams (FMCW beams coloured by radial velocity) and FOV sectors.
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "ubot/render/drawing.h"
+#include "ubot/sim/simulation.h"
+
+namespace ubot::viz {
+
+class RunDrawing {
+ public:
+  explicit RunDrawing(const Simulation& sim);
+  // Appends every object's current position to its trajectory.
+  void record(const Simulation& sim);
+  // The picture of the current state.
+  render::Drawing draw(const Simulation& sim) const;
+
+ private:
+  std::vector<std::vector<Eigen::Vector2d>> trajectories_;
+  std::vector<render::Color> colors_;
+};
+
+}  // namespace ubot::viz

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs every Google Benchmark suite of a build and keeps the JSON results next to it.
+# usage: scripts/run-benchmarks.sh [BUILD_DIR] [extra benchmark flags...]
+set -euo pipefail
+build=${1:-build}
+shift || true
+results="$build/bench-results"
+mkdir -p "$results"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+for bench in "$build"/bench/bench_*; do
+  [[ -x $bench ]] || continue
+  name=$(basename "$bench")
+  echo "== $name"
+  "$bench" --benchmark_out="$results/$name.json" --benchmark_out_format=json "$@"
+done
+echo "JSON results in $results/"

@@ -1,0 +1,127 @@
+#include "ubot/viz/run_drawing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ubot/core/time.h"
+#include "ubot/sensors/lidar2d.h"
+
+namespace ubot::viz {
+namespace {
+
+render::Color object_color(const ObjectModel& m) {
+  // IR-SIM's defaults: robots green, obstacles black.
+  const std::string name =
+      m.plot.color.value_or(m.color.empty() ? (m.role == Role::kRobot ? "g" : "k") : m.color);
+  render::Color c = render::parse_color(name).value_or(render::Color{0.5, 0.5, 0.5, 1.0});
+  if (m.plot.alpha) c.a = *m.plot.alpha;
+  return c;
+}
+
+render::Shape drawing_shape(const WorldShape& s) {
+  render::Shape d;
+  if (s.circle) {
+    d.kind = render::Shape::Kind::kCircle;
+    d.center = s.center;
+    d.radius = s.radius;
+  } else {
+    d.kind = s.closed ? render::Shape::Kind::kPolygon : render::Shape::Kind::kPolyline;
+    d.vertices = s.vertices;
+  }
+  return d;
+}
+
+bool moves(const ObjectModel& m) { return !m.is_static; }
+
+// Doppler colours: red moving away, blue approaching, cyan still; saturating at 1 m/s.
+render::Color doppler_color(double v) {
+  const double t = std::clamp(std::abs(v) / 1.0, 0.0, 1.0);
+  const render::Color still{0.0, 0.8, 0.8, 0.8};
+  const render::Color end =
+      v > 0 ? render::Color{0.9, 0.1, 0.1, 0.8} : render::Color{0.1, 0.2, 0.9, 0.8};
+  return {still.r + (end.r - still.r) * t, still.g + (end.g - still.g) * t,
+          still.b + (end.b - still.b) * t, 0.8};
+}
+
+render::BeamsDrawing beams(const Lidar2d& lidar) {
+  render::BeamsDrawing b;
+  const LaserScan& s = lidar.scan();
+  b.origin = s.origin.head<2>();
+  b.color.a = 0.3;
+  for (std::size_t i = 0; i < s.ranges.size(); ++i) {
+    const double yaw = s.origin.z() + lidar.angles()[i];
+    b.end_points.emplace_back(b.origin +
+                              s.ranges[i] * Eigen::Vector2d(std::cos(yaw), std::sin(yaw)));
+    b.hit.push_back(s.valid[i]);
+    if (lidar.params().fmcw) b.beam_colors.push_back(doppler_color(s.radial_velocity[i]));
+  }
+  return b;
+}
+
+}  // namespace
+
+RunDrawing::RunDrawing(const Simulation& sim) {
+  const World& w = sim.world();
+  trajectories_.resize(w.size());
+  for (std::size_t id = 0; id < w.size(); ++id) colors_.push_back(object_color(w.object_model(id)));
+  record(sim);
+}
+
+void RunDrawing::record(const Simulation& sim) {
+  const World& w = sim.world();
+  for (std::size_t id = 0; id < w.size(); ++id) {
+    if (!moves(w.object_model(id))) continue;
+    const auto& s = w.object(id).state;
+    trajectories_[id].emplace_back(s[0], s[1]);
+  }
+}
+
+render::Drawing RunDrawing::draw(const Simulation& sim) const {
+  const World& w = sim.world();
+  const WorldSettings& ws = w.model().world;
+  render::Drawing d;
+  d.x_min = ws.offset.x();
+  d.y_min = ws.offset.y();
+  d.width = ws.width;
+  d.height = ws.height;
+  d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
+  for (const auto& sensor : sim.sensors()) {
+    const ObjectModel& owner = w.object_model(sensor->object_id());
+    if (owner.plot.show_sensor && sensor->header().status == "Valid") {
+      d.beams.push_back(beams(static_cast<const Lidar2d&>(*sensor)));
+    }
+  }
+  for (std::size_t id = 0; id < w.size(); ++id) {
+    const ObjectModel& m = w.object_model(id);
+    const ObjectState& s = w.object(id);
+    render::ObjectDrawing o;
+    o.shape = drawing_shape(w.shape(static_cast<int>(id)));
+    o.fill = colors_[id];
+    o.edge = m.shape.kind == ShapeKind::kLinestring ? colors_[id] : render::Color{0, 0, 0, 1};
+    o.dashed = m.plot.dashed;
+    if (m.unobstructed) o.fill.a *= 0.35;
+    if (m.role == Role::kRobot || m.plot.show_arrow) {
+      o.pose = Eigen::Vector3d(s.state[0], s.state[1], s.state[2]);
+      o.arrow_length = m.plot.arrow_length;
+    }
+    if (m.plot.show_goal && !s.goals.empty()) {
+      o.goal = Eigen::Vector3d(s.goals.front()[0], s.goals.front()[1], s.goals.front()[2]);
+    }
+    if (m.role == Role::kRobot || m.plot.show_trajectory || m.plot.show_trail) {
+      o.trajectory = trajectories_[id];
+      o.trajectory_color = colors_[id];
+      o.trajectory_color.a = 0.7;
+    }
+    if (m.plot.show_fov && m.fov && m.fov_radius) {
+      o.fov = *m.fov;
+      o.fov_radius = *m.fov_radius;
+      o.pose = Eigen::Vector3d(s.state[0], s.state[1], s.state[2]);
+    }
+    d.objects.push_back(std::move(o));
+  }
+  return d;
+}
+
+}  // namespace ubot::viz
