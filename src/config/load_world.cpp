@@ -86,7 +86,8 @@ std::vector<Field> per_object(const Field& f, int n, std::vector<std::string>& w
         "wrap several waypoints of one object in one more list)",
         f.location(), f.path(), given, n));
   }
-  for (int i = 0; i < n; ++i) out.push_back(f.item(static_cast<std::size_t>(std::min(i, given - 1))));
+  for (int i = 0; i < n; ++i)
+    out.push_back(f.item(static_cast<std::size_t>(std::min(i, given - 1))));
   return out;
 }
 
@@ -132,10 +133,9 @@ class WorldLoader {
     Mapping top(root_);
     model_.file = *root_.file();
     std::optional<std::uint64_t> yaml_seed;
-    model_.world = read_world_settings(top.get("world").value_or(Field(YAML::Node(), "world",
-                                                                       root_.file(),
-                                                                       root_.node().Mark())),
-                                       model_.file, yaml_seed, model_.warnings);
+    model_.world = read_world_settings(
+        top.get("world").value_or(Field(YAML::Node(), "world", root_.file(), root_.node().Mark())),
+        model_.file, yaml_seed, model_.warnings);
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
     int group = 0;
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
@@ -176,10 +176,9 @@ class WorldLoader {
     });
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
-      object.state = reader.read_state(placement.states[i], placement.state_fields.empty()
-                                                               ? nullptr
-                                                               : &placement.state_fields[i],
-                                       object);
+      object.state = reader.read_state(
+          placement.states[i],
+          placement.state_fields.empty() ? nullptr : &placement.state_fields[i], object);
       if (!placement.goals.empty()) {
         object.goals = {placement.goals[i]};
       } else {
@@ -210,7 +209,8 @@ class WorldLoader {
         p.states.assign(number, {1.0, 1.0, 0.0});
       }
       if (goal) {
-        for (const Field& f : per_object(*goal, number, model_.warnings)) p.goal_fields.push_back(f);
+        for (const Field& f : per_object(*goal, number, model_.warnings))
+          p.goal_fields.push_back(f);
       } else {
         p.goal_fields.assign(number, std::nullopt);
       }
@@ -229,8 +229,8 @@ class WorldLoader {
                            center.y() - radius * std::sin(theta), theta - kPi});
       }
     } else {  // random
-      const Eigen::Vector3d low = read_vector3(
-          *d, "range_low", {w.offset.x() + 0.5, w.offset.y() + 0.5, -kPi});
+      const Eigen::Vector3d low =
+          read_vector3(*d, "range_low", {w.offset.x() + 0.5, w.offset.y() + 0.5, -kPi});
       const Eigen::Vector3d high = read_vector3(
           *d, "range_high", {w.offset.x() + w.width - 0.5, w.offset.y() + w.height - 0.5, kPi});
       for (int k = 0; k < 3; ++k) {

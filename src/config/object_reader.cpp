@@ -15,9 +15,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
 // distribution, state, goal) is an error.
 const char* const kObjectKeys[] = {
-    "kinematics", "shape",        "behavior", "color", "static", "vel_min", "vel_max", "acce",
-    "velocity",   "goal_threshold", "arrive_mode", "unobstructed", "fov", "fov_radius", "name",
-    "plot",       "z",            "height",   "description", "group", "group_name"};
+    "kinematics",  "shape",      "behavior",  "color",          "static",      "vel_min",
+    "vel_max",     "acce",       "velocity",  "goal_threshold", "arrive_mode", "unobstructed",
+    "fov",         "fov_radius", "name",      "plot",           "z",           "height",
+    "description", "group",      "group_name"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -40,8 +41,8 @@ ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string
                       const std::string& owner) {
   ShapeModel s;
   if (!field) {
-    warnings.push_back(fmt::format("{}: no shape given; using IR-SIM's default circle of radius 1",
-                                   owner));
+    warnings.push_back(
+        fmt::format("{}: no shape given; using IR-SIM's default circle of radius 1", owner));
     s.radius = 1.0;
     return s;
   }
@@ -95,8 +96,8 @@ KinematicsModel read_kinematics(const std::optional<Field>& field) {
   }
   const Field name_field = m.require("name");
   const std::string name = name_field.as_choice({"diff", "omni", "acker", "static"});
-  k.kind = name == "diff"   ? KinematicsKind::kDiff
-           : name == "omni" ? KinematicsKind::kOmni
+  k.kind = name == "diff"    ? KinematicsKind::kDiff
+           : name == "omni"  ? KinematicsKind::kOmni
            : name == "acker" ? KinematicsKind::kAcker
                              : KinematicsKind::kNone;
   k.noise = m.boolean("noise", false);
@@ -232,9 +233,10 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.vel_max = read_pair(value("vel_max", index), {1.0, 1.0});
   for (int k = 0; k < 2; ++k) {
     if (o.vel_min[k] > o.vel_max[k]) {
-      value("vel_min", index).value_or(*value("vel_max", index)).fail(
-          fmt::format("vel_min[{}] = {} exceeds vel_max[{}] = {}", k, o.vel_min[k], k,
-                      o.vel_max[k]));
+      value("vel_min", index)
+          .value_or(*value("vel_max", index))
+          .fail(fmt::format("vel_min[{}] = {} exceeds vel_max[{}] = {}", k, o.vel_min[k], k,
+                            o.vel_max[k]));
     }
   }
   o.acce = read_pair(value("acce", index), {kInf, kInf});
@@ -246,8 +248,8 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.velocity = read_pair(value("velocity", index), {0.0, 0.0});
   if (auto f = value("goal_threshold", index)) o.goal_threshold = f->as_non_negative();
   if (auto f = value("arrive_mode", index)) {
-    o.arrive_mode = f->as_choice({"position", "state"}) == "state" ? ArriveMode::kState
-                                                                    : ArriveMode::kPosition;
+    o.arrive_mode =
+        f->as_choice({"position", "state"}) == "state" ? ArriveMode::kState : ArriveMode::kPosition;
   }
   if (auto f = value("z", index)) o.z = f->as_finite();
   if (auto f = value("height", index)) o.height = f->as_positive();

@@ -24,11 +24,20 @@ void read_common(Mapping& m, SensorCommon& c) {
 }
 
 // IR-SIM's flat (pre-`plot:`) drawing keys of the lidars; accepted for compatibility.
-const char* const kLidarPlotKeys[] = {
-    "alpha", "color", "velocity_color", "velocity_color_max", "velocity_linewidth",
-    "no_hit_linewidth", "no_hit_alpha", "show_velocity_markers", "velocity_marker_size",
-    "velocity_marker_edge_color", "velocity_marker_edge_width", "zero_velocity_color",
-    "positive_velocity_color", "negative_velocity_color"};
+const char* const kLidarPlotKeys[] = {"alpha",
+                                      "color",
+                                      "velocity_color",
+                                      "velocity_color_max",
+                                      "velocity_linewidth",
+                                      "no_hit_linewidth",
+                                      "no_hit_alpha",
+                                      "show_velocity_markers",
+                                      "velocity_marker_size",
+                                      "velocity_marker_edge_color",
+                                      "velocity_marker_edge_width",
+                                      "zero_velocity_color",
+                                      "positive_velocity_color",
+                                      "negative_velocity_color"};
 
 Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
   Lidar2dModel l;
@@ -36,8 +45,9 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
   l.range_min = m.non_negative("range_min", 0.0);
   l.range_max = m.positive("range_max", 10.0);
   if (l.range_min > l.range_max) {
-    m.get("range_min")->fail(
-        fmt::format("range_min ({}) must not exceed range_max ({})", l.range_min, l.range_max));
+    m.get("range_min")
+        ->fail(
+            fmt::format("range_min ({}) must not exceed range_max ({})", l.range_min, l.range_max));
   }
   if (auto f = m.get("angle_range")) {
     l.angle_range = f->as_positive();

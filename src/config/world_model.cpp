@@ -9,30 +9,42 @@ const char* role_name(Role role) { return role == Role::kRobot ? "robot" : "obst
 
 const char* shape_name(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::kCircle: return "circle";
-    case ShapeKind::kRectangle: return "rectangle";
-    case ShapeKind::kPolygon: return "polygon";
-    case ShapeKind::kLinestring: return "linestring";
+    case ShapeKind::kCircle:
+      return "circle";
+    case ShapeKind::kRectangle:
+      return "rectangle";
+    case ShapeKind::kPolygon:
+      return "polygon";
+    case ShapeKind::kLinestring:
+      return "linestring";
   }
   return "?";
 }
 
 const char* kinematics_name(KinematicsKind kind) {
   switch (kind) {
-    case KinematicsKind::kNone: return "static";
-    case KinematicsKind::kDiff: return "diff";
-    case KinematicsKind::kOmni: return "omni";
-    case KinematicsKind::kAcker: return "acker";
+    case KinematicsKind::kNone:
+      return "static";
+    case KinematicsKind::kDiff:
+      return "diff";
+    case KinematicsKind::kOmni:
+      return "omni";
+    case KinematicsKind::kAcker:
+      return "acker";
   }
   return "?";
 }
 
 const char* collision_mode_name(CollisionMode mode) {
   switch (mode) {
-    case CollisionMode::kStop: return "stop";
-    case CollisionMode::kUnobstructed: return "unobstructed";
-    case CollisionMode::kUnobstructedObstacles: return "unobstructed_obstacles";
-    case CollisionMode::kReactive: return "reactive";
+    case CollisionMode::kStop:
+      return "stop";
+    case CollisionMode::kUnobstructed:
+      return "unobstructed";
+    case CollisionMode::kUnobstructedObstacles:
+      return "unobstructed_obstacles";
+    case CollisionMode::kReactive:
+      return "reactive";
   }
   return "?";
 }

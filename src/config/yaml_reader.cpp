@@ -159,8 +159,8 @@ std::optional<Field> Mapping::get(std::string_view key) {
   if (field_.is_null()) return std::nullopt;
   const YAML::Node child = field_.node()[std::string(key)];
   if (!child.IsDefined() || child.IsNull()) return std::nullopt;
-  const std::string path = field_.path().empty() ? std::string(key)
-                                                 : fmt::format("{}.{}", field_.path(), key);
+  const std::string path =
+      field_.path().empty() ? std::string(key) : fmt::format("{}.{}", field_.path(), key);
   return Field(child, path, field_.file(), field_.node().Mark());
 }
 
@@ -175,8 +175,7 @@ void Mapping::finish() const {
   for (const auto& entry : field_.node()) {
     const std::string key = entry.first.Scalar();
     if (known_.contains(key)) continue;
-    const std::string path =
-        field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
+    const std::string path = field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
     const Field at(entry.first, path, field_.file(), field_.node().Mark());
     const std::string hint = nearest_word(key, known);
     at.fail(fmt::format("unknown key '{}'{}", key,
@@ -210,8 +209,8 @@ Field parse_yaml(const std::string& text, const std::string& name) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw Error(
-        fmt::format("{}:{}:{}: malformed YAML: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw Error(fmt::format("{}:{}:{}: malformed YAML: {}", name, e.mark.line + 1,
+                            e.mark.column + 1, e.msg));
   }
   if (!root.IsDefined() || root.IsNull()) throw Error(fmt::format("{}: the file is empty", name));
   if (!root.IsMap()) {

@@ -34,13 +34,13 @@ class Field {
   bool is_sequence() const { return node_.IsSequence(); }
   bool is_scalar() const { return node_.IsScalar(); }
 
-  double as_number() const;             // any finite or infinite number (".inf" allowed)
-  double as_finite() const;             // a finite number
-  double as_positive() const;           // finite, > 0
-  double as_non_negative() const;       // finite, >= 0
-  std::int64_t as_integer() const;      // a whole number (rejects 2.5)
-  bool as_bool() const;                 // true/false (also YAML's True/False/yes/no)
-  std::string as_string() const;        // a scalar
+  double as_number() const;         // any finite or infinite number (".inf" allowed)
+  double as_finite() const;         // a finite number
+  double as_positive() const;       // finite, > 0
+  double as_non_negative() const;   // finite, >= 0
+  std::int64_t as_integer() const;  // a whole number (rejects 2.5)
+  bool as_bool() const;             // true/false (also YAML's True/False/yes/no)
+  std::string as_string() const;    // a scalar
   // A sequence of numbers with a length in [min_size, max_size].
   std::vector<double> as_numbers(std::size_t min_size, std::size_t max_size) const;
   // A sequence of [x, y] pairs.

@@ -37,7 +37,8 @@ const BadCase kCases[] = {
      "bad.yaml:3:36: robot[0].sensors[0].range_max: expected a number, got 'far'"},
     {"negative radius", "obstacle:\n  - shape: {name: circle, radius: -1}\n",
      "bad.yaml:2:35: obstacle[0].shape.radius: must be greater than 0, got -1"},
-    {"polygon with two vertices", "obstacle:\n  - shape: {name: polygon, vertices: [[0, 0], [1, 1]]}\n",
+    {"polygon with two vertices",
+     "obstacle:\n  - shape: {name: polygon, vertices: [[0, 0], [1, 1]]}\n",
      "bad.yaml:2:38: obstacle[0].shape.vertices: needs at least 3 vertices, got 2"},
     {"number 0", "robot:\n  - number: 0\n",
      "bad.yaml:2:13: robot[0].number: must be at least 1, got 0"},
@@ -65,7 +66,8 @@ const BadCase kCases[] = {
      "bad.yaml:2:13: obstacle[0].static: expected true or false, got 'maybe'"},
     {"negative step time", "world: {step_time: -0.1}\n",
      "bad.yaml:1:20: world.step_time: must be greater than 0, got -0.1"},
-    {"angle range beyond a full turn", "robot:\n  - sensors:\n      - {name: lidar2d, angle_range: 7}\n",
+    {"angle range beyond a full turn",
+     "robot:\n  - sensors:\n      - {name: lidar2d, angle_range: 7}\n",
      "bad.yaml:3:38: robot[0].sensors[0].angle_range: must be at most 2π (6.283185), got 7"},
     {"vel_min above vel_max", "robot:\n  - vel_min: [2, -1]\n    vel_max: [1, 1]\n",
      "bad.yaml:2:14: robot[0].vel_min: vel_min[0] = 2 exceeds vel_max[0] = 1"},
@@ -74,7 +76,8 @@ const BadCase kCases[] = {
      "kinematics, not acker"},
     {"duplicate names", "robot:\n  - name: a\n  - name: a\n",
      "bad.yaml: object name 'a' is used twice; names must be unique"},
-    {"top level is a list", "- 1\n- 2\n", "bad.yaml:1:1: expected a mapping at the top level (world:, robot:, ...)"},
+    {"top level is a list", "- 1\n- 2\n",
+     "bad.yaml:1:1: expected a mapping at the top level (world:, robot:, ...)"},
 };
 
 TEST(BadWorld, EveryCaseHasAPreciseMessage) {

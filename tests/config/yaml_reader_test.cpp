@@ -58,7 +58,9 @@ TEST(YamlReader, IntegersRejectFractions) {
 
 TEST(YamlReader, ChoicesListTheAlternatives) {
   Mapping m(parse("name: cirle\n"));
-  EXPECT_EQ(error_of([&] { m.get("name")->as_choice({"circle", "rectangle"}); }),
+  EXPECT_EQ(error_of([&] {
+              m.get("name")->as_choice({"circle", "rectangle"});
+            }),
             "w.yaml:1:7: name: unknown value 'cirle' (expected one of: circle, rectangle); did "
             "you mean 'circle'?");
 }
@@ -75,7 +77,8 @@ TEST(YamlReader, RangeChecks) {
 
 TEST(YamlReader, ListLengths) {
   Mapping m(parse("p: [1, 2]\nq: 3\n"));
-  EXPECT_EQ(error_of([&] { m.get("p")->as_numbers(3, 3); }), "w.yaml:1:4: p: expected 3 numbers, got 2");
+  EXPECT_EQ(error_of([&] { m.get("p")->as_numbers(3, 3); }),
+            "w.yaml:1:4: p: expected 3 numbers, got 2");
   EXPECT_EQ(error_of([&] { m.get("q")->as_numbers(3, 3); }),
             "w.yaml:2:4: q: expected a list of 3 numbers, got '3'");
 }

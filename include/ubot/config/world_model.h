@@ -48,8 +48,8 @@ const char* kinematics_name(KinematicsKind kind);
 struct KinematicsModel {
   KinematicsKind kind = KinematicsKind::kNone;  // kNone: the object never moves
   bool noise = false;
-  std::vector<double> alpha;  // IR-SIM motion noise coefficients (diff/acker 4, omni 2)
-  double wheelbase = 1.0;     // acker
+  std::vector<double> alpha;     // IR-SIM motion noise coefficients (diff/acker 4, omni 2)
+  double wheelbase = 1.0;        // acker
   bool acker_steer_mode = true;  // acker: velocity [v, steer] (true) or [v, steer rate] (false)
 
   int state_dim() const { return kind == KinematicsKind::kAcker ? 4 : 3; }
@@ -80,12 +80,12 @@ enum class ArriveMode { kPosition, kState };
 
 // Properties every sensor has (SPEC §0).
 struct SensorCommon {
-  std::string name;                    // unique within its object, e.g. "lidar2d_0"
+  std::string name;  // unique within its object, e.g. "lidar2d_0"
   bool enabled = true;
   bool auto_start = true;
   std::optional<double> update_rate_hz;  // unset: IR-SIM sensors sample every step
   bool noise = false;
-  std::optional<std::uint64_t> seed;   // unset: derived from the world seed and the sensor id
+  std::optional<std::uint64_t> seed;  // unset: derived from the world seed and the sensor id
 };
 
 // lidar2d and fmcw_lidar2d (SPEC §2, §3).
@@ -95,11 +95,11 @@ struct Lidar2dModel {
   double range_max = 10.0;
   double angle_range = 3.141592653589793;
   int number = 100;
-  double std = 0.2;        // range noise sigma (used when noise is on)
-  double angle_std = 0.0;  // per-beam direction noise sigma
+  double std = 0.2;                                  // range noise sigma (used when noise is on)
+  double angle_std = 0.0;                            // per-beam direction noise sigma
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // [x, y, yaw] on the body
-  double z = 0.0;          // mount height of the scan plane
-  double scan_time = 0.1;  // LaserScan metadata
+  double z = 0.0;                                    // mount height of the scan plane
+  double scan_time = 0.1;                            // LaserScan metadata
   // fmcw_lidar2d
   bool motion_compensate = false;
   double velocity_noise_std = 0.0;
@@ -121,8 +121,8 @@ struct PlotModel {
   bool show_arrow = false;
   bool show_sensor = true;
   double arrow_length = 0.0;
-  bool dashed = false;           // obj_linestyle '--' / ':' / '-.'
-  std::optional<double> alpha;   // object alpha / sensor beam alpha
+  bool dashed = false;          // obj_linestyle '--' / ':' / '-.'
+  std::optional<double> alpha;  // object alpha / sensor beam alpha
   std::optional<std::string> color;
 };
 
@@ -138,18 +138,18 @@ struct ObjectModel {
   KinematicsModel kinematics;
   BehaviorModel behavior;
 
-  std::vector<double> state;                 // [x, y, yaw] (acker: + steer)
-  std::vector<std::vector<double>> goals;    // waypoints [x, y, yaw]; empty = no goal
-  std::vector<double> velocity;              // initial velocity (kinematics frame)
+  std::vector<double> state;               // [x, y, yaw] (acker: + steer)
+  std::vector<std::vector<double>> goals;  // waypoints [x, y, yaw]; empty = no goal
+  std::vector<double> velocity;            // initial velocity (kinematics frame)
   std::vector<double> vel_min, vel_max, acce;
   double goal_threshold = 0.1;
   ArriveMode arrive_mode = ArriveMode::kPosition;
   bool is_static = false;
   bool unobstructed = false;
-  std::optional<double> fov;                 // radians
-  std::optional<double> fov_radius;          // metres
-  double z = 0.0;                            // base height (3D extension)
-  std::optional<double> height;              // extrusion height; unset reaches every scan plane
+  std::optional<double> fov;         // radians
+  std::optional<double> fov_radius;  // metres
+  double z = 0.0;                    // base height (3D extension)
+  std::optional<double> height;      // extrusion height; unset reaches every scan plane
 
   std::string color;  // matplotlib colour name or hex; "" = renderer default
   PlotModel plot;
@@ -171,10 +171,10 @@ struct WorldSettings {
 };
 
 struct WorldModel {
-  std::string file;         // the YAML file it came from
-  std::uint64_t seed = 0;   // the world seed every random stream derives from
+  std::string file;        // the YAML file it came from
+  std::uint64_t seed = 0;  // the world seed every random stream derives from
   WorldSettings world;
-  std::vector<ObjectModel> objects;  // robots first, then obstacles, in file order; index == id
+  std::vector<ObjectModel> objects;   // robots first, then obstacles, in file order; index == id
   std::vector<std::string> warnings;  // things the loader accepted but the user should know
 };
 
