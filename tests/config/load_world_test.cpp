@@ -8,7 +8,8 @@
 namespace ubot {
 namespace {
 
-const std::string kWorlds = std::string(UBOT_SHARED_DIR) + "/irsim/worlds/";
+// The IR-SIM example worlds, unchanged copies of IR-SIM's usage/ files.
+const std::string kWorlds = std::string(UBOT_SOURCE_DIR) + "/examples/";
 
 TEST(LoadWorld, LidarWorld) {
   const WorldModel m = load_world(kWorlds + "lidar_world.yaml");

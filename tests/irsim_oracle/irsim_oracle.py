@@ -4,7 +4,7 @@
 A small re-implementation of IR-SIM's step semantics (GitHub hanruihua/ir-sim,
 newest 2.x code) written with numpy only, for deterministic worlds: no
 kinematic or sensor noise, no random distributions, no wander, no random
-shapes. Where ubot's specification (/work/shared/SPEC.md sections 1 and 2)
+shapes. Where ubot's specification (SPEC.md sections 1 and 2)
 deliberately departs from IR-SIM, this oracle follows ubot:
 
 * circles are exact circles (IR-SIM uses 64-gons), for collisions, lidar and

@@ -15,9 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import irsim_oracle as O  # noqa: E402
 
-WORLDS = os.path.join(HERE, "..", "..", "..", "shared", "irsim", "worlds")
-if not os.path.isdir(WORLDS):
-    WORLDS = "/work/shared/irsim/worlds"
+# The IR-SIM example worlds, kept unchanged in the repository's examples/.
+WORLDS = os.path.join(HERE, "..", "..", "examples")
 
 PI = math.pi
 
