@@ -36,7 +36,8 @@ void save_map(const PointMap& map, const std::string& path, int las_point_format
   const std::int64_t per_voxel = units_per_voxel(map.resolution());
   if (format_from_path(path) == CloudFormat::kLas && per_voxel > 0 && !cloud.points.empty()) {
     // The LAS offset sits on a voxel boundary near the data, so voxel boundaries are whole LAS
-    // units; each point is rounded to the LAS grid and kept one unit inside its own voxel.
+    // units; each point is rounded to the nearest unit but never up onto the next voxel's
+    // boundary (load_map puts points lying on a lower boundary back into their voxel).
     const Eigen::Vector3d first_voxel =
         ((map.bounds().min - map.origin()) / map.resolution()).array().floor();
     const Eigen::Vector3d offset = map.origin() + first_voxel * map.resolution();
@@ -46,7 +47,7 @@ void save_map(const PointMap& map, const std::string& path, int las_point_format
         const double v = std::floor((p.position[k] - map.origin()[k]) / map.resolution());
         const std::int64_t lo = static_cast<std::int64_t>(v - first_voxel[k]) * per_voxel;
         const std::int64_t u = std::clamp<std::int64_t>(
-            std::llround((p.position[k] - offset[k]) / kLasScale), lo + 1, lo + per_voxel - 1);
+            std::llround((p.position[k] - offset[k]) / kLasScale), lo, lo + per_voxel - 1);
         p.position[k] = offset[k] + static_cast<double>(u) * kLasScale;
       }
     }
@@ -72,6 +73,19 @@ PointMap load_map(const std::string& path, const MapLoadOptions& options) {
     origin = cloud_bounds(loaded.cloud).min.array().floor();
   }
   PointMap map(origin, map_options);
+  if (meta && loaded.info.format == CloudFormat::kLas && !options.origin &&
+      !options.resolution) {
+    // A ubot map saved as LAS: points on a voxel's lower boundary (exact in LAS units) belong to
+    // that voxel; nudge them 1e-7 voxel up so rounding in the division cannot drop them into the
+    // voxel below (a saved point lies at least one LAS unit below the next boundary).
+    for (MapPoint& p : loaded.cloud.points) {
+      for (int k = 0; k < 3; ++k) {
+        const double t = (p.position[k] - origin[k]) / map_options.resolution;
+        const double n = std::round(t);
+        if (std::abs(t - n) < 1e-7) p.position[k] = origin[k] + (n + 1e-7) * map_options.resolution;
+      }
+    }
+  }
   map.insert(loaded.cloud.points);
   return map;
 }
