@@ -73,11 +73,11 @@ PointMap load_map(const std::string& path, const MapLoadOptions& options) {
     origin = cloud_bounds(loaded.cloud).min.array().floor();
   }
   PointMap map(origin, map_options);
-  if (meta && loaded.info.format == CloudFormat::kLas && !options.origin &&
-      !options.resolution) {
-    // A ubot map saved as LAS: points on a voxel's lower boundary (exact in LAS units) belong to
-    // that voxel; nudge them 1e-7 voxel up so rounding in the division cannot drop them into the
-    // voxel below (a saved point lies at least one LAS unit below the next boundary).
+  if (meta && !options.origin && !options.resolution) {
+    // A ubot map (saved as LAS, or converted from one): points on a voxel's lower boundary
+    // (exact in LAS units) belong to that voxel; nudge them 1e-7 voxel up so rounding in the
+    // division cannot drop them into the voxel below (a saved point lies at least one LAS unit
+    // below the next boundary, and points saved in double precision 7.6e-6 voxel inside).
     for (MapPoint& p : loaded.cloud.points) {
       for (int k = 0; k < 3; ++k) {
         const double t = (p.position[k] - origin[k]) / map_options.resolution;
