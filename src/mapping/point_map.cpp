@@ -21,12 +21,15 @@ struct BlockCoord {
   bool operator==(const BlockCoord&) const = default;
 };
 
+// Well-mixed in the high bits (callers take the top bits).
 std::uint64_t hash(const BlockCoord& c) {
   std::uint64_t h = static_cast<std::uint32_t>(c.x) * 0x9E3779B97F4A7C15ull;
   h ^= static_cast<std::uint32_t>(c.y) * 0xC2B2AE3D27D4EB4Full;
   h ^= static_cast<std::uint32_t>(c.z) * 0x165667B19E3779F9ull;
-  return h ^ (h >> 31);
+  return (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ull;
 }
+
+constexpr int kRecentBits = 10;  // 1024 recently used blocks, 16 KiB
 
 // A kept point inside its voxel: 16-bit fixed-point position within the voxel and intensity.
 struct Slot {
@@ -78,15 +81,23 @@ struct PointMap::Impl {
 
   std::vector<Block> blocks;  // creation order; a block's index never changes
   std::vector<Entry> table;   // open addressing, power-of-two capacity, load <= 1/2
-  // The block used last, remembered by index (indices survive rehashes and reallocation).
-  BlockCoord last_coord;
-  std::uint32_t last_index = kEmpty;
+  int table_bits = 0;
+  // Recently used blocks, remembered by index: a small direct-mapped front of the table that
+  // lidar sweeps hit most of the time. Indices survive rehashes and storage reallocation, so
+  // this never needs invalidating (it holds no positions and no translations).
+  std::array<Entry, std::size_t{1} << kRecentBits> recent{};
   BlockCoord extent_min, extent_max;  // occupied block range (running)
 
-  std::uint32_t find(const BlockCoord& c) const {
+  std::size_t slot(std::uint64_t h) const { return static_cast<std::size_t>(h >> (64 - table_bits)); }
+  const Entry* table_slot(std::uint64_t h) const {
+    return table.empty() ? nullptr : &table[slot(h)];
+  }
+  Entry& recent_slot(std::uint64_t h) { return recent[h >> (64 - kRecentBits)]; }
+
+  std::uint32_t find(const BlockCoord& c, std::uint64_t h) const {
     if (table.empty()) return kEmpty;
     const std::size_t m = table.size() - 1;
-    for (std::size_t i = hash(c) & m;; i = (i + 1) & m) {
+    for (std::size_t i = slot(h);; i = (i + 1) & m) {
       if (table[i].index == kEmpty) return kEmpty;
       if (table[i].coord == c) return table[i].index;
     }
@@ -94,23 +105,25 @@ struct PointMap::Impl {
 
   void place(const BlockCoord& c, std::uint32_t index) {
     const std::size_t m = table.size() - 1;
-    std::size_t i = hash(c) & m;
+    std::size_t i = slot(hash(c));
     while (table[i].index != kEmpty) i = (i + 1) & m;
     table[i] = {c, index};
   }
 
   void grow_table(PointMapCounters& counters) {
     std::vector<Entry> old = std::move(table);
-    table.assign(std::max<std::size_t>(64, old.size() * 2), Entry{});
+    table_bits = std::max(table_bits + 1, 6);
+    table.assign(std::size_t{1} << table_bits, Entry{});
     for (const Entry& e : old) {
       if (e.index != kEmpty) place(e.coord, e.index);
     }
     ++counters.rehashes;
   }
 
-  std::uint32_t find_or_add(const BlockCoord& c, PointMapCounters& counters) {
-    if (c == last_coord && last_index != kEmpty) return last_index;
-    std::uint32_t index = find(c);
+  std::uint32_t find_or_add(const BlockCoord& c, std::uint64_t h, PointMapCounters& counters) {
+    Entry& r = recent_slot(h);
+    if (r.index != kEmpty && r.coord == c) return r.index;
+    std::uint32_t index = find(c, h);
     if (index == kEmpty) {
       if ((blocks.size() + 1) * 2 > table.size()) grow_table(counters);
       if (blocks.size() == blocks.capacity()) ++counters.relocations;
@@ -121,8 +134,7 @@ struct PointMap::Impl {
       ++counters.blocks;
       extend(c, counters);
     }
-    last_coord = c;
-    last_index = index;
+    r = {c, index};
     return index;
   }
 
@@ -159,53 +171,104 @@ PointMap::PointMap(PointMap&&) noexcept = default;
 
 double PointMap::reach() const { return kKeyLimit * resolution_; }
 
-bool PointMap::insert(const MapPoint& p) {
-  ++counters_.inserted;
-  // World -> local, derived now from the fixed origin and resolution (nothing cached).
+// A point on its way into the map: its voxel and sub-voxel position, derived at this moment
+// from the fixed origin and resolution (nothing cached).
+struct PointMap::LocalPoint {
+  bool valid = false;
+  Eigen::Vector3d voxel;  // floor((p - origin) / resolution), as doubles
+  BlockCoord block;
+  std::uint64_t hash = 0;
+  int index = 0;  // voxel within its block
+  Slot slot{};
+  std::uint32_t block_index = kEmpty;
+};
+
+void PointMap::to_local(const MapPoint& p, LocalPoint& l) const {
   const Eigen::Vector3d d = (p.position - origin_W_) * inverse_resolution_;
-  if (!(std::abs(d.x()) < kKeyLimit && std::abs(d.y()) < kKeyLimit &&
-        std::abs(d.z()) < kKeyLimit)) {
-    ++counters_.rejected;  // also NaN
+  l.valid = std::abs(d.x()) < kKeyLimit && std::abs(d.y()) < kKeyLimit &&
+            std::abs(d.z()) < kKeyLimit;  // false for NaN too
+  if (!l.valid) return;
+  l.voxel = d.array().floor();
+  const std::int32_t vx = static_cast<std::int32_t>(l.voxel.x());
+  const std::int32_t vy = static_cast<std::int32_t>(l.voxel.y());
+  const std::int32_t vz = static_cast<std::int32_t>(l.voxel.z());
+  l.block = {vx >> 3, vy >> 3, vz >> 3};
+  l.hash = hash(l.block);
+  l.index = (vx & 7) | (vy & 7) << 3 | (vz & 7) << 6;
+  const Eigen::Vector3d sub = d - l.voxel;
+  l.slot = {{sub_voxel(sub.x()), sub_voxel(sub.y()), sub_voxel(sub.z())}, p.intensity};
+}
+
+bool PointMap::place(const LocalPoint& l, const MapPoint& p) {
+  ++counters_.inserted;
+  if (!l.valid) {
+    ++counters_.rejected;
     return false;
   }
-  const Eigen::Vector3d f = d.array().floor();
-  const std::int32_t vx = static_cast<std::int32_t>(f.x());
-  const std::int32_t vy = static_cast<std::int32_t>(f.y());
-  const std::int32_t vz = static_cast<std::int32_t>(f.z());
-  const BlockCoord bc{vx >> 3, vy >> 3, vz >> 3};
-  Impl::Block& block = impl_->blocks[impl_->find_or_add(bc, counters_)];
-  const int index = (vx & 7) | (vy & 7) << 3 | (vz & 7) << 6;
-  const Slot slot{{sub_voxel(d.x() - f.x()), sub_voxel(d.y() - f.y()), sub_voxel(d.z() - f.z())},
-                  p.intensity};
-  if (block.has(index)) {
+  Impl::Block& block = impl_->blocks[l.block_index];
+  if (block.has(l.index)) {
     if (policy_ == DedupPolicy::kBrighter) {
-      const std::size_t r = block.rank(index);
+      const std::size_t r = block.rank(l.index);
       if (p.intensity > block.slots[r].intensity) {
-        block.slots[r] = slot;
+        block.slots[r] = l.slot;
         if (color_) block.rgb[r] = p.rgb;
         ++counters_.replaced;
-        bounds_.add(to_world(origin_W_, resolution_, f, slot));
+        bounds_.add(to_world(origin_W_, resolution_, l.voxel, l.slot));
         return false;
       }
     }
     ++counters_.merged;
     return false;
   }
-  const std::size_t r = block.rank(index);
-  block.mask[index >> 6] |= std::uint64_t{1} << (index & 63);
-  block.slots.insert(block.slots.begin() + static_cast<std::ptrdiff_t>(r), slot);
+  const std::size_t r = block.rank(l.index);
+  block.mask[l.index >> 6] |= std::uint64_t{1} << (l.index & 63);
+  block.slots.insert(block.slots.begin() + static_cast<std::ptrdiff_t>(r), l.slot);
   if (color_) block.rgb.insert(block.rgb.begin() + static_cast<std::ptrdiff_t>(r), p.rgb);
   ++size_;
-  bounds_.add(to_world(origin_W_, resolution_, f, slot));  // as the point reads back
+  bounds_.add(to_world(origin_W_, resolution_, l.voxel, l.slot));  // as the point reads back
   return true;
 }
 
+bool PointMap::insert(const MapPoint& p) {
+  LocalPoint l;
+  to_local(p, l);
+  if (l.valid) l.block_index = impl_->find_or_add(l.block, l.hash, counters_);
+  return place(l, p);
+}
+
 void PointMap::insert(std::span<const MapPoint> points) {
-  for (const MapPoint& p : points) insert(p);
+  // The same steps as insert(p) for each point, in the same order, pipelined so that memory
+  // is fetched ahead: point i + 2k is converted and its hash slots prefetched, point i + k
+  // gets its block (blocks are still created in point order) and the block prefetched, and
+  // point i is placed.
+  constexpr std::size_t k = 8, ring = 32;
+  std::array<LocalPoint, ring> local;
+  const std::size_t n = points.size();
+  Impl& m = *impl_;
+  auto convert = [&](std::size_t j) {
+    LocalPoint& l = local[j % ring];
+    to_local(points[j], l);
+    if (!l.valid) return;
+    __builtin_prefetch(&m.recent_slot(l.hash));
+    if (const Impl::Entry* e = m.table_slot(l.hash)) __builtin_prefetch(e);
+  };
+  auto resolve = [&](std::size_t j) {
+    LocalPoint& l = local[j % ring];
+    if (!l.valid) return;
+    l.block_index = m.find_or_add(l.block, l.hash, counters_);
+    __builtin_prefetch(&m.blocks[l.block_index].mask[l.index >> 6]);
+  };
+  for (std::size_t j = 0; j < std::min(n, 2 * k); ++j) convert(j);
+  for (std::size_t j = 0; j < std::min(n, k); ++j) resolve(j);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 2 * k < n) convert(i + 2 * k);
+    if (i + k < n) resolve(i + k);
+    place(local[i % ring], points[i]);
+  }
 }
 
 std::size_t PointMap::memory_bytes() const {
-  std::size_t bytes = impl_->blocks.capacity() * sizeof(Impl::Block) +
+  std::size_t bytes = sizeof(Impl) + impl_->blocks.capacity() * sizeof(Impl::Block) +
                       impl_->table.capacity() * sizeof(Impl::Entry);
   for (const Impl::Block& b : impl_->blocks) {
     bytes += b.slots.capacity() * sizeof(Slot) + b.rgb.capacity() * sizeof(b.rgb[0]);
@@ -282,7 +345,8 @@ ProbeResult PointMap::probe(const Eigen::Vector3d& center, double half_extent,
     for (std::int32_t z = b0.z; z <= b1.z; ++z) {
       for (std::int32_t y = b0.y; y <= b1.y; ++y) {
         for (std::int32_t x = b0.x; x <= b1.x; ++x) {
-          const std::uint32_t i = m.find({x, y, z});
+          const BlockCoord c{x, y, z};
+          const std::uint32_t i = m.find(c, hash(c));
           if (i != kEmpty) candidates.push_back(i);
         }
       }

@@ -136,6 +136,32 @@ TEST(PointMap, RejectsBadResolutionAndOrigin) {
   EXPECT_THROW(PointMap(Eigen::Vector3d(std::nan(""), 0, 0)), Error);
 }
 
+TEST(PointMap, BatchInsertIsPointByPointInsertPipelined) {
+  std::vector<MapPoint> in = random_points(30000, {10000, -10000, 3}, 4.0, 9);
+  in[5].position.x() = std::nan("");  // rejected points inside the pipeline
+  in[17].position.y() = 1e30;
+  for (const DedupPolicy policy : {DedupPolicy::kFirst, DedupPolicy::kBrighter}) {
+    PointMap batch(Eigen::Vector3d::Zero(), {.resolution = 0.05, .policy = policy});
+    PointMap single(Eigen::Vector3d::Zero(), {.resolution = 0.05, .policy = policy});
+    batch.insert(in);
+    for (const MapPoint& p : in) single.insert(p);
+    const std::vector<MapPoint> a = batch.points(), b = single.points();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].position, b[i].position);
+      ASSERT_EQ(a[i].intensity, b[i].intensity);
+    }
+    EXPECT_EQ(batch.counters().rejected, 2u);
+    EXPECT_EQ(batch.counters().merged, single.counters().merged);
+    EXPECT_EQ(batch.counters().replaced, single.counters().replaced);
+    EXPECT_EQ(batch.counters().rebounds, single.counters().rebounds);
+    EXPECT_EQ(batch.bounds().min, single.bounds().min);
+  }
+  PointMap few(Eigen::Vector3d::Zero());
+  few.insert(std::span<const MapPoint>(in.data() + 20, 3));  // shorter than the pipeline
+  EXPECT_EQ(few.counters().inserted, 3u);
+}
+
 TEST(PointMap, ColourIsKeptOnlyByColourMaps) {
   PointMap map(Eigen::Vector3d::Zero(), {.resolution = 0.1, .color = true});
   map.insert({{0.5, 0.5, 0.5}, 3, {100, 200, 65535}});

@@ -113,6 +113,10 @@ class PointMap {
 
  private:
   struct Impl;
+  struct LocalPoint;
+  void to_local(const MapPoint& p, LocalPoint& l) const;
+  bool place(const LocalPoint& l, const MapPoint& p);
+
   const Eigen::Vector3d origin_W_;  // const: the local frame can never move
   const double resolution_;
   const double inverse_resolution_;
