@@ -134,10 +134,10 @@ void BM_OctoMapInsert(benchmark::State& state) {
     octomap::OcTree tree(kResolution);
     for (const auto& scan : scans) {
       for (const MapPoint& p : scan) {
-        tree.updateNode(octomap::point3d(static_cast<float>(p.position.x()),
-                                         static_cast<float>(p.position.y()),
-                                         static_cast<float>(p.position.z())),
-                        true);
+        tree.updateNode(
+            octomap::point3d(static_cast<float>(p.position.x()), static_cast<float>(p.position.y()),
+                             static_cast<float>(p.position.z())),
+            true);
       }
     }
     leaves = tree.getNumLeafNodes();

@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none");
   run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores)")
       ->check(CLI::NonNegativeNumber);
-  run_cmd->add_option("--map", run.map, "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
+  run_cmd->add_option("--map", run.map,
+                      "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
 
   std::string validate_world;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a world file and exit");

@@ -38,8 +38,7 @@ std::string describe_format(const LoadedCloud& c) {
   if (c.info.format == mapping::CloudFormat::kLas) {
     return fmt::format("LAS {}, point format {}", c.info.version, c.info.las_point_format);
   }
-  return c.info.format == mapping::CloudFormat::kPly ? "PLY binary little-endian"
-                                                      : "PCD binary";
+  return c.info.format == mapping::CloudFormat::kPly ? "PLY binary little-endian" : "PCD binary";
 }
 
 int stats(const MapOptions& o) {
@@ -103,8 +102,8 @@ int stats(const MapOptions& o) {
   }
   if (map) {
     std::printf("map: resolution %g m, policy %s, origin %s, %zu voxels, %.1f KiB in memory\n",
-                map->resolution(), mapping::policy_name(map->policy()),
-                vec(map->origin()).c_str(), map->size(), map->memory_bytes() / 1024.0);
+                map->resolution(), mapping::policy_name(map->policy()), vec(map->origin()).c_str(),
+                map->size(), map->memory_bytes() / 1024.0);
   }
   return 0;
 }

@@ -11,8 +11,8 @@ struct MapOptions {
   CLI::App* stats = nullptr;
   CLI::App* probe = nullptr;
   CLI::App* convert = nullptr;
-  std::string file;         // stats / probe input
-  std::string output;       // convert output
+  std::string file;    // stats / probe input
+  std::string output;  // convert output
   double x = 0, y = 0, z = 0, half = 0;
   std::size_t samples = 10;  // probe: sample points printed
   bool json = false;         // machine-readable output

@@ -59,7 +59,8 @@ MapScannerModel resolve(const Field& f, const WorldModel& world) {
                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
   }
   const std::vector<int> lidars = lidars_of(*o);
-  MapScannerModel s{.object_id = o->id, .sensor_index = -1, .selector = selector, .also_matched = {}};
+  MapScannerModel s{
+      .object_id = o->id, .sensor_index = -1, .selector = selector, .also_matched = {}};
   if (slash == std::string::npos) {
     if (lidars.empty()) f.fail(fmt::format("object '{}' has no lidar", object));
     s.sensor_index = lidars.front();
@@ -77,9 +78,9 @@ MapScannerModel resolve(const Field& f, const WorldModel& world) {
   if (s.sensor_index < 0) {
     const std::string hint = nearest_word(sensor, sensor_names);
     f.fail(fmt::format("object '{}' has no lidar named '{}'{}", object, sensor,
-                       hint.empty() ? fmt::format(" (its lidars: {})",
-                                                  fmt::join(sensor_names, ", "))
-                                    : fmt::format(" (did you mean '{}'?)", hint)));
+                       hint.empty()
+                           ? fmt::format(" (its lidars: {})", fmt::join(sensor_names, ", "))
+                           : fmt::format(" (did you mean '{}'?)", hint)));
   }
   return s;
 }
@@ -125,7 +126,8 @@ MappingModel read_map(const Field& field, const WorldModel& world, const std::st
       f->fail(fmt::format("must be in [0.0001, 1000] m, got {}", map.resolution));
     }
   }
-  if (auto f = m.get("policy")) map.keep_brighter = f->as_choice({"first", "brighter"}) == "brighter";
+  if (auto f = m.get("policy"))
+    map.keep_brighter = f->as_choice({"first", "brighter"}) == "brighter";
   map.scanners = read_scanners(m.get("scanners"), world, warnings);
   map.output = m.string("output", map.name);
   if (map.output.empty()) m.get("output")->fail("must not be empty");
@@ -133,7 +135,8 @@ MappingModel read_map(const Field& field, const WorldModel& world, const std::st
     if (f->is_scalar()) {
       map.formats.push_back(f->as_choice({"las", "ply", "pcd"}));
     } else {
-      if (!f->is_sequence() || f->size() == 0) f->fail("expected a list of formats (las, ply, pcd)");
+      if (!f->is_sequence() || f->size() == 0)
+        f->fail("expected a list of formats (las, ply, pcd)");
       for (std::size_t i = 0; i < f->size(); ++i) {
         const std::string format = f->item(i).as_choice({"las", "ply", "pcd"});
         if (std::find(map.formats.begin(), map.formats.end(), format) == map.formats.end()) {

@@ -109,7 +109,8 @@ void MapAccumulator::insert(const PointBatch& batch) {
       if (warn_) {
         warn_(fmt::format(
             "map '{}': {}: dropped {} point(s) farther than 1.5 x range_max ({} m) from the "
-            "scanner at [{:.3f}, {:.3f}, {:.3f}], e.g. [{:.3f}, {:.3f}, {:.3f}] ({} dropped so far; "
+            "scanner at [{:.3f}, {:.3f}, {:.3f}], e.g. [{:.3f}, {:.3f}, {:.3f}] ({} dropped so "
+            "far; "
             "next warning at {})",
             name_, scanner.name, dropped, limit, batch.origin_W.x(), batch.origin_W.y(),
             batch.origin_W.z(), farthest.x(), farthest.y(), farthest.z(), dropped_far_,

@@ -94,8 +94,8 @@ CloudFormat format_from_path(const std::string& path) {
   if (ext == ".las") return CloudFormat::kLas;
   if (ext == ".ply") return CloudFormat::kPly;
   if (ext == ".pcd") return CloudFormat::kPcd;
-  throw Error(fmt::format("{}: unknown point-cloud format '{}' (expected .las, .ply or .pcd)", path,
-                          ext));
+  throw Error(
+      fmt::format("{}: unknown point-cloud format '{}' (expected .las, .ply or .pcd)", path, ext));
 }
 
 std::string metadata_text(const MapMetadata& m) {
@@ -163,8 +163,8 @@ Bounds cloud_bounds(const PointCloud& cloud) {
   return b;
 }
 
-ProbeResult probe_cloud(const PointCloud& cloud, const Eigen::Vector3d& center,
-                        double half_extent, std::size_t max_samples) {
+ProbeResult probe_cloud(const PointCloud& cloud, const Eigen::Vector3d& center, double half_extent,
+                        std::size_t max_samples) {
   ProbeResult r;
   const Eigen::Vector3d lo = center.array() - half_extent;
   const Eigen::Vector3d hi = center.array() + half_extent;

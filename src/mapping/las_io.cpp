@@ -49,9 +49,7 @@ int min_record_length(int format) {
 }
 
 // Byte offset of R, G, B within a record, -1 for formats without colour.
-int rgb_offset(int format) {
-  return format == 2 ? 20 : format == 3 ? 28 : format == 7 ? 30 : -1;
-}
+int rgb_offset(int format) { return format == 2 ? 20 : format == 3 ? 28 : format == 7 ? 30 : -1; }
 
 void put_vlr(ByteWriter& w, std::string_view user, std::uint16_t record, std::string_view payload,
              std::string_view description) {
@@ -251,8 +249,8 @@ LoadedCloud read_las(const std::string& path) {
     const std::string user(in.at(pos + 2), strnlen(in.at(pos + 2), 16));
     const std::size_t length = in.get<std::uint16_t>(pos + 20, "VLR record length");
     if (pos + kVlrHeader + length > point_offset) {
-      in.fail(fmt::format("VLR {} at offset {} ({} bytes) runs past the point data at offset {}",
-                          i, pos, length, point_offset));
+      in.fail(fmt::format("VLR {} at offset {} ({} bytes) runs past the point data at offset {}", i,
+                          pos, length, point_offset));
     }
     if (user == "ubot") {
       info.map = parse_metadata(std::string(in.at(pos + kVlrHeader), length));
@@ -272,9 +270,10 @@ LoadedCloud read_las(const std::string& path) {
     }
   }
   if (point_offset > end) {
-    in.fail(fmt::format("truncated: the point data should start at offset {} (offset 96), but "
-                        "the file has {} bytes",
-                        point_offset, data.size()));
+    in.fail(
+        fmt::format("truncated: the point data should start at offset {} (offset 96), but "
+                    "the file has {} bytes",
+                    point_offset, data.size()));
   }
   const std::uint64_t available = end - point_offset;
   if (count > available / record_length || count * record_length != available) {

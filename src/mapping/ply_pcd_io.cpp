@@ -57,10 +57,10 @@ std::uint16_t to_u16(double v) {
 // PLY property types.
 bool ply_type(const std::string& name, Field& f) {
   static const std::map<std::string, std::pair<char, int>> types = {
-      {"char", {'I', 1}},   {"int8", {'I', 1}},    {"uchar", {'U', 1}},  {"uint8", {'U', 1}},
-      {"short", {'I', 2}},  {"int16", {'I', 2}},   {"ushort", {'U', 2}}, {"uint16", {'U', 2}},
-      {"int", {'I', 4}},    {"int32", {'I', 4}},   {"uint", {'U', 4}},   {"uint32", {'U', 4}},
-      {"float", {'F', 4}},  {"float32", {'F', 4}}, {"double", {'F', 8}}, {"float64", {'F', 8}}};
+      {"char", {'I', 1}},  {"int8", {'I', 1}},    {"uchar", {'U', 1}},  {"uint8", {'U', 1}},
+      {"short", {'I', 2}}, {"int16", {'I', 2}},   {"ushort", {'U', 2}}, {"uint16", {'U', 2}},
+      {"int", {'I', 4}},   {"int32", {'I', 4}},   {"uint", {'U', 4}},   {"uint32", {'U', 4}},
+      {"float", {'F', 4}}, {"float32", {'F', 4}}, {"double", {'F', 8}}, {"float64", {'F', 8}}};
   const auto it = types.find(name);
   if (it == types.end()) return false;
   f.kind = it->second.first;
@@ -86,8 +86,7 @@ void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
     if (!fields.count(axis)) in.fail(fmt::format("no '{}' field", axis));
   }
   const std::uint64_t available = in.size() - std::min(in.size(), offset);
-  if (record_size == 0 || count > available / record_size ||
-      count * record_size != available) {
+  if (record_size == 0 || count > available / record_size || count * record_size != available) {
     in.fail(fmt::format(
         "{} says {} points of {} bytes, but {} bytes of data follow the header at offset {}{}",
         count_field, count, record_size, available, offset,
@@ -143,7 +142,8 @@ void write_ply(const std::string& path, const PointCloud& cloud, const CloudWrit
   w.put_text("ply\nformat binary_little_endian 1.0\ncomment written by ubot\n");
   if (options.map) w.put_text(fmt::format("comment {}\n", metadata_text(*options.map)));
   w.put_text(fmt::format("element vertex {}\n", cloud.points.size()));
-  w.put_text("property double x\nproperty double y\nproperty double z\nproperty ushort intensity\n");
+  w.put_text(
+      "property double x\nproperty double y\nproperty double z\nproperty ushort intensity\n");
   if (cloud.has_color) {
     w.put_text("property ushort red\nproperty ushort green\nproperty ushort blue\n");
   }
@@ -194,8 +194,8 @@ LoadedCloud read_ply(const std::string& path) {
           element = kBefore;
           const std::uint64_t n = parse_count(in, w[2], where);
           if (n != 0) {
-            in.fail(fmt::format("{}: element '{}' comes before 'vertex' (not supported)", where,
-                                w[1]));
+            in.fail(
+                fmt::format("{}: element '{}' comes before 'vertex' (not supported)", where, w[1]));
           }
         }
       }
@@ -243,8 +243,8 @@ void write_pcd(const std::string& path, const PointCloud& cloud, const CloudWrit
   } else {
     w.put_text("VERSION 0.7\nFIELDS x y z intensity\nSIZE 8 8 8 4\nTYPE F F F F\nCOUNT 1 1 1 1\n");
   }
-  w.put_text(fmt::format("WIDTH {}\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS {}\nDATA binary\n", n,
-                         n));
+  w.put_text(
+      fmt::format("WIDTH {}\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS {}\nDATA binary\n", n, n));
   for (const MapPoint& p : cloud.points) {
     for (int k = 0; k < 3; ++k) w.put<double>(p.position[k]);
     w.put<float>(static_cast<float>(p.intensity));
@@ -310,7 +310,11 @@ LoadedCloud read_pcd(const std::string& path) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     Field f;
     f.kind = types[i].size() == 1 ? types[i][0] : '?';
-    f.size = sizes[i] == "1" ? 1 : sizes[i] == "2" ? 2 : sizes[i] == "4" ? 4 : sizes[i] == "8" ? 8 : 0;
+    f.size = sizes[i] == "1"   ? 1
+             : sizes[i] == "2" ? 2
+             : sizes[i] == "4" ? 4
+             : sizes[i] == "8" ? 8
+                               : 0;
     if ((f.kind != 'F' && f.kind != 'I' && f.kind != 'U') || f.size == 0 ||
         (f.kind == 'F' && f.size != 4 && f.size != 8)) {
       in.fail(fmt::format("field '{}': unsupported TYPE {} SIZE {}", names[i], types[i], sizes[i]));

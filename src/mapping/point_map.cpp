@@ -46,8 +46,7 @@ std::uint16_t sub_voxel(double fraction) {
 // at every use from the map's fixed origin and resolution.
 Eigen::Vector3d to_world(const Eigen::Vector3d& origin_W, double resolution,
                          const Eigen::Vector3d& voxel, const Slot& s) {
-  const Eigen::Vector3d sub =
-      (Eigen::Vector3d(s.q[0], s.q[1], s.q[2]).array() + 0.5) / kSubVoxel;
+  const Eigen::Vector3d sub = (Eigen::Vector3d(s.q[0], s.q[1], s.q[2]).array() + 0.5) / kSubVoxel;
   return origin_W + (voxel + sub) * resolution;
 }
 
@@ -88,7 +87,9 @@ struct PointMap::Impl {
   std::array<Entry, std::size_t{1} << kRecentBits> recent{};
   BlockCoord extent_min, extent_max;  // occupied block range (running)
 
-  std::size_t slot(std::uint64_t h) const { return static_cast<std::size_t>(h >> (64 - table_bits)); }
+  std::size_t slot(std::uint64_t h) const {
+    return static_cast<std::size_t>(h >> (64 - table_bits));
+  }
   const Entry* table_slot(std::uint64_t h) const {
     return table.empty() ? nullptr : &table[slot(h)];
   }
@@ -334,12 +335,11 @@ ProbeResult PointMap::probe(const Eigen::Vector3d& center, double half_extent,
   const BlockCoord b1{block_of(hi_W.x(), origin_W_.x(), m.extent_min.x, m.extent_max.x),
                       block_of(hi_W.y(), origin_W_.y(), m.extent_min.y, m.extent_max.y),
                       block_of(hi_W.z(), origin_W_.z(), m.extent_min.z, m.extent_max.z)};
-  const double range_blocks = (double(b1.x) - b0.x + 1) * (double(b1.y) - b0.y + 1) *
-                              (double(b1.z) - b0.z + 1);
+  const double range_blocks =
+      (double(b1.x) - b0.x + 1) * (double(b1.y) - b0.y + 1) * (double(b1.z) - b0.z + 1);
   std::vector<std::uint32_t> candidates;
   auto in_range = [&](const BlockCoord& c) {
-    return c.x >= b0.x && c.x <= b1.x && c.y >= b0.y && c.y <= b1.y && c.z >= b0.z &&
-           c.z <= b1.z;
+    return c.x >= b0.x && c.x <= b1.x && c.y >= b0.y && c.y <= b1.y && c.z >= b0.z && c.z <= b1.z;
   };
   if (range_blocks < static_cast<double>(m.blocks.size())) {
     for (std::int32_t z = b0.z; z <= b1.z; ++z) {
@@ -362,12 +362,12 @@ ProbeResult PointMap::probe(const Eigen::Vector3d& center, double half_extent,
     const Eigen::Vector3d corner(8.0 * b.coord.x, 8.0 * b.coord.y, 8.0 * b.coord.z);
     for_each_voxel(b, [&](int index, std::size_t rank) {
       const Slot& s = b.slots[rank];
-      const Eigen::Vector3d p =
-          to_world(origin_W_, resolution_, corner + voxel_in_block(index), s);
+      const Eigen::Vector3d p = to_world(origin_W_, resolution_, corner + voxel_in_block(index), s);
       if ((p.array() < lo_W.array()).any() || (p.array() > hi_W.array()).any()) return;
       ++result.count;
       if (result.samples.size() < max_samples) {
-        result.samples.push_back({p, s.intensity, color_ ? b.rgb[rank] : std::array<std::uint16_t, 3>{}});
+        result.samples.push_back(
+            {p, s.intensity, color_ ? b.rgb[rank] : std::array<std::uint16_t, 3>{}});
       }
     });
   }

@@ -36,11 +36,11 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
   targets_.resize(sim.sensors().size());
   for (std::size_t m = 0; m < models_.size(); ++m) {
     const MappingModel& model = models_[m];
-    const Eigen::Vector3d origin = model.origin.value_or(
-        Eigen::Vector3d(world.world.offset.x(), world.world.offset.y(), 0.0));
-    PointMap map(origin, {.resolution = model.resolution,
-                          .policy = model.keep_brighter ? DedupPolicy::kBrighter
-                                                        : DedupPolicy::kFirst});
+    const Eigen::Vector3d origin =
+        model.origin.value_or(Eigen::Vector3d(world.world.offset.x(), world.world.offset.y(), 0.0));
+    PointMap map(origin,
+                 {.resolution = model.resolution,
+                  .policy = model.keep_brighter ? DedupPolicy::kBrighter : DedupPolicy::kFirst});
     std::vector<std::string> names;
     for (const MapScannerModel& s : model.scanners) {
       const ObjectModel& object = world.objects[s.object_id];
@@ -58,19 +58,19 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       names.push_back(name);
       const auto& lidar = static_cast<const Lidar2d&>(*sim.sensors()[index]);
       if (options_.info) {
-        options_.info(fmt::format("map '{}': attached to {} ({}, range_max {} m)", model.name,
-                                  name, sensor.type_name(), lidar.params().range_max));
+        options_.info(fmt::format("map '{}': attached to {} ({}, range_max {} m)", model.name, name,
+                                  sensor.type_name(), lidar.params().range_max));
       }
       if (!s.also_matched.empty() && options_.warn) {
-        options_.warn(fmt::format(
-            "map '{}': '{}' matches {} lidars; took {}, not {} (name one as {}/SENSOR)",
-            model.name, s.selector, s.also_matched.size() + 1, name,
-            fmt::join(s.also_matched, ", "), object.name));
+        options_.warn(
+            fmt::format("map '{}': '{}' matches {} lidars; took {}, not {} (name one as {}/SENSOR)",
+                        model.name, s.selector, s.also_matched.size() + 1, name,
+                        fmt::join(s.also_matched, ", "), object.name));
       }
     }
     if (names.empty() && options_.warn) {
-      options_.warn(fmt::format("map '{}': no scanner to attach to; the map stays empty",
-                                model.name));
+      options_.warn(
+          fmt::format("map '{}': no scanner to attach to; the map stays empty", model.name));
     }
     accumulators_.push_back(std::make_unique<MapAccumulator>(
         model.name, std::move(map), std::move(names), options_.threaded, options_.warn));

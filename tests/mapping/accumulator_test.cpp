@@ -57,7 +57,8 @@ TEST(MapAccumulator, ThreadedInsertionGivesTheSameMapAsSynchronous) {
       std::mt19937 jitter(run);
       for (const PointBatch& b : input) {
         threaded.add(b);
-        if (jitter() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(jitter() % 300));
+        if (jitter() % 4 == 0)
+          std::this_thread::sleep_for(std::chrono::microseconds(jitter() % 300));
       }
       EXPECT_EQ(saved_bytes(threaded, dir, "threaded.las"), reference) << run;
       EXPECT_EQ(threaded.stats().counters.merged, sync.stats().counters.merged);
@@ -72,9 +73,9 @@ TEST(MapAccumulator, DropsPointsBeyondOneAndAHalfRangeMaxAndCountsThem) {
   PointBatch b;
   b.origin_W = {1, 2, 0.5};
   b.range_max = 10.0;
-  b.points_W = {{1 + 14.99, 2, 0.5},   // inside 15 m: kept
-                {1, 2 + 15.01, 0.5},   // beyond: dropped
-                {1 + 400, 2, 0.5},     // a ghost-like outlier: dropped
+  b.points_W = {{1 + 14.99, 2, 0.5},    // inside 15 m: kept
+                {1, 2 + 15.01, 0.5},    // beyond: dropped
+                {1 + 400, 2, 0.5},      // a ghost-like outlier: dropped
                 {std::nan(""), 0, 0}};  // not a point: dropped
   acc.add(b);
   const AccumulatorStats s = acc.stats();

@@ -224,10 +224,11 @@ TEST(PlyPcd, RoundTripsAreExactInDoublePrecisionFarFromTheOrigin) {
 
 TEST(PlyPcd, ReadsFloatCoordinatesFromOtherWriters) {
   TempDir dir;
-  std::string ply = "ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\n"
-                    "property float y\nproperty float z\nproperty uchar red\nproperty uchar green\n"
-                    "property uchar blue\nelement face 0\nproperty list uchar int vertex_indices\n"
-                    "end_header\n";
+  std::string ply =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\n"
+      "property float y\nproperty float z\nproperty uchar red\nproperty uchar green\n"
+      "property uchar blue\nelement face 0\nproperty list uchar int vertex_indices\n"
+      "end_header\n";
   std::vector<char> b(ply.begin(), ply.end());
   for (int i = 0; i < 2; ++i) {
     for (float v : {1.5f + i, -2.25f, 3.0f}) {
@@ -275,8 +276,8 @@ TEST(PlyPcd, BrokenFilesGiveClearErrors) {
 }
 
 TEST(Metadata, RoundTripsThroughText) {
-  const MapMetadata m{.resolution = 0.05, .policy = DedupPolicy::kBrighter,
-                      .origin = {10000.5, -3.25, 0.1}};
+  const MapMetadata m{
+      .resolution = 0.05, .policy = DedupPolicy::kBrighter, .origin = {10000.5, -3.25, 0.1}};
   const auto back = parse_metadata(metadata_text(m));
   ASSERT_TRUE(back);
   EXPECT_EQ(back->resolution, 0.05);

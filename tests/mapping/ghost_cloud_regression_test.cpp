@@ -80,9 +80,11 @@ TEST(GhostCloudRegression, TenKilometresOutEveryBatchReadsBackWhereItWasInserted
     for (const MapPoint& p : batch) {
       const Eigen::Vector3d& kept = first.at(voxel_of(p.position, map.origin()));
       const ProbeResult r = map.probe(kept, 1e-5, 8);
-      ASSERT_TRUE(std::any_of(r.samples.begin(), r.samples.end(), [&](const MapPoint& s) {
-        return (s.position - kept).cwiseAbs().maxCoeff() <= kMillimetre;
-      })) << "step " << step << " point " << p.position.transpose();
+      ASSERT_TRUE(std::any_of(r.samples.begin(), r.samples.end(),
+                              [&](const MapPoint& s) {
+                                return (s.position - kept).cwiseAbs().maxCoeff() <= kMillimetre;
+                              }))
+          << "step " << step << " point " << p.position.transpose();
       ++checked;
     }
   }

@@ -76,11 +76,11 @@ int main(int argc, char** argv) {
   PointCloud cloud;
   cloud.has_color = true;
   for (int i = 0; i < 2000; ++i) {
-    cloud.points.push_back({{-10000.0 - 50.0 * u(rng), 10000.0 + 50.0 * u(rng), 5.0 * u(rng)},
-                            static_cast<std::uint16_t>(i * 31),
-                            {static_cast<std::uint16_t>(u(rng) * 65535),
-                             static_cast<std::uint16_t>(u(rng) * 65535),
-                             static_cast<std::uint16_t>(u(rng) * 65535)}});
+    cloud.points.push_back(
+        {{-10000.0 - 50.0 * u(rng), 10000.0 + 50.0 * u(rng), 5.0 * u(rng)},
+         static_cast<std::uint16_t>(i * 31),
+         {static_cast<std::uint16_t>(u(rng) * 65535), static_cast<std::uint16_t>(u(rng) * 65535),
+          static_cast<std::uint16_t>(u(rng) * 65535)}});
   }
   write_las(dir + "/color10km.las", cloud, {});
   describe(j, dir + "/color10km.las", cloud.points, true);

@@ -72,8 +72,7 @@ TEST(MappingConfig, ReadsEveryKey) {
   EXPECT_EQ(m.formats, (std::vector<std::string>{"las", "ply"}));
   EXPECT_EQ(*m.origin, Eigen::Vector3d(10000, 20000, 1));
   EXPECT_EQ(m.las_point_format, 7);
-  EXPECT_EQ(load("mapping: {output: a.pcd}\n").maps[0].formats,
-            std::vector<std::string>{"pcd"});
+  EXPECT_EQ(load("mapping: {output: a.pcd}\n").maps[0].formats, std::vector<std::string>{"pcd"});
 }
 
 TEST(MappingConfig, AnObjectSelectorTakesItsFirstLidarAndRemembersTheOthers) {
@@ -97,9 +96,9 @@ TEST(MappingConfig, SelectingTheSameScannerTwiceWarns) {
   EXPECT_EQ(w.maps[0].scanners.size(), 1u);
   EXPECT_EQ(std::count_if(w.warnings.begin(), w.warnings.end(),
                           [](const std::string& s) {
-                            return s.find("mapping.scanners[1]: 'scout/lidar2d_0' selects a "
-                                          "scanner already selected by 'scout'") !=
-                                   std::string::npos;
+                            return s.find(
+                                       "mapping.scanners[1]: 'scout/lidar2d_0' selects a "
+                                       "scanner already selected by 'scout'") != std::string::npos;
                           }),
             1);
 }
@@ -125,8 +124,7 @@ TEST(MappingConfig, ErrorsNameTheLineColumnAndKeyPath) {
             std::string::npos);
   EXPECT_NE(error_of("mapping: {output: map.xyz}\n").find("unknown map file extension '.xyz'"),
             std::string::npos);
-  EXPECT_NE(error_of("mapping: {las_point_format: 3}\n").find("must be 6 or 7"),
-            std::string::npos);
+  EXPECT_NE(error_of("mapping: {las_point_format: 3}\n").find("must be 6 or 7"), std::string::npos);
   EXPECT_NE(error_of("mapping: {origin: [1, x]}\n").find("mapping.origin"), std::string::npos);
   EXPECT_NE(error_of("mapping: 3\n").find("expected a mapping"), std::string::npos);
   EXPECT_NE(error_of("maping: {}\n").find("did you mean 'mapping'"), std::string::npos);

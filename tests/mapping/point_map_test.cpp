@@ -84,8 +84,7 @@ TEST(PointMap, OneKeptPointPerOccupiedVoxelAndEveryVoxelCovered) {
   }
   for (const MapPoint& p : map.points()) {
     const Eigen::Vector3i v = voxel_of(p.position, map);
-    ASSERT_LT((p.position - first.at({v.x(), v.y(), v.z()})).norm(),
-              map.resolution() / 65536.0);
+    ASSERT_LT((p.position - first.at({v.x(), v.y(), v.z()})).norm(), map.resolution() / 65536.0);
   }
 }
 
@@ -93,9 +92,12 @@ TEST(PointMap, ProbeMatchesBruteForceAndSamplesInStorageOrder) {
   PointMap map(Eigen::Vector3d::Zero(), {.resolution = 0.05});
   map.insert(random_points(50000, {0, 0, 0}, 3.0, 2));
   const std::vector<MapPoint> all = map.points();
-  for (const auto& [center, half] : std::vector<std::pair<Eigen::Vector3d, double>>{
-           {{0, 0, 0}, 0.5}, {{1, -1, 2}, 0.3}, {{0, 0, 0}, 100.0}, {{9, 9, 9}, 1.0},
-           {{2.5, 0.1, -0.7}, 0.05}}) {
+  for (const auto& [center, half] :
+       std::vector<std::pair<Eigen::Vector3d, double>>{{{0, 0, 0}, 0.5},
+                                                       {{1, -1, 2}, 0.3},
+                                                       {{0, 0, 0}, 100.0},
+                                                       {{9, 9, 9}, 1.0},
+                                                       {{2.5, 0.1, -0.7}, 0.05}}) {
     std::vector<MapPoint> expected;
     for (const MapPoint& p : all) {
       if (((p.position - center).cwiseAbs().array() <= half).all()) expected.push_back(p);

@@ -31,7 +31,8 @@ mapping: {scanners: [scout]}
   Simulation sim = make_sim(yaml);
   std::vector<std::string> info, warn;
   SimulationMapper mapper(sim, sim.world().model().maps,
-                          {.out_dir = "", .threaded = true,
+                          {.out_dir = "",
+                           .threaded = true,
                            .info = [&](const std::string& s) { info.push_back(s); },
                            .warn = [&](const std::string& s) { warn.push_back(s); }});
   ASSERT_EQ(info.size(), 1u);
@@ -45,9 +46,11 @@ mapping: {scanners: [scout]}
 TEST(SimulationMapper, WarnsWhenThereIsNothingToAttachTo) {
   Simulation sim = make_sim("robot: [{name: a}]\n");
   std::vector<std::string> warn;
-  SimulationMapper mapper(sim, {default_mapping(sim.world().model())},
-                          {.out_dir = "", .threaded = false, .info = {},
-                           .warn = [&](const std::string& s) { warn.push_back(s); }});
+  SimulationMapper mapper(
+      sim, {default_mapping(sim.world().model())},
+      {.out_dir = "", .threaded = false, .info = {}, .warn = [&](const std::string& s) {
+         warn.push_back(s);
+       }});
   ASSERT_EQ(warn.size(), 1u);
   EXPECT_NE(warn[0].find("no scanner"), std::string::npos);
 }
@@ -139,8 +142,8 @@ mapping: {resolution: 0.05, output: corridor, formats: [las, ply]}
   EXPECT_GE(s.counters.rebounds, 2000u);
   EXPECT_NEAR(s.bounds.min.y(), 10007.1, 1e-3);
   EXPECT_NEAR(s.bounds.max.y(), 10012.9, 1e-3);
-  ASSERT_EQ(saved[0].files, (std::vector<std::string>{dir.file("corridor.las"),
-                                                      dir.file("corridor.ply")}));
+  ASSERT_EQ(saved[0].files,
+            (std::vector<std::string>{dir.file("corridor.las"), dir.file("corridor.ply")}));
   const std::vector<MapPoint> kept = mapper.accumulator(0).map().points();
   for (const MapPoint& p : kept) {
     ASSERT_LE((p.position - first.at(key(p.position))).cwiseAbs().maxCoeff(), 1e-6);
@@ -150,8 +153,8 @@ mapping: {resolution: 0.05, output: corridor, formats: [las, ply]}
     ASSERT_EQ(c.cloud.points.size(), first.size()) << file;
     for (std::size_t i = 0; i < kept.size(); ++i) {
       const MapPoint& p = c.cloud.points[i];
-      const double to_wall = std::min(std::abs(p.position.y() - 10012.9),
-                                      std::abs(p.position.y() - 10007.1));
+      const double to_wall =
+          std::min(std::abs(p.position.y() - 10012.9), std::abs(p.position.y() - 10007.1));
       ASSERT_LE(to_wall, 1e-3) << file << " " << p.position.transpose();
       ASSERT_NEAR(p.position.z(), 0.3, 1e-3);
       ASSERT_LE((p.position - kept[i].position).cwiseAbs().maxCoeff(), 1e-3) << file;
@@ -176,8 +179,9 @@ mapping: {policy: brighter, resolution: 0.1}
   std::vector<std::vector<char>> bytes;
   for (const bool threaded : {false, true, true}) {
     Simulation sim = make_sim(yaml);
-    SimulationMapper mapper(sim, sim.world().model().maps,
-                            {.out_dir = dir.file(""), .threaded = threaded, .info = {}, .warn = {}});
+    SimulationMapper mapper(
+        sim, sim.world().model().maps,
+        {.out_dir = dir.file(""), .threaded = threaded, .info = {}, .warn = {}});
     for (int k = 0; k < 200; ++k) {
       sim.step();
       mapper.after_step(sim);

@@ -73,7 +73,7 @@ void write_pcd(const std::string& path, const PointCloud& cloud, const CloudWrit
 
 // Bounds and box queries over a plain cloud (used for files).
 Bounds cloud_bounds(const PointCloud& cloud);
-ProbeResult probe_cloud(const PointCloud& cloud, const Eigen::Vector3d& center,
-                        double half_extent, std::size_t max_samples);
+ProbeResult probe_cloud(const PointCloud& cloud, const Eigen::Vector3d& center, double half_extent,
+                        std::size_t max_samples);
 
 }  // namespace ubot::mapping

@@ -58,13 +58,13 @@ struct PointMapOptions {
 
 // Running counters of what happened to inserted points and to the store itself.
 struct PointMapCounters {
-  std::uint64_t inserted = 0;  // points offered to insert()
-  std::uint64_t merged = 0;    // landed in an occupied voxel (kept point unchanged)
-  std::uint64_t replaced = 0;  // landed in an occupied voxel and replaced a dimmer point
-  std::uint64_t rejected = 0;  // non-finite, or too far from the origin for the key range
-  std::uint64_t blocks = 0;    // 8³ blocks allocated
-  std::uint64_t rebounds = 0;  // times the block extents grew (re-bounding)
-  std::uint64_t rehashes = 0;  // times the block hash grew and moved every block entry
+  std::uint64_t inserted = 0;     // points offered to insert()
+  std::uint64_t merged = 0;       // landed in an occupied voxel (kept point unchanged)
+  std::uint64_t replaced = 0;     // landed in an occupied voxel and replaced a dimmer point
+  std::uint64_t rejected = 0;     // non-finite, or too far from the origin for the key range
+  std::uint64_t blocks = 0;       // 8³ blocks allocated
+  std::uint64_t rebounds = 0;     // times the block extents grew (re-bounding)
+  std::uint64_t rehashes = 0;     // times the block hash grew and moved every block entry
   std::uint64_t relocations = 0;  // times the block storage moved to new memory
 };
 
