@@ -49,7 +49,8 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       int index = -1;  // the sensor in the simulation's list
       for (std::size_t k = 0; k < sim.sensors().size(); ++k) {
         if (sim.sensors()[k]->object_id() == s.object_id &&
-            sim.sensors()[k]->index() == s.sensor_index) {
+            sim.sensors()[k]->index() == s.sensor_index &&
+            sim.sensors()[k]->kind() == SensorKind::kLidar2d) {  // the adapters there are
           index = static_cast<int>(k);
         }
       }
