@@ -9,8 +9,12 @@ build_pkgs=(
   libcairo2-dev libgif-dev libpng-dev
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  liboctomap-dev
 )
-test_pkgs=(clang-format python3)
+# node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping).
+test_pkgs=(clang-format python3 nodejs)
+# Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
+command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
 bench_pkgs=()
 
 want=("${build_pkgs[@]}")

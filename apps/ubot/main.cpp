@@ -1,9 +1,11 @@
-// The `ubot` command line. Exit codes: 0 success, 2 bad world file or arguments, 1 other errors.
+// The `ubot` command line. Exit codes: 0 success, 2 bad world file, input file or arguments,
+// 1 other errors.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <filesystem>
 
+#include "map_command.h"
 #include "run_command.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
@@ -37,10 +39,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none");
   run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores)")
       ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--map", run.map,
+                      "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
 
   std::string validate_world;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a world file and exit");
   validate_cmd->add_option("world", validate_world, "World file")->required();
+
+  ubot::app::MapOptions map;
+  CLI::App* map_cmd = ubot::app::add_map_commands(app, map);
 
   try {
     app.parse(argc, argv);
@@ -50,6 +57,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*validate_cmd) return validate(validate_world);
+    if (*map_cmd) return ubot::app::run_map_command(map);
     if (run.out.empty()) {
       run.out = (std::filesystem::path("out") / std::filesystem::path(run.world).stem()).string();
     }

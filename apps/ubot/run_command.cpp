@@ -11,6 +11,8 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/mapping/point_cloud_io.h"
+#include "ubot/mapping/sim_mapper.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/render/drawing.h"
 #include "ubot/sim/simulation.h"
@@ -63,6 +65,47 @@ class Progress {
   Clock::time_point last_{};
 };
 
+// The maps of a run: the world's `mapping:`, with --map PATH enabling a map of every lidar (no
+// `mapping:`) or replacing the output of the world's only map.
+std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& map_path) {
+  std::vector<MappingModel> maps = model.maps;
+  if (map_path.empty()) return maps;
+  const mapping::CloudFormat format = mapping::format_from_path(map_path);
+  if (maps.size() > 1) {
+    throw Error(fmt::format("--map: {} defines {} maps; set each map's output in the world file",
+                            model.file, maps.size()));
+  }
+  if (maps.empty()) maps.push_back(default_mapping(model));
+  maps[0].output = std::filesystem::absolute(map_path).string();
+  maps[0].formats = {mapping::format_name(format)};
+  return maps;
+}
+
+void print_map_summary(const mapping::SavedMap& m) {
+  const mapping::AccumulatorStats& s = m.stats;
+  std::printf("map '%s': %zu points", s.name.c_str(), s.points);
+  if (!s.bounds.empty()) {
+    std::printf(", bounds [%.3f, %.3f, %.3f] .. [%.3f, %.3f, %.3f]", s.bounds.min.x(),
+                s.bounds.min.y(), s.bounds.min.z(), s.bounds.max.x(), s.bounds.max.y(),
+                s.bounds.max.z());
+  }
+  std::printf(
+      "; %llu received, %llu merged, %llu dropped (beyond 1.5 x range_max), %llu rejected; "
+      "%.1f KiB; %llu re-bounds\n",
+      static_cast<unsigned long long>(s.received),
+      static_cast<unsigned long long>(s.counters.merged + s.counters.replaced),
+      static_cast<unsigned long long>(s.dropped_far),
+      static_cast<unsigned long long>(s.counters.rejected), s.memory_bytes / 1024.0,
+      static_cast<unsigned long long>(s.counters.rebounds));
+  for (const mapping::ScannerStats& sc : s.scanners) {
+    std::printf("  %s: %llu scans, %llu points, %llu dropped\n", sc.name.c_str(),
+                static_cast<unsigned long long>(sc.batches),
+                static_cast<unsigned long long>(sc.points),
+                static_cast<unsigned long long>(sc.dropped_far));
+  }
+  for (const std::string& f : m.files) std::printf("  saved %s\n", f.c_str());
+}
+
 }  // namespace
 
 int run(const RunOptions& options) {
@@ -80,7 +123,20 @@ int run(const RunOptions& options) {
     throw Error(
         fmt::format("{}: cannot create the output directory: {}", out.string(), ec.message()));
 
+  const std::vector<MappingModel> maps = run_maps(model, options.map);
   Simulation sim(std::move(model), {.threads = options.threads});
+  std::unique_ptr<mapping::SimulationMapper> mapper;
+  if (!maps.empty()) {
+    auto log = [quiet = options.quiet](const char* prefix) {
+      return [quiet, prefix](const std::string& line) {
+        if (!quiet) std::fprintf(stderr, "%s%s\n", prefix, line.c_str());
+      };
+    };
+    mapper = std::make_unique<mapping::SimulationMapper>(
+        sim, maps,
+        mapping::MapperOptions{
+            .out_dir = out, .threaded = true, .info = log(""), .warn = log("warning: ")});
+  }
   std::unique_ptr<FramesWriter> frames;
   if (every > 0) frames = std::make_unique<FramesWriter>((out / "frames.jsonl").string(), sim);
   viz::RunDrawing drawing(sim);
@@ -100,6 +156,7 @@ int run(const RunOptions& options) {
   const auto start = Clock::now();
   while (sim.world().step_count() < max_steps && !sim.world().done()) {
     sim.step();
+    if (mapper) mapper->after_step(sim);
     const std::int64_t k = sim.world().step_count();
     const bool last = k == max_steps || sim.world().done();
     if (frames && (k % every == 0 || last)) frames->write_step(sim);
@@ -112,6 +169,8 @@ int run(const RunOptions& options) {
   if (frames) frames->close();
   if (gif) gif->close();
   render::write_png(drawing.draw(sim), size, (out / "world.png").string());
+  std::vector<mapping::SavedMap> saved_maps;
+  if (mapper) saved_maps = mapper->finish();
 
   if (!options.quiet) {
     const std::int64_t steps = sim.world().step_count();
@@ -122,6 +181,7 @@ int run(const RunOptions& options) {
         nanos_to_seconds(sim.world().time_ns()), wall, wall > 0 ? steps / wall : 0.0,
         wall > 0 ? nanos_to_seconds(sim.world().time_ns()) / wall : 0.0,
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
+    for (const mapping::SavedMap& m : saved_maps) print_map_summary(m);
   }
   return 0;
 }

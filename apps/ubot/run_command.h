@@ -15,6 +15,7 @@ struct RunOptions {
   bool quiet = false;                 // no progress line, no summary
   std::string frames = "every";       // frames.jsonl: every | N | none
   int threads = 0;                    // sensor threads, 0 = all cores
+  std::string map;  // --map PATH: map the lidars into PATH (.las/.ply/.pcd); "" = the world's
 };
 
 // Runs; returns the process exit code. Throws ubot::Error on bad input or I/O failure.

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <set>
 
+#include "mapping_reader.h"
 #include "object_reader.h"
 #include "ubot/core/error.h"
 #include "ubot/core/random.h"
@@ -141,8 +142,10 @@ class WorldLoader {
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
     top.ignore("gui");
+    const auto mapping = top.get("mapping");
     top.finish();
     check_unique_names();
+    if (mapping) model_.maps = config::read_mapping(*mapping, model_, model_.warnings);
     return std::move(model_);
   }
 

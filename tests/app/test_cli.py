@@ -170,6 +170,134 @@ class Errors(unittest.TestCase):
         self.assertIn("ok", r.stdout)
 
 
+MAP_WORLD = """
+world: {width: 40, height: 12, offset: [10000, 10000]}
+robot:
+  - name: scout
+    kinematics: {name: omni}
+    state: [10002, 10006, 0]
+    goal: [10038, 10006, 0]
+    vel_max: [2, 2]
+    behavior: {name: dash}
+    sensors:
+      - {name: lidar2d, range_max: 6, number: 90, angle_range: 3.14159, z: 0.5}
+      - {name: lidar2d, range_max: 4, number: 30}
+obstacle:
+  - {shape: {name: rectangle, length: 40, width: 0.2}, state: [10020, 10009, 0], static: true}
+  - {shape: {name: rectangle, length: 40, width: 0.2}, state: [10020, 10003, 0], static: true}
+"""
+
+
+class Mapping(unittest.TestCase):
+    def world(self, directory, extra=""):
+        path = os.path.join(directory, "map_world.yaml")
+        with open(path, "w") as f:
+            f.write(MAP_WORLD + extra)
+        return path
+
+    def stats(self, path):
+        return json.loads(run("map", "stats", path, "--json").stdout)
+
+    def test_run_with_map_saves_a_las_at_the_world_position(self):
+        with tempfile.TemporaryDirectory() as out:
+            las = os.path.join(out, "maps", "site.las")
+            r = run("run", self.world(out), "--out", out, "--map", las)
+            self.assertIn("map 'map': attached to scout/lidar2d_0 (lidar2d, range_max 6 m)",
+                          r.stderr)
+            self.assertIn("map 'map': attached to scout/lidar2d_1", r.stderr)
+            self.assertIn("map 'map': ", r.stdout)
+            self.assertIn("saved " + las, r.stdout)
+            self.assertIn("0 dropped", r.stdout)
+            s = self.stats(las)
+            self.assertEqual((s["format"], s["version"], s["point_format"]), ("las", "1.4", 6))
+            self.assertEqual(s["scale"], [0.001, 0.001, 0.001])
+            self.assertGreater(s["points"], 500)
+            # The walls' inner faces are at y = 10008.9 and 10003.1, 10 km from the origin.
+            self.assertAlmostEqual(s["bounds"]["min"][1], 10003.1, delta=0.001)
+            self.assertAlmostEqual(s["bounds"]["max"][1], 10008.9, delta=0.001)
+            self.assertLessEqual(s["offset"][0], s["bounds"]["min"][0])
+            self.assertGreater(s["offset"][0], s["bounds"]["min"][0] - 1)
+            self.assertEqual(s["map"]["voxels"], s["points"])
+            self.assertEqual(s["map"]["origin"], [10000, 10000, 0])
+            # Probe a cube holding the north wall only: every sample lies on it.
+            p = json.loads(run("map", "probe", las, "10020", "10026.9", "0.5", "19",
+                               "--samples", "1000", "--json").stdout)
+            self.assertGreater(p["count"], 100)
+            self.assertEqual(len(p["samples"]), min(1000, p["count"]))
+            for sample in p["samples"]:
+                self.assertAlmostEqual(sample["position"][1], 10008.9, delta=0.001)
+            text = run("map", "probe", las, "10020", "10006", "0.5", "0.2").stdout
+            self.assertIn(": 0 points", text)
+
+    def test_mapping_section_formats_and_policy(self):
+        with tempfile.TemporaryDirectory() as out:
+            world = self.world(out, "mapping: {scanners: [scout], output: corridor, "
+                                    "formats: [las, ply, pcd], policy: brighter}\n")
+            r = run("run", world, "--out", out)
+            self.assertIn("warning: map 'map': 'scout' matches 2 lidars; took scout/lidar2d_0, "
+                          "not lidar2d_1", r.stderr)
+            counts = {ext: self.stats(os.path.join(out, "corridor." + ext))["points"]
+                      for ext in ("las", "ply", "pcd")}
+            self.assertEqual(len(set(counts.values())), 1, counts)
+            self.assertEqual(self.stats(os.path.join(out, "corridor.ply"))["map"]["policy"],
+                             "brighter")
+
+    def test_same_seed_same_map_bytes_whatever_the_thread_count(self):
+        outputs = []
+        with tempfile.TemporaryDirectory() as out:
+            world = self.world(out)
+            for threads in ("1", "2"):
+                las = os.path.join(out, f"m{threads}.las")
+                run("run", world, "--out", out, "--quiet", "--threads", threads, "--map", las)
+                with open(las, "rb") as f:
+                    outputs.append(f.read())
+        self.assertEqual(outputs[0], outputs[1])
+
+    def test_convert_keeps_points_and_positions(self):
+        with tempfile.TemporaryDirectory() as out:
+            las = os.path.join(out, "m.las")
+            run("run", self.world(out), "--out", out, "--quiet", "--map", las)
+            for ext in ("ply", "pcd"):
+                target = os.path.join(out, "c." + ext)
+                r = run("map", "convert", las, target)
+                self.assertIn("points", r.stdout)
+                a, b = self.stats(las), self.stats(target)
+                self.assertEqual(a["points"], b["points"])
+                self.assertEqual(a["map"]["voxels"], b["map"]["voxels"])
+                for k in range(3):
+                    self.assertAlmostEqual(a["bounds"]["min"][k], b["bounds"]["min"][k], places=9)
+
+    def test_bad_files_and_arguments_exit_2_naming_the_file(self):
+        with tempfile.TemporaryDirectory() as out:
+            bad = os.path.join(out, "bad.las")
+            with open(bad, "wb") as f:
+                f.write(b"NOPE" + bytes(400))
+            r = run("map", "stats", bad, check=False)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn(f"{bad}: not a LAS file: the signature at offset 0 is 'NOPE'", r.stderr)
+            las = os.path.join(out, "m.las")
+            run("run", self.world(out), "--out", out, "--quiet", "--map", las)
+            with open(las, "rb") as f:
+                data = f.read()
+            with open(bad, "wb") as f:
+                f.write(data[:-10])
+            r = run("map", "probe", bad, "0", "0", "0", "1", check=False)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("(offset 247)", r.stderr)
+            for args in (["map", "stats", os.path.join(out, "missing.las")],
+                         ["map", "convert", las, os.path.join(out, "x.e57")],
+                         ["map", "probe", las, "0", "0", "0"],
+                         ["map"],
+                         ["run", self.world(out), "--map", os.path.join(out, "m.txt")]):
+                with self.subTest(args=args):
+                    self.assertEqual(run(*args, check=False).returncode, 2)
+            world = self.world(out, "mapping: {scanners: [scuot]}\n")
+            r = run("run", world, check=False)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("mapping.scanners[0]: no object named 'scuot' (did you mean 'scout'?)",
+                          r.stderr)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)

@@ -21,4 +21,8 @@ WorldModel load_world(const std::string& path, const LoadOptions& options = {});
 WorldModel load_world_from_string(const std::string& yaml, const std::string& name,
                                   const LoadOptions& options = {});
 
+// A map of every lidar in the world with default settings (what `ubot run --map` enables when
+// the world has no `mapping:` section).
+MappingModel default_mapping(const WorldModel& world);
+
 }  // namespace ubot

@@ -1,0 +1,334 @@
+// PLY (binary little-endian) and PCD (binary, v0.7). Both are written with double-precision
+// x y z so that world positions far from the origin survive; readers accept float or double
+// coordinates and any numeric intensity / colour fields.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include "binary_io.h"
+#include "ubot/mapping/point_cloud_io.h"
+
+namespace ubot::mapping {
+namespace {
+
+using detail::ByteReader;
+using detail::ByteWriter;
+using detail::split_words;
+
+// A numeric field of a binary record.
+struct Field {
+  char kind = 'F';  // F float, I signed, U unsigned
+  int size = 4;
+  std::size_t offset = 0;
+};
+
+double read_number(const char* p, const Field& f) {
+  switch (f.kind) {
+    case 'F': {
+      if (f.size == 8) {
+        double v;
+        std::memcpy(&v, p, 8);
+        return v;
+      }
+      float v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 'I': {
+      std::int64_t v = 0;
+      std::memcpy(&v, p, f.size);
+      const int shift = 64 - 8 * f.size;  // sign-extend
+      return static_cast<double>((v << shift) >> shift);
+    }
+    default: {
+      std::uint64_t v = 0;
+      std::memcpy(&v, p, f.size);
+      return static_cast<double>(v);
+    }
+  }
+}
+
+std::uint16_t to_u16(double v) {
+  return static_cast<std::uint16_t>(std::clamp(std::round(v), 0.0, 65535.0));
+}
+
+// PLY property types.
+bool ply_type(const std::string& name, Field& f) {
+  static const std::map<std::string, std::pair<char, int>> types = {
+      {"char", {'I', 1}},  {"int8", {'I', 1}},    {"uchar", {'U', 1}},  {"uint8", {'U', 1}},
+      {"short", {'I', 2}}, {"int16", {'I', 2}},   {"ushort", {'U', 2}}, {"uint16", {'U', 2}},
+      {"int", {'I', 4}},   {"int32", {'I', 4}},   {"uint", {'U', 4}},   {"uint32", {'U', 4}},
+      {"float", {'F', 4}}, {"float32", {'F', 4}}, {"double", {'F', 8}}, {"float64", {'F', 8}}};
+  const auto it = types.find(name);
+  if (it == types.end()) return false;
+  f.kind = it->second.first;
+  f.size = it->second.second;
+  return true;
+}
+
+std::uint64_t parse_count(const ByteReader& in, const std::string& word, std::string_view what) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), n);
+  if (ec != std::errc() || end != word.data() + word.size()) {
+    in.fail(fmt::format("{}: expected a count, got '{}'", what, word));
+  }
+  return n;
+}
+
+// Reads `count` records of `record_size` bytes from `offset` into points, using the named
+// fields (x, y, z required; intensity, red/green/blue optional).
+void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
+                  std::size_t record_size, const std::map<std::string, Field>& fields,
+                  std::string_view count_field, LoadedCloud& out) {
+  for (const char* axis : {"x", "y", "z"}) {
+    if (!fields.count(axis)) in.fail(fmt::format("no '{}' field", axis));
+  }
+  const std::uint64_t available = in.size() - std::min(in.size(), offset);
+  if (record_size == 0 || count > available / record_size || count * record_size != available) {
+    in.fail(fmt::format(
+        "{} says {} points of {} bytes, but {} bytes of data follow the header at offset {}{}",
+        count_field, count, record_size, available, offset,
+        record_size != 0 && count * record_size > available ? " (truncated file or wrong count)"
+                                                            : " (wrong count or record size)"));
+  }
+  const Field x = fields.at("x"), y = fields.at("y"), z = fields.at("z");
+  const Field* intensity = nullptr;
+  for (const char* name : {"intensity", "scalar_intensity"}) {
+    if (fields.count(name)) intensity = &fields.at(name);
+  }
+  const bool rgb = fields.count("red") && fields.count("green") && fields.count("blue");
+  const bool packed_rgb = !rgb && fields.count("rgb");
+  out.cloud.has_color = rgb || packed_rgb;
+  out.cloud.points.resize(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const char* r = in.at(offset + i * record_size);
+    MapPoint& p = out.cloud.points[i];
+    p.position = {read_number(r + x.offset, x), read_number(r + y.offset, y),
+                  read_number(r + z.offset, z)};
+    if (intensity) p.intensity = to_u16(read_number(r + intensity->offset, *intensity));
+    if (rgb) {
+      int k = 0;
+      for (const char* c : {"red", "green", "blue"}) {
+        const Field& f = fields.at(c);
+        const double v = read_number(r + f.offset, f);
+        p.rgb[k++] = f.size == 1 ? static_cast<std::uint16_t>(v) * 257 : to_u16(v);
+      }
+    } else if (packed_rgb) {
+      std::uint32_t v;
+      std::memcpy(&v, r + fields.at("rgb").offset, 4);
+      p.rgb = {static_cast<std::uint16_t>(((v >> 16) & 0xFF) * 257),
+               static_cast<std::uint16_t>(((v >> 8) & 0xFF) * 257),
+               static_cast<std::uint16_t>((v & 0xFF) * 257)};
+    }
+  }
+}
+
+std::string comment_metadata(const std::vector<std::string>& lines, std::string_view prefix) {
+  for (const std::string& line : lines) {
+    if (line.rfind(prefix, 0) == 0) {
+      const std::string rest = line.substr(prefix.size());
+      if (parse_metadata(rest)) return rest;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void write_ply(const std::string& path, const PointCloud& cloud, const CloudWriteOptions& options) {
+  ByteWriter w;
+  w.put_text("ply\nformat binary_little_endian 1.0\ncomment written by ubot\n");
+  if (options.map) w.put_text(fmt::format("comment {}\n", metadata_text(*options.map)));
+  w.put_text(fmt::format("element vertex {}\n", cloud.points.size()));
+  w.put_text(
+      "property double x\nproperty double y\nproperty double z\nproperty ushort intensity\n");
+  if (cloud.has_color) {
+    w.put_text("property ushort red\nproperty ushort green\nproperty ushort blue\n");
+  }
+  w.put_text("end_header\n");
+  for (const MapPoint& p : cloud.points) {
+    for (int k = 0; k < 3; ++k) w.put<double>(p.position[k]);
+    w.put<std::uint16_t>(p.intensity);
+    if (cloud.has_color) {
+      for (std::uint16_t c : p.rgb) w.put<std::uint16_t>(c);
+    }
+  }
+  detail::write_file(path, w.bytes());
+}
+
+LoadedCloud read_ply(const std::string& path) {
+  const std::vector<char> data = detail::read_file(path);
+  const ByteReader in(data, path);
+  LoadedCloud out;
+  out.info.format = CloudFormat::kPly;
+  out.info.file_bytes = data.size();
+  if (data.size() < 4 || std::string_view(in.at(0), 4) != "ply\n") {
+    in.fail("not a PLY file: it does not start with the line 'ply' (offset 0)");
+  }
+  const detail::TextHeader header = detail::read_text_header(in, "end_header");
+  std::map<std::string, Field> fields;
+  std::uint64_t count = 0;
+  std::size_t record = 0;
+  enum { kNone, kBefore, kVertex, kAfter } element = kNone;
+  for (std::size_t i = 1; i + 1 < header.lines.size(); ++i) {
+    const std::vector<std::string> w = split_words(header.lines[i]);
+    if (w.empty() || w[0] == "comment" || w[0] == "obj_info") continue;
+    const std::string where = fmt::format("header line {}", i + 1);
+    if (w[0] == "format") {
+      if (w.size() < 2 || w[1] != "binary_little_endian") {
+        in.fail(fmt::format("{}: format '{}' is not supported (binary_little_endian only)", where,
+                            w.size() > 1 ? w[1] : ""));
+      }
+      out.info.version = w.size() > 2 ? w[2] : "";
+    } else if (w[0] == "element") {
+      if (w.size() != 3) in.fail(where + ": expected 'element NAME COUNT'");
+      if (element == kVertex) {
+        element = kAfter;
+      } else if (element == kNone || element == kBefore) {
+        if (w[1] == "vertex") {
+          element = kVertex;
+          count = parse_count(in, w[2], where);
+        } else {
+          element = kBefore;
+          const std::uint64_t n = parse_count(in, w[2], where);
+          if (n != 0) {
+            in.fail(
+                fmt::format("{}: element '{}' comes before 'vertex' (not supported)", where, w[1]));
+          }
+        }
+      }
+    } else if (w[0] == "property") {
+      if (element != kVertex) continue;  // properties of other (later) elements
+      if (w.size() != 3) {
+        in.fail(fmt::format("{}: vertex property '{}' is not supported (lists are not)", where,
+                            header.lines[i]));
+      }
+      Field f;
+      if (!ply_type(w[1], f)) in.fail(fmt::format("{}: unknown PLY type '{}'", where, w[1]));
+      f.offset = record;
+      record += static_cast<std::size_t>(f.size);
+      fields[w[2]] = f;
+    } else {
+      in.fail(fmt::format("{}: unexpected '{}'", where, w[0]));
+    }
+  }
+  if (element == kNone) in.fail("no 'element vertex' in the header");
+  if (out.info.version.empty()) in.fail("no 'format' line in the header");
+  if (const std::string m = comment_metadata(header.lines, "comment "); !m.empty()) {
+    out.info.map = parse_metadata(m);
+  }
+  // Data after the vertices (other elements) is allowed: limit the check to the vertex block.
+  const std::size_t vertex_bytes = static_cast<std::size_t>(count) * record;
+  if (element == kAfter && header.data_offset + vertex_bytes <= data.size()) {
+    std::vector<char> head(data.begin(), data.begin() + header.data_offset + vertex_bytes);
+    const ByteReader vin(head, path);
+    read_records(vin, header.data_offset, count, record, fields, "'element vertex'", out);
+    return out;
+  }
+  read_records(in, header.data_offset, count, record, fields, "'element vertex'", out);
+  return out;
+}
+
+void write_pcd(const std::string& path, const PointCloud& cloud, const CloudWriteOptions& options) {
+  ByteWriter w;
+  w.put_text("# .PCD v0.7 - Point Cloud Data file format (written by ubot)\n");
+  if (options.map) w.put_text(fmt::format("# {}\n", metadata_text(*options.map)));
+  const std::size_t n = cloud.points.size();
+  if (cloud.has_color) {
+    w.put_text(
+        "VERSION 0.7\nFIELDS x y z intensity rgb\nSIZE 8 8 8 4 4\nTYPE F F F F U\n"
+        "COUNT 1 1 1 1 1\n");
+  } else {
+    w.put_text("VERSION 0.7\nFIELDS x y z intensity\nSIZE 8 8 8 4\nTYPE F F F F\nCOUNT 1 1 1 1\n");
+  }
+  w.put_text(
+      fmt::format("WIDTH {}\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS {}\nDATA binary\n", n, n));
+  for (const MapPoint& p : cloud.points) {
+    for (int k = 0; k < 3; ++k) w.put<double>(p.position[k]);
+    w.put<float>(static_cast<float>(p.intensity));
+    if (cloud.has_color) {
+      w.put<std::uint32_t>(static_cast<std::uint32_t>(p.rgb[0] >> 8) << 16 |
+                           static_cast<std::uint32_t>(p.rgb[1] >> 8) << 8 | (p.rgb[2] >> 8));
+    }
+  }
+  detail::write_file(path, w.bytes());
+}
+
+LoadedCloud read_pcd(const std::string& path) {
+  const std::vector<char> data = detail::read_file(path);
+  const ByteReader in(data, path);
+  LoadedCloud out;
+  out.info.format = CloudFormat::kPcd;
+  out.info.file_bytes = data.size();
+  const detail::TextHeader header = detail::read_text_header(in, "DATA");
+  std::vector<std::string> names, sizes, types, counts;
+  std::uint64_t points = 0;
+  bool have_points = false;
+  for (std::size_t i = 0; i < header.lines.size(); ++i) {
+    std::vector<std::string> w = split_words(header.lines[i]);
+    if (w.empty() || w[0][0] == '#') continue;
+    const std::string where = fmt::format("header line {}", i + 1);
+    const std::string key = w[0];
+    w.erase(w.begin());
+    if (key == "VERSION") {
+      out.info.version = w.empty() ? "" : w[0];
+    } else if (key == "FIELDS") {
+      names = w;
+    } else if (key == "SIZE") {
+      sizes = w;
+    } else if (key == "TYPE") {
+      types = w;
+    } else if (key == "COUNT") {
+      counts = w;
+    } else if (key == "POINTS") {
+      if (w.size() != 1) in.fail(where + ": expected 'POINTS N'");
+      points = parse_count(in, w[0], where);
+      have_points = true;
+    } else if (key == "DATA") {
+      if (w.size() != 1 || w[0] != "binary") {
+        in.fail(fmt::format("{}: DATA '{}' is not supported (binary only)", where,
+                            w.empty() ? "" : w[0]));
+      }
+    } else if (key != "WIDTH" && key != "HEIGHT" && key != "VIEWPOINT") {
+      in.fail(fmt::format("{}: unknown PCD header key '{}'", where, key));
+    }
+  }
+  if (header.lines.empty() || split_words(header.lines.front()).empty() ||
+      (split_words(header.lines.front())[0] != "VERSION" &&
+       header.lines.front().rfind("#", 0) != 0)) {
+    in.fail("not a PCD file: it does not start with a comment or VERSION line (offset 0)");
+  }
+  if (names.empty() || sizes.size() != names.size() || types.size() != names.size() ||
+      (!counts.empty() && counts.size() != names.size())) {
+    in.fail("FIELDS, SIZE, TYPE and COUNT must list the same number of fields");
+  }
+  if (!have_points) in.fail("no POINTS line in the header");
+  std::map<std::string, Field> fields;
+  std::size_t record = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Field f;
+    f.kind = types[i].size() == 1 ? types[i][0] : '?';
+    f.size = sizes[i] == "1"   ? 1
+             : sizes[i] == "2" ? 2
+             : sizes[i] == "4" ? 4
+             : sizes[i] == "8" ? 8
+                               : 0;
+    if ((f.kind != 'F' && f.kind != 'I' && f.kind != 'U') || f.size == 0 ||
+        (f.kind == 'F' && f.size != 4 && f.size != 8)) {
+      in.fail(fmt::format("field '{}': unsupported TYPE {} SIZE {}", names[i], types[i], sizes[i]));
+    }
+    const std::size_t n = counts.empty() ? 1 : parse_count(in, counts[i], "COUNT");
+    f.offset = record;
+    record += n * static_cast<std::size_t>(f.size);
+    fields[names[i]] = f;
+  }
+  if (const std::string m = comment_metadata(header.lines, "# "); !m.empty()) {
+    out.info.map = parse_metadata(m);
+  }
+  read_records(in, header.data_offset, points, record, fields, "POINTS", out);
+  return out;
+}
+
+}  // namespace ubot::mapping
