@@ -5,9 +5,16 @@
 namespace ubot {
 
 Eigen::Quaterniond rotation_from_rpy(double roll, double pitch, double yaw) {
-  return Eigen::Quaterniond(Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
-                            Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
-                            Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()));
+  // The product q_z(yaw) q_y(pitch) q_x(roll) written out in half angles (it runs for every
+  // object pose an IMU reads, so no temporary quaternions; level bodies need one sincos).
+  if (roll == 0.0 && pitch == 0.0) {
+    return Eigen::Quaterniond(std::cos(0.5 * yaw), 0.0, 0.0, std::sin(0.5 * yaw));
+  }
+  const double cr = std::cos(0.5 * roll), sr = std::sin(0.5 * roll);
+  const double cp = std::cos(0.5 * pitch), sp = std::sin(0.5 * pitch);
+  const double cy = std::cos(0.5 * yaw), sy = std::sin(0.5 * yaw);
+  return Eigen::Quaterniond(cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+                            cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy);
 }
 
 double planar_yaw(const Eigen::Quaterniond& q) {

@@ -54,22 +54,24 @@ void ImuProcessor::reset_bias() {
   walk_g_.setZero();
 }
 
-ImuStatus ImuProcessor::classify(Nanos stamp, const Pose3d& pose) const {
+ImuStatus ImuProcessor::classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const {
   // A configured period beyond max_sample_dt can never give a usable interval.
   if (period_ > max_dt_) return ImuStatus::kInvalidDeltaTime;
   if (history_ == 0) return ImuStatus::kWarmingUp;
   const Nanos dt = stamp - previous_.stamp;
   if (dt <= 0 || dt > max_dt_) return ImuStatus::kInvalidDeltaTime;
+  turn = rotation_vector(previous_.orientation.conjugate() * pose.orientation);
   if ((pose.position - previous_.position).squaredNorm() >
           params_.teleport_distance * params_.teleport_distance ||
-      rotation_angle(previous_.orientation.conjugate() * pose.orientation) > teleport_angle_) {
+      turn.norm() > teleport_angle_) {
     return ImuStatus::kTeleportDetected;
   }
   return history_ < 2 ? ImuStatus::kWarmingUp : ImuStatus::kValid;
 }
 
 ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& rng) {
-  const ImuStatus status = classify(stamp, pose);
+  Eigen::Vector3d turn;  // rotation vector from the previous orientation to this one
+  const ImuStatus status = classify(stamp, pose, turn);
   // Invalid intervals and teleports restart the history from this pose.
   if (status == ImuStatus::kInvalidDeltaTime || status == ImuStatus::kTeleportDetected) {
     history_ = 0;
@@ -78,7 +80,7 @@ ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& r
   const double dt = nanos_to_seconds(valid ? stamp - previous_.stamp : period_);
   sample_.orientation = pose.orientation;
   if (valid) {
-    differentiate(pose, dt);
+    differentiate(pose, turn, dt);
     if (noise_) add_noise(dt, rng);
     filter_and_clamp(dt);
   } else {
@@ -96,14 +98,14 @@ ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& r
   return status;
 }
 
-void ImuProcessor::differentiate(const Pose3d& pose, double dt) {
+void ImuProcessor::differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt) {
   const double dt0 = nanos_to_seconds(previous_.stamp - before_previous_.stamp);
   const Eigen::Vector3d v1 = (pose.position - previous_.position) / dt;
   const Eigen::Vector3d v0 = (previous_.position - before_previous_.position) / dt0;
   const Eigen::Vector3d a_W = (v1 - v0) * (2.0 / (dt0 + dt));
-  const Eigen::Quaterniond& q = previous_.orientation;
-  sample_.linear_acceleration = q.conjugate() * (a_W + Eigen::Vector3d(0.0, 0.0, kGravity));
-  sample_.angular_velocity = rotation_vector(q.conjugate() * pose.orientation) / dt;
+  sample_.linear_acceleration =
+      previous_.orientation.conjugate() * (a_W + Eigen::Vector3d(0.0, 0.0, kGravity));
+  sample_.angular_velocity = turn / dt;
 }
 
 void ImuProcessor::add_noise(double dt, RandomStream& rng) {

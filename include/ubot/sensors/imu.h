@@ -71,8 +71,8 @@ class ImuProcessor {
     Eigen::Vector3d position = Eigen::Vector3d::Zero();
     Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
   };
-  ImuStatus classify(Nanos stamp, const Pose3d& pose) const;
-  void differentiate(const Pose3d& pose, double dt);
+  ImuStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
+  void differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt);
   void add_noise(double dt, RandomStream& rng);
   void filter_and_clamp(double dt);
 
