@@ -1,8 +1,10 @@
 // IMU samples per second on one core (target: > 10 M/s):
-//   BM_ImuProcessor/noise:{0,1}  the signal chain alone, fed precomputed poses of a smooth
-//                                closed 3D loop (differencing, statuses, noise, low-pass, clamp)
-//   BM_ImuSensor/noise:{0,1}     Sensor::sample of an IMU on a robot: the body's 3D pose from the
-//                                world, the mount, the chain and the frame header
+//   BM_ImuProcessor/noise:N  the signal chain alone, fed precomputed poses of a smooth closed 3D
+//                            loop (differencing, statuses, noise, low-pass, clamp)
+//   BM_ImuSensor/noise:N     Sensor::sample of an IMU on a robot: the body's 3D pose from the
+//                            world, the mount, the chain and the frame header
+// noise: 0 off; 1 white noise on both instruments (6 Gaussians a sample); 2 everything (white
+// noise, bias random walks: 12 Gaussians, low-pass and clamp).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -30,21 +32,25 @@ std::vector<Pose3d> loop_poses(int n) {
   return poses;
 }
 
-ImuModel noisy_model() {
+ImuModel model(int noise) {
   ImuModel m;
-  m.accelerometer_noise_std = 0.02;
-  m.gyroscope_noise_std = 0.001;
-  m.accelerometer_bias_random_walk_std = 0.001;
-  m.gyroscope_bias_random_walk_std = 0.0001;
-  m.low_pass = true;
-  m.clamp = true;
+  if (noise >= 1) {
+    m.accelerometer_noise_std = 0.02;
+    m.gyroscope_noise_std = 0.001;
+  }
+  if (noise >= 2) {
+    m.accelerometer_bias_random_walk_std = 0.001;
+    m.gyroscope_bias_random_walk_std = 0.0001;
+    m.low_pass = true;
+    m.clamp = true;
+  }
   return m;
 }
 
 void BM_ImuProcessor(benchmark::State& state) {
-  const bool noise = state.range(0) != 0;
+  const int noise = static_cast<int>(state.range(0));
   const std::vector<Pose3d> poses = loop_poses(4096);
-  ImuProcessor imu(noise ? noisy_model() : ImuModel{}, noise, kPeriod);
+  ImuProcessor imu(model(noise), noise > 0, kPeriod);
   RandomStream rng(1);
   Nanos t = 0;
   std::size_t i = 0;
@@ -56,14 +62,17 @@ void BM_ImuProcessor(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ImuProcessor)->ArgName("noise")->Arg(0)->Arg(1);
+BENCHMARK(BM_ImuProcessor)->ArgName("noise")->Arg(0)->Arg(1)->Arg(2);
 
 void BM_ImuSensor(benchmark::State& state) {
-  const bool noise = state.range(0) != 0;
-  const std::string keys =
-      noise ? ", noise: true, accelerometer_noise_std: 0.02, gyroscope_noise_std: 0.001, "
-              "accelerometer_bias_random_walk_std: 0.001, gyroscope_bias_random_walk_std: 1e-4"
-            : "";
+  const int noise = static_cast<int>(state.range(0));
+  std::string keys;
+  if (noise >= 1) keys += ", noise: true, accelerometer_noise_std: 0.02, gyroscope_noise_std: 1e-3";
+  if (noise >= 2) {
+    keys +=
+        ", accelerometer_bias_random_walk_std: 1e-3, gyroscope_bias_random_walk_std: 1e-4, "
+        "low_pass: true, clamp: true";
+  }
   Simulation sim(load_world_from_string(R"(
 world: {step_time: 0.01}
 robot:
@@ -82,7 +91,7 @@ robot:
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ImuSensor)->ArgName("noise")->Arg(0)->Arg(1);
+BENCHMARK(BM_ImuSensor)->ArgName("noise")->Arg(0)->Arg(1)->Arg(2);
 
 }  // namespace
 }  // namespace ubot
