@@ -49,8 +49,10 @@ World::World(WorldModel model) : model_(std::move(model)) {
     motion_rng_.emplace_back(model_.seed, m.name + "/kinematics");
     // IR-SIM draws a wandering object's first goal when it is created.
     if (m.behavior.wander) s.goals = {random_point(wander_rng_.back(), m.behavior)};
-    if (m.trajectory) trajectories_[i].emplace(*m.trajectory);
-    if (trajectories_[i]) follow_trajectory(static_cast<int>(i), 0);
+    if (m.trajectory) {
+      trajectories_[i].emplace(*m.trajectory);
+      follow_trajectory(static_cast<int>(i), 0);
+    }
     place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
     radius_extend_[i] = m.shape.bounding_radius() + 0.1;
   }
