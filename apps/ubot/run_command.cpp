@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,8 +16,12 @@
 #include "ubot/mapping/point_cloud_io.h"
 #include "ubot/mapping/sim_mapper.h"
 #include "ubot/record/frames_writer.h"
+#include "ubot/record/imu_csv_writer.h"
 #include "ubot/render/drawing.h"
+#include "ubot/render/plot.h"
+#include "ubot/sensors/imu.h"
 #include "ubot/sim/simulation.h"
+#include "ubot/viz/imu_plot.h"
 #include "ubot/viz/run_drawing.h"
 
 namespace ubot::app {
@@ -38,6 +44,63 @@ std::int64_t frames_every(const std::string& frames) {
   }
   return n;
 }
+
+// A file-name-safe version of an object or sensor name.
+std::string path_component(const std::string& name) {
+  std::string out = name.empty() ? "_" : name;
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  }
+  if (out == "." || out == "..") out = "_";
+  return out;
+}
+
+// Per IMU: DIR/<object>/<sensor>.csv with every sample and DIR/<object>/<sensor>.png plotting
+// its six channels.
+class ImuOutputs {
+ public:
+  ImuOutputs(const Simulation& sim, const std::filesystem::path& out) {
+    for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
+      const Sensor& sensor = *sim.sensors()[i];
+      if (sensor.kind() != SensorKind::kImu) continue;
+      const auto& imu = static_cast<const Imu&>(sensor);
+      const std::filesystem::path dir =
+          out / path_component(sim.world().object_model(sensor.object_id()).name);
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec) throw Error(fmt::format("{}: cannot create: {}", dir.string(), ec.message()));
+      const std::string stem = (dir / path_component(sensor.model().common.name)).string();
+      imus_.push_back(
+          {i, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(imu), stem + ".png"});
+    }
+  }
+  void record(const Simulation& sim) {
+    for (Entry& e : imus_) {
+      const auto& sampled = sim.sampled();
+      if (!std::binary_search(sampled.begin(), sampled.end(), static_cast<int>(e.sensor))) {
+        continue;
+      }
+      const auto& imu = static_cast<const Imu&>(*sim.sensors()[e.sensor]);
+      e.csv->write(imu);
+      e.plot.record(imu);
+    }
+  }
+  void close() {
+    for (Entry& e : imus_) {
+      e.csv->close();
+      render::write_plot_png(e.plot.plot(), {1000, 640}, e.png);
+    }
+  }
+
+ private:
+  struct Entry {
+    std::size_t sensor;
+    std::unique_ptr<ImuCsvWriter> csv;
+    viz::ImuPlot plot;
+    std::string png;
+  };
+  std::vector<Entry> imus_;
+};
 
 class Progress {
  public:
@@ -139,6 +202,7 @@ int run(const RunOptions& options) {
   }
   std::unique_ptr<FramesWriter> frames;
   if (every > 0) frames = std::make_unique<FramesWriter>((out / "frames.jsonl").string(), sim);
+  ImuOutputs imu_outputs(sim, out);
   viz::RunDrawing drawing(sim);
   const render::Drawing first = drawing.draw(sim);
   const render::ImageSize size = render::fit_image(first, kPictureSide);
@@ -160,6 +224,7 @@ int run(const RunOptions& options) {
     const std::int64_t k = sim.world().step_count();
     const bool last = k == max_steps || sim.world().done();
     if (frames && (k % every == 0 || last)) frames->write_step(sim);
+    imu_outputs.record(sim);
     drawing.record(sim);
     if (gif && (k % gif_every == 0 || last)) gif->add_frame(drawing.draw(sim));
     progress.update(k, nanos_to_seconds(sim.world().time_ns()));
@@ -168,6 +233,7 @@ int run(const RunOptions& options) {
   progress.finish();
   if (frames) frames->close();
   if (gif) gif->close();
+  imu_outputs.close();
   render::write_png(drawing.draw(sim), size, (out / "world.png").string());
   std::vector<mapping::SavedMap> saved_maps;
   if (mapper) saved_maps = mapper->finish();

@@ -12,6 +12,7 @@
 #include "mapping_reader.h"
 #include "object_reader.h"
 #include "ubot/core/error.h"
+#include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
 #include "yaml_reader.h"
 
@@ -179,6 +180,11 @@ class WorldLoader {
     });
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
+      if (object.trajectory) {
+        place_on_trajectory(object, m);
+        model_.objects.push_back(std::move(object));
+        continue;
+      }
       object.state = reader.read_state(
           placement.states[i],
           placement.state_fields.empty() ? nullptr : &placement.state_fields[i], object);
@@ -190,6 +196,21 @@ class WorldLoader {
       model_.objects.push_back(std::move(object));
     }
     m.finish();
+  }
+
+  // A trajectory object starts at its trajectory's pose at time 0 and has no goal; the world
+  // moves it (world/trajectory.h).
+  static void place_on_trajectory(ObjectModel& o, Mapping& m) {
+    for (const char* key : {"state", "goal", "distribution"}) {
+      if (auto f = m.get(key)) {
+        f->fail(fmt::format("'{}' does not apply to an object that follows a trajectory", key));
+      }
+    }
+    const TrajectoryModel& t = *o.trajectory;
+    const Eigen::Vector3d p = t.ballistic ? t.ballistic->position : t.waypoints.front().position;
+    const Eigen::Vector3d rpy = t.ballistic ? t.ballistic->rpy : t.waypoints.front().rpy;
+    o.state = {p.x(), p.y(), planar_yaw(rotation_from_rpy(rpy))};
+    o.goals.clear();
   }
 
   Placement place(Mapping& m, int number, Role role, int group) {

@@ -6,6 +6,8 @@
 #include <limits>
 #include <numbers>
 
+#include "ubot/core/pose3d.h"
+
 namespace ubot::config {
 namespace {
 
@@ -15,10 +17,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
 // distribution, state, goal) is an error.
 const char* const kObjectKeys[] = {
-    "kinematics",  "shape",      "behavior",  "color",          "static",      "vel_min",
-    "vel_max",     "acce",       "velocity",  "goal_threshold", "arrive_mode", "unobstructed",
-    "fov",         "fov_radius", "name",      "plot",           "z",           "height",
-    "description", "group",      "group_name"};
+    "kinematics",  "shape",      "behavior",   "color",          "static",      "vel_min",
+    "vel_max",     "acce",       "velocity",   "goal_threshold", "arrive_mode", "unobstructed",
+    "fov",         "fov_radius", "name",       "plot",           "z",           "height",
+    "description", "group",      "group_name", "roll",           "pitch",       "trajectory"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -187,6 +189,81 @@ PlotModel read_plot(const std::optional<Field>& field, Role role) {
   return p;
 }
 
+Eigen::Vector3d read_vector3(const Field& f) {
+  const auto v = f.as_numbers(3, 3);
+  for (std::size_t k = 0; k < 3; ++k) f.item(k).as_finite();
+  return {v[0], v[1], v[2]};
+}
+
+Eigen::Vector3d read_vector3(Mapping& m, std::string_view key) {
+  const auto f = m.get(key);
+  return f ? read_vector3(*f) : Eigen::Vector3d::Zero();
+}
+
+BallisticModel read_ballistic(const Field& field) {
+  Mapping m(field);
+  BallisticModel b;
+  b.position = read_vector3(m.require("position"));
+  b.velocity = read_vector3(m, "velocity");
+  b.rpy = read_vector3(m, "rpy");
+  b.angular_velocity = read_vector3(m, "angular_velocity");
+  m.finish();
+  return b;
+}
+
+std::vector<WaypointModel> read_waypoints(const Field& list) {
+  if (!list.is_sequence() || list.size() < 2) list.fail("expected a list of at least 2 waypoints");
+  std::vector<WaypointModel> waypoints;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    Mapping m(list.item(i));
+    WaypointModel w;
+    const Field t = m.require("t");
+    w.t = t.as_non_negative();
+    if (!waypoints.empty() && !(w.t > waypoints.back().t)) {
+      t.fail(fmt::format("waypoint times must increase, got {} after {}", w.t, waypoints.back().t));
+    }
+    w.position = read_vector3(m.require("position"));
+    w.rpy = read_vector3(m, "rpy");
+    m.finish();
+    waypoints.push_back(w);
+  }
+  return waypoints;
+}
+
+TrajectoryModel read_trajectory(const Field& field) {
+  Mapping m(field);
+  TrajectoryModel t;
+  const auto waypoints = m.get("waypoints");
+  const auto ballistic = m.get("ballistic");
+  const auto interpolation = m.get("interpolation");
+  const auto loop = m.get("loop");
+  if (waypoints && ballistic) ballistic->fail("give either waypoints or ballistic, not both");
+  if (ballistic) {
+    if (interpolation || loop) {
+      (interpolation ? *interpolation : *loop)
+          .fail("applies to waypoints, not to a ballistic flight");
+    }
+    t.ballistic = read_ballistic(*ballistic);
+  } else if (waypoints) {
+    t.waypoints = read_waypoints(*waypoints);
+    if (interpolation && interpolation->as_choice({"cubic", "linear"}) == "linear") {
+      t.interpolation = Interpolation::kLinear;
+    }
+    t.loop = loop && loop->as_bool();
+    const WaypointModel &first = t.waypoints.front(), &last = t.waypoints.back();
+    const double turn =
+        rotation_angle(rotation_from_rpy(first.rpy).inverse() * rotation_from_rpy(last.rpy));
+    if (t.loop && ((first.position - last.position).norm() > 1e-9 || turn > 1e-9)) {
+      loop->fail("a looping trajectory must end where it starts (same position and rpy)");
+    }
+    if (t.loop && t.waypoints.size() < 3) loop->fail("a looping trajectory needs 3 waypoints");
+  } else {
+    field.fail("a trajectory needs `waypoints` or `ballistic`");
+  }
+  m.finish();
+  return t;
+}
+
 std::vector<double> read_pair(const std::optional<Field>& field, std::vector<double> fallback) {
   if (!field) return fallback;
   return field->as_numbers(2, 2);
@@ -252,6 +329,18 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
         f->as_choice({"position", "state"}) == "state" ? ArriveMode::kState : ArriveMode::kPosition;
   }
   if (auto f = value("z", index)) o.z = f->as_finite();
+  if (auto f = value("roll", index)) o.roll = f->as_finite();
+  if (auto f = value("pitch", index)) o.pitch = f->as_finite();
+  if (auto f = value("trajectory", index)) {
+    // The trajectory alone moves and places the object.
+    for (const char* key : {"kinematics", "behavior", "static", "z", "roll", "pitch"}) {
+      if (auto g = value(key, index)) {
+        g->fail(fmt::format("'{}' does not apply to an object that follows a trajectory", key));
+      }
+    }
+    o.trajectory = read_trajectory(*f);
+    o.is_static = false;
+  }
   if (auto f = value("height", index)) o.height = f->as_positive();
   if (auto f = value("color", index)) o.color = f->as_string();
   o.plot = read_plot(value("plot", index), role);

@@ -54,6 +54,7 @@ const char* SensorModel::type_name() const {
       [](const auto& p) -> const char* {
         using T = std::decay_t<decltype(p)>;
         if constexpr (std::is_same_v<T, Lidar2dModel>) return p.fmcw ? "fmcw_lidar2d" : "lidar2d";
+        if constexpr (std::is_same_v<T, ImuModel>) return "imu";
       },
       params);
 }

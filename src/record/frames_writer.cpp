@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ubot/core/error.h"
+#include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 
 namespace ubot {
@@ -29,6 +30,59 @@ void write_shape(JsonWriter& j, const ShapeModel& s) {
     j.end_array();
   }
   j.end_object();
+}
+
+void write_lidar_parameters(JsonWriter& j, const Lidar2d& lidar) {
+  const Lidar2dModel& p = lidar.params();
+  j.key("range_min")
+      .value(p.range_min)
+      .key("range_max")
+      .value(p.range_max)
+      .key("angle_range")
+      .value(p.angle_range)
+      .key("number")
+      .value(p.number)
+      .key("offset")
+      .array(std::span<const double>(p.offset.data(), 3))
+      .key("angles")
+      .array(lidar.angles());
+}
+
+void write_vector(JsonWriter& j, std::string_view key, const Eigen::Vector3d& v) {
+  j.key(key).array(std::span<const double>(v.data(), 3));
+}
+
+// The IMU's parameters under their YAML names; the noise σ are per sample at the configured
+// rate (converted from the densities when those were given).
+void write_imu_parameters(JsonWriter& j, const Imu& imu) {
+  const ImuModel& p = imu.params();
+  const SensorCommon& c = imu.model().common;
+  const double dt = 1.0 / c.update_rate_hz.value_or(kImuDefaultRateHz);
+  j.key("frame_id").value(imu.header().frame_id);
+  j.key("update_rate_hz").value(c.update_rate_hz.value_or(kImuDefaultRateHz));
+  j.key("enabled").value(c.enabled).key("noise").value(c.noise);
+  j.key("seed").value(c.seed.value_or(kImuDefaultSeed));
+  write_vector(j, "offset", p.offset);
+  write_vector(j, "rpy", p.rpy);
+  j.key("accelerometer_noise_std").value(imu.processor().accelerometer_sigma(dt));
+  j.key("gyroscope_noise_std").value(imu.processor().gyroscope_sigma(dt));
+  if (p.accelerometer_noise_density) {
+    j.key("accelerometer_noise_density").value(*p.accelerometer_noise_density);
+  }
+  if (p.gyroscope_noise_density) {
+    j.key("gyroscope_noise_density").value(*p.gyroscope_noise_density);
+  }
+  write_vector(j, "accelerometer_bias", p.accelerometer_bias);
+  write_vector(j, "gyroscope_bias", p.gyroscope_bias);
+  j.key("accelerometer_bias_random_walk_std").value(p.accelerometer_bias_random_walk_std);
+  j.key("gyroscope_bias_random_walk_std").value(p.gyroscope_bias_random_walk_std);
+  j.key("low_pass").value(p.low_pass).key("low_pass_cutoff_hz").value(p.low_pass_cutoff_hz);
+  j.key("clamp").value(p.clamp);
+  j.key("max_linear_acceleration").value(p.max_linear_acceleration);
+  j.key("max_angular_velocity").value(p.max_angular_velocity);
+  j.key("teleport_distance").value(p.teleport_distance);
+  j.key("teleport_angle_deg").value(p.teleport_angle_deg);
+  j.key("max_sample_dt").value(p.max_sample_dt);
 }
 
 void write_header(JsonWriter& j, const Simulation& sim) {
@@ -66,8 +120,6 @@ void write_header(JsonWriter& j, const Simulation& sim) {
   }
   j.end_array().key("sensors").begin_array();
   for (const auto& sensor : sim.sensors()) {
-    const auto& lidar = static_cast<const Lidar2d&>(*sensor);
-    const Lidar2dModel& p = lidar.params();
     j.begin_object()
         .key("object_id")
         .value(sensor->object_id())
@@ -76,20 +128,16 @@ void write_header(JsonWriter& j, const Simulation& sim) {
         .key("name")
         .value(sensor->model().common.name)
         .key("type")
-        .value(sensor->model().type_name())
-        .key("range_min")
-        .value(p.range_min)
-        .key("range_max")
-        .value(p.range_max)
-        .key("angle_range")
-        .value(p.angle_range)
-        .key("number")
-        .value(p.number)
-        .key("offset")
-        .array(std::span<const double>(p.offset.data(), 3))
-        .key("angles")
-        .array(lidar.angles())
-        .end_object();
+        .value(sensor->model().type_name());
+    switch (sensor->kind()) {
+      case SensorKind::kLidar2d:
+        write_lidar_parameters(j, static_cast<const Lidar2d&>(*sensor));
+        break;
+      case SensorKind::kImu:
+        write_imu_parameters(j, static_cast<const Imu&>(*sensor));
+        break;
+    }
+    j.end_object();
   }
   j.end_array().end_object();
 }
@@ -102,6 +150,17 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
   for (const std::uint8_t v : s.valid) j.value(v != 0);
   j.end_array();
   if (lidar.params().fmcw) j.key("radial_velocity").array(s.radial_velocity);
+}
+
+void write_imu(JsonWriter& j, const Imu& imu) {
+  const ImuSample& s = imu.data();
+  const Eigen::Quaterniond& q = s.orientation;
+  const double xyzw[4] = {q.x(), q.y(), q.z(), q.w()};
+  j.key("orientation").array(xyzw);
+  write_vector(j, "angular_velocity", s.angular_velocity);
+  write_vector(j, "linear_acceleration", s.linear_acceleration);
+  write_vector(j, "angular_velocity_variance", s.angular_velocity_variance);
+  write_vector(j, "linear_acceleration_variance", s.linear_acceleration_variance);
 }
 
 }  // namespace
@@ -159,10 +218,19 @@ void FramesWriter::write_step(const Simulation& sim) {
         .key("sequence")
         .value(h.sequence)
         .key("stamp")
-        .value(nanos_to_seconds(h.stamp))
-        .key("status")
-        .value(h.status);
-    if (h.status != "Disabled") write_lidar(json_, static_cast<const Lidar2d&>(sensor));
+        .value(nanos_to_seconds(h.stamp));
+    if (sensor.kind() == SensorKind::kImu) json_.key("valid").value(h.valid);
+    json_.key("status").value(h.status);
+    if (h.status != "Disabled") {
+      switch (sensor.kind()) {
+        case SensorKind::kLidar2d:
+          write_lidar(json_, static_cast<const Lidar2d&>(sensor));
+          break;
+        case SensorKind::kImu:
+          write_imu(json_, static_cast<const Imu&>(sensor));
+          break;
+      }
+    }
     json_.end_object();
   }
   json_.end_array().end_object();

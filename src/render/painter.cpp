@@ -15,19 +15,6 @@ constexpr double kMaxPixelCoordinate = 1.0e6;
 constexpr int kMaxSidePx = 32767;
 constexpr double kBorderGrey = 0.8;
 
-// Fixed font options: no hinting and no sub-pixel order, so text pixels depend only on the
-// drawing (and the installed font), not on desktop settings.
-void set_font(cairo_t* cr, double font_px) {
-  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, font_px);
-  cairo_font_options_t* options = cairo_font_options_create();
-  cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
-  cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
-  cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
-  cairo_set_font_options(cr, options);
-  cairo_font_options_destroy(options);
-}
-
 void paint_background(cairo_t* cr) {
   cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
   cairo_set_source_rgb(cr, 1.0, 1.0, 1.0);
@@ -148,6 +135,17 @@ double font_size_px(ImageSize size) {
 }
 
 }  // namespace
+
+void set_font(cairo_t* cr, double font_px) {
+  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, font_px);
+  cairo_font_options_t* options = cairo_font_options_create();
+  cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+  cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+  cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+  cairo_set_font_options(cr, options);
+  cairo_font_options_destroy(options);
+}
 
 void check_world(const Drawing& drawing, const std::string& context) {
   if (!std::isfinite(drawing.x_min) || !std::isfinite(drawing.y_min) ||

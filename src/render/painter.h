@@ -4,8 +4,10 @@
 // matrix) so that line widths, dash lengths and text stay in pixels whatever the world scale.
 #include <cairo.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ubot/render/drawing.h"
 
@@ -28,6 +30,16 @@ void check_size(ImageSize size, const std::string& context);
 
 // An opaque-white ARGB32 surface; throws ubot::Error (with `context`) when Cairo cannot make it.
 SurfacePtr make_surface(ImageSize size, const std::string& context);
+
+// Writes the surface as a PNG file (removing a partly written file on failure); throws
+// ubot::Error starting with `context`.
+void write_surface(cairo_surface_t* surface, const std::string& path, const std::string& context);
+// The surface's pixels as straight (not premultiplied) RGBA, rows top to bottom.
+std::vector<std::uint8_t> surface_rgba(cairo_surface_t* surface);
+
+// Fixed font options: no hinting and no sub-pixel order, so text pixels depend only on the
+// drawing (and the installed font), not on desktop settings.
+void set_font(cairo_t* cr, double font_px);
 
 // Paints the whole picture, replacing the surface's content; throws ubot::Error (with
 // `context`) when Cairo reports a failure.

@@ -21,6 +21,16 @@ cairo_status_t write_to_file(void* closure, const unsigned char* data, unsigned 
                                                       : CAIRO_STATUS_WRITE_ERROR;
 }
 
+std::uint8_t unpremultiply(std::uint32_t channel, std::uint32_t alpha) {
+  if (alpha == 255) return static_cast<std::uint8_t>(channel);  // the usual case: no division
+  if (alpha == 0) return 0;
+  return static_cast<std::uint8_t>((channel * 255 + alpha / 2) / alpha);
+}
+
+}  // namespace
+
+namespace internal {
+
 // Opens the file ourselves (rather than cairo_surface_write_to_png) to report errno's reason.
 void write_surface(cairo_surface_t* surface, const std::string& path, const std::string& context) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
@@ -36,13 +46,30 @@ void write_surface(cairo_surface_t* surface, const std::string& path, const std:
   }
 }
 
-std::uint8_t unpremultiply(std::uint32_t channel, std::uint32_t alpha) {
-  if (alpha == 255) return static_cast<std::uint8_t>(channel);  // the usual case: no division
-  if (alpha == 0) return 0;
-  return static_cast<std::uint8_t>((channel * 255 + alpha / 2) / alpha);
+std::vector<std::uint8_t> surface_rgba(cairo_surface_t* surface) {
+  cairo_surface_flush(surface);
+  const int width = cairo_image_surface_get_width(surface);
+  const int height = cairo_image_surface_get_height(surface);
+  const unsigned char* data = cairo_image_surface_get_data(surface);
+  const int stride = cairo_image_surface_get_stride(surface);
+  std::vector<std::uint8_t> rgba(static_cast<std::size_t>(width) * height * 4);
+  std::size_t out = 0;
+  for (int y = 0; y < height; ++y) {
+    const auto* row =
+        reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+    for (int x = 0; x < width; ++x) {
+      const std::uint32_t argb = row[x];  // premultiplied, native-endian 0xAARRGGBB
+      const std::uint32_t a = argb >> 24;
+      for (const int shift : {16, 8, 0}) {
+        rgba[out++] = unpremultiply((argb >> shift) & 0xFF, a);
+      }
+      rgba[out++] = static_cast<std::uint8_t>(a);
+    }
+  }
+  return rgba;
 }
 
-}  // namespace
+}  // namespace internal
 
 ImageSize fit_image(const Drawing& drawing, int max_side_px) {
   if (!std::isfinite(drawing.width) || !std::isfinite(drawing.height) || drawing.width <= 0.0 ||
@@ -63,23 +90,7 @@ std::vector<std::uint8_t> render_rgba(const Drawing& drawing, ImageSize size) {
   internal::check_size(size, context);
   internal::SurfacePtr surface = internal::make_surface(size, context);
   internal::paint(surface.get(), drawing, context);
-  const unsigned char* data = cairo_image_surface_get_data(surface.get());
-  const int stride = cairo_image_surface_get_stride(surface.get());
-  std::vector<std::uint8_t> rgba(static_cast<std::size_t>(size.width_px) * size.height_px * 4);
-  std::size_t out = 0;
-  for (int y = 0; y < size.height_px; ++y) {
-    const auto* row =
-        reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
-    for (int x = 0; x < size.width_px; ++x) {
-      const std::uint32_t argb = row[x];  // premultiplied, native-endian 0xAARRGGBB
-      const std::uint32_t a = argb >> 24;
-      for (const int shift : {16, 8, 0}) {
-        rgba[out++] = unpremultiply((argb >> shift) & 0xFF, a);
-      }
-      rgba[out++] = static_cast<std::uint8_t>(a);
-    }
-  }
-  return rgba;
+  return internal::surface_rgba(surface.get());
 }
 
 void write_png(const Drawing& drawing, ImageSize size, const std::string& path) {
@@ -88,7 +99,7 @@ void write_png(const Drawing& drawing, ImageSize size, const std::string& path) 
   internal::check_size(size, context);
   internal::SurfacePtr surface = internal::make_surface(size, context);
   internal::paint(surface.get(), drawing, context);
-  write_surface(surface.get(), path, context);
+  internal::write_surface(surface.get(), path, context);
 }
 
 }  // namespace ubot::render

@@ -61,7 +61,7 @@ bool Lidar2d::measure(const SensorContext& ctx, std::string& status) {
                              s * params_.offset.x() + c * params_.offset.y() + y,
                              wrap_to_pi(params_.offset.z() + yaw));
   scan_.origin = pose;
-  scan_.z = ctx.world.object_model(object_id()).z + params_.z;
+  scan_.z = ctx.world.pose3d(object_id()).position.z() + params_.z;  // follows a trajectory
   cast(ctx, pose);
   fill_ranges(ctx);
   if (params_.fmcw) fill_radial_velocity(ctx, pose);

@@ -3,12 +3,14 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 
 namespace ubot {
 namespace {
 
-scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape) {
+// `z`: the object's base height now (its model z, or its trajectory's height).
+scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape, double z) {
   scene::BodyGeometry g;
   if (shape.circle) {
     g.kind = scene::ShapeKind::kCircle;
@@ -19,14 +21,17 @@ scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape)
     g.vertices = shape.vertices;
   }
   if (m.height) {
-    g.z_min = m.z;
-    g.z_max = m.z + *m.height;
+    g.z_min = z;
+    g.z_max = z + *m.height;
   }
   return g;
 }
 
 std::unique_ptr<Sensor> make_sensor(const SensorModel& s, const ObjectModel& owner, int index,
                                     std::uint64_t seed) {
+  if (std::holds_alternative<ImuModel>(s.params)) {
+    return std::make_unique<Imu>(s, owner, index, seed);
+  }
   return std::make_unique<Lidar2d>(s, owner, index, seed);
 }
 
@@ -58,7 +63,8 @@ void Simulation::build_scene() {
   for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
     const ObjectModel& m = world_.object_model(id);
     if (m.unobstructed) continue;
-    body_of_object_[id] = scene_->add_body(body_geometry(m, world_.shape(id)), !m.is_static, id);
+    body_of_object_[id] = scene_->add_body(
+        body_geometry(m, world_.shape(id), world_.pose3d(id).position.z()), !m.is_static, id);
   }
   scene_->commit();
 }
@@ -68,7 +74,8 @@ void Simulation::update_scene() {
   for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
     const ObjectModel& m = world_.object_model(id);
     if (body_of_object_[id] == scene::kNoBody || m.is_static) continue;
-    scene_->update_body(body_of_object_[id], body_geometry(m, world_.shape(id)));
+    scene_->update_body(body_of_object_[id],
+                        body_geometry(m, world_.shape(id), world_.pose3d(id).position.z()));
     moved = true;
   }
   if (moved) scene_->commit();
@@ -78,6 +85,11 @@ void Simulation::step(std::span<const Command> commands) {
   world_.step(commands);
   update_scene();
   sample_sensors();
+}
+
+bool Simulation::sample_now(std::size_t i) {
+  sensors_[i]->sample({world_, *scene_, world_.time_ns()});
+  return sensors_[i]->header().valid;
 }
 
 void Simulation::sample_sensors() {

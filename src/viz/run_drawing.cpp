@@ -89,7 +89,8 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   for (const auto& sensor : sim.sensors()) {
     const ObjectModel& owner = w.object_model(sensor->object_id());
-    if (owner.plot.show_sensor && sensor->header().status == "Valid") {
+    if (sensor->kind() == SensorKind::kLidar2d && owner.plot.show_sensor &&
+        sensor->header().status == "Valid") {
       d.beams.push_back(beams(static_cast<const Lidar2d&>(*sensor)));
     }
   }

@@ -36,6 +36,8 @@ World::World(WorldModel model) : model_(std::move(model)) {
   states_.resize(n);
   shapes_.resize(n);
   radius_extend_.resize(n);
+  trajectories_.resize(n);
+  scripted_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const ObjectModel& m = model_.objects[i];
     if (m.id != static_cast<int>(i)) throw Error("object ids must equal their index");
@@ -47,9 +49,26 @@ World::World(WorldModel model) : model_(std::move(model)) {
     motion_rng_.emplace_back(model_.seed, m.name + "/kinematics");
     // IR-SIM draws a wandering object's first goal when it is created.
     if (m.behavior.wander) s.goals = {random_point(wander_rng_.back(), m.behavior)};
+    if (m.trajectory) {
+      trajectories_[i].emplace(*m.trajectory);
+      follow_trajectory(static_cast<int>(i), 0);
+    }
     place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
     radius_extend_[i] = m.shape.bounding_radius() + 0.1;
   }
+}
+
+void World::follow_trajectory(int id, Nanos t_ns) {
+  const Trajectory& trajectory = *trajectories_[id];
+  const double t = nanos_to_seconds(t_ns);
+  Scripted& now = scripted_[id];
+  now = {trajectory.pose(t), trajectory.velocity(t), trajectory.angular_velocity(t)};
+  ObjectState& s = states_[id];
+  const double yaw = planar_yaw(now.pose.orientation);
+  s.state = {now.pose.position.x(), now.pose.position.y(), yaw};
+  // Reported like a diff drive's command: forward speed in the plane and yaw rate.
+  const Eigen::Vector3d& v = now.velocity;
+  s.velocity = {v.x() * std::cos(yaw) + v.y() * std::sin(yaw), now.angular_velocity.z()};
 }
 
 void World::step(std::span<const Command> commands) {
@@ -65,6 +84,11 @@ void World::step(std::span<const Command> commands) {
 void World::move_object(int id, const Command& command) {
   const ObjectModel& m = model_.objects[id];
   ObjectState& s = states_[id];
+  if (trajectories_[id]) {
+    follow_trajectory(id, (step_count_ + 1) * step_ns_);
+    place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[id]);
+    return;
+  }
   if (m.is_static || s.stop) {
     s.velocity.setZero();
     return;
@@ -122,6 +146,10 @@ void World::update_goals_before_move(int id) {
 void World::check_arrival(int id) {
   const ObjectModel& m = model_.objects[id];
   ObjectState& s = states_[id];
+  if (trajectories_[id]) {
+    s.arrive = nanos_to_seconds(time_ns()) >= trajectories_[id]->end_time();
+    return;
+  }
   if (s.goals.empty()) {
     s.arrive = false;
     return;
@@ -174,7 +202,9 @@ void World::check_collisions() {
     ObjectState& s = states_[id];
     std::sort(s.collision_ids.begin(), s.collision_ids.end());
     s.collision = !s.collision_ids.empty();
-    if (mode == CollisionMode::kStop) {
+    if (trajectories_[id]) {
+      s.stop = false;  // a scripted object is never stopped
+    } else if (mode == CollisionMode::kStop) {
       s.stop = s.collision;
     } else if (mode == CollisionMode::kUnobstructedObstacles) {
       s.stop = model_.objects[id].role == Role::kRobot && s.collision;
@@ -193,11 +223,13 @@ bool World::done() const {
 }
 
 Eigen::Vector2d World::velocity_xy(int id) const {
+  if (trajectories_[id]) return scripted_[id].velocity.head<2>();
   const ObjectModel& m = model_.objects[id];
   return detail::velocity_xy(m.kinematics.kind, states_[id].state, states_[id].velocity);
 }
 
 double World::angular_velocity(int id) const {
+  if (trajectories_[id]) return scripted_[id].angular_velocity.z();
   const ObjectModel& m = model_.objects[id];
   const ObjectState& s = states_[id];
   switch (m.kinematics.kind) {
@@ -210,6 +242,13 @@ double World::angular_velocity(int id) const {
       break;
   }
   return 0.0;
+}
+
+Pose3d World::pose3d(int id) const {
+  if (trajectories_[id]) return scripted_[id].pose;
+  const ObjectModel& m = model_.objects[id];
+  const std::vector<double>& s = states_[id].state;
+  return {{s[0], s[1], m.z}, rotation_from_rpy(m.roll, m.pitch, s[2])};
 }
 
 bool World::fov_detect_object(int observer, int other) const {

@@ -119,6 +119,86 @@ class FramesFormat(unittest.TestCase):
         self.assertIn("steps/s", result.stdout)
 
 
+class ImuOutputs(unittest.TestCase):
+    STEP_KEYS = {"object_id", "index", "type", "sequence", "stamp", "valid", "status",
+                 "orientation", "angular_velocity", "linear_acceleration",
+                 "angular_velocity_variance", "linear_acceleration_variance"}
+
+    def test_frames_csv_and_plot(self):
+        with tempfile.TemporaryDirectory() as out:
+            run("run", os.path.join(EXAMPLES, "imu_world.yaml"), "--steps", "50", "--out", out,
+                "--quiet")
+            frames = read_frames(os.path.join(out, "frames.jsonl"))
+            with open(os.path.join(out, "ball", "imu_0.csv")) as f:
+                rows = [line.rstrip("\n").split(",") for line in f]
+            with open(os.path.join(out, "drone", "imu_0.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            for obj in ("rover", "drone", "ball"):
+                self.assertTrue(os.path.exists(os.path.join(out, obj, "imu_0.csv")))
+        header = frames[0]
+        imus = [s for s in header["sensors"] if s["type"] == "imu"]
+        self.assertEqual([(s["object_id"], s["name"]) for s in imus],
+                         [(0, "imu_0"), (1, "imu_0"), (2, "imu_0")])
+        rover = imus[0]
+        self.assertEqual(rover["update_rate_hz"], 100)
+        self.assertEqual(rover["seed"], 1337)
+        self.assertEqual(rover["offset"], [0.1, 0, 0.15])
+        # Kalibr density -> per-sample sigma at 100 Hz: 0.0028 * sqrt(100).
+        self.assertAlmostEqual(rover["accelerometer_noise_std"], 0.028, places=15)
+        self.assertEqual(rover["accelerometer_noise_density"], 0.0028)
+        self.assertEqual(rover["accelerometer_bias_random_walk_std"], 0.00086)
+        self.assertEqual(imus[1]["low_pass_cutoff_hz"], 15)
+        for key in ("low_pass", "clamp", "max_linear_acceleration", "max_angular_velocity",
+                    "teleport_distance", "teleport_angle_deg", "max_sample_dt", "rpy"):
+            self.assertIn(key, rover)
+
+        ball = [[s for s in f["sensors"] if s["type"] == "imu" and s["object_id"] == 2][0]
+                for f in frames[1:]]
+        self.assertEqual(len(ball), 50)  # one sample per 10 ms step
+        for k, s in enumerate(ball):
+            self.assertEqual(set(s), self.STEP_KEYS)
+            self.assertEqual(s["sequence"], k)
+            self.assertAlmostEqual(s["stamp"], 0.01 * (k + 1), places=12)
+            self.assertEqual(s["status"], "WarmingUp" if k < 2 else "Valid")
+            self.assertEqual(s["valid"], k >= 2)
+            self.assertAlmostEqual(sum(q * q for q in s["orientation"]), 1.0, places=12)
+        # Free fall: only the lever arm of the spinning ball (offset 0.1 m on x, spin (3, 0, 1)
+        # rad/s): omega x (omega x r) = (-0.1, 0, 0.3) m/s^2 in the limit.
+        f = ball[10]["linear_acceleration"]
+        self.assertAlmostEqual(f[0], -0.1, places=3)
+        self.assertAlmostEqual(f[1], 0.0, places=6)
+        self.assertAlmostEqual(f[2], 0.3, places=3)
+        for a, b in zip(ball[10]["angular_velocity"], [3, 0, 1]):
+            self.assertAlmostEqual(a, b, places=9)
+
+        # The CSV has the same samples, plot-ready.
+        self.assertEqual(rows[0], ["stamp", "sequence", "status", "valid", "qx", "qy", "qz", "qw",
+                                   "wx", "wy", "wz", "ax", "ay", "az"])
+        self.assertEqual(len(rows), 51)
+        for row, s in zip(rows[1:], ball):
+            self.assertEqual(float(row[0]), s["stamp"])
+            self.assertEqual(int(row[1]), s["sequence"])
+            self.assertEqual(row[2], s["status"])
+            self.assertEqual(row[3], "1" if s["valid"] else "0")
+            self.assertEqual([float(v) for v in row[4:8]], s["orientation"])
+            self.assertEqual([float(v) for v in row[8:11]], s["angular_velocity"])
+            self.assertEqual([float(v) for v in row[11:14]], s["linear_acceleration"])
+
+    def test_disabled_imu_entry(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("world: {step_time: 0.01}\nrobot:\n  - sensors: [{name: imu, enabled: false}]\n")
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                run("run", f.name, "--steps", "3", "--out", out, "--quiet")
+                frames = read_frames(os.path.join(out, "frames.jsonl"))
+        finally:
+            os.unlink(f.name)
+        s = frames[1]["sensors"][0]
+        self.assertEqual(s["status"], "Disabled")
+        self.assertFalse(s["valid"])
+        self.assertNotIn("linear_acceleration", s)
+
+
 class Determinism(unittest.TestCase):
     def frames_bytes(self, *extra):
         with tempfile.TemporaryDirectory() as out:

@@ -105,10 +105,69 @@ struct Lidar2dModel {
   double velocity_noise_std = 0.0;
 };
 
+// IMU (`imu`, SPEC §7). Noise is given per sample (the seed document's units) or as Kalibr
+// densities; see the README for the conversion.
+struct ImuModel {
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // mounting position [x, y, z] on the body
+  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();     // mounting rotation [roll, pitch, yaw]
+  // White noise: per-sample σ (m/s², rad/s), or Kalibr's continuous-time densities
+  // (m/s²/√Hz, rad/s/√Hz), which replace them: σ = density / √Δt.
+  double accelerometer_noise_std = 0.0;
+  double gyroscope_noise_std = 0.0;
+  std::optional<double> accelerometer_noise_density;
+  std::optional<double> gyroscope_noise_density;
+  Eigen::Vector3d accelerometer_bias = Eigen::Vector3d::Zero();  // m/s², sensor frame
+  Eigen::Vector3d gyroscope_bias = Eigen::Vector3d::Zero();      // rad/s, sensor frame
+  // Bias random walk (m/s²/√s, rad/s/√s; Kalibr's *_random_walk is the same quantity):
+  // each sample adds N(0, σ√Δt) to the bias.
+  double accelerometer_bias_random_walk_std = 0.0;
+  double gyroscope_bias_random_walk_std = 0.0;
+  bool low_pass = false;
+  double low_pass_cutoff_hz = 20.0;  // at least 0.1
+  bool clamp = false;
+  double max_linear_acceleration = 100.0;  // m/s²
+  double max_angular_velocity = 50.0;      // rad/s
+  double teleport_distance = 5.0;          // m between consecutive samples
+  double teleport_angle_deg = 120.0;       // degrees between consecutive samples
+  double max_sample_dt = 0.5;              // s
+};
+
+inline constexpr double kImuDefaultRateHz = 100.0;
+inline constexpr std::uint64_t kImuDefaultSeed = 1337;
+
 struct SensorModel {
   SensorCommon common;
-  std::variant<Lidar2dModel> params;
+  std::variant<Lidar2dModel, ImuModel> params;
   const char* type_name() const;
+};
+
+// ---- Scripted 3D motion -------------------------------------------------------------------------
+
+// A pose at a time on a scripted trajectory.
+struct WaypointModel {
+  double t = 0.0;                                      // s of simulation time
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();  // world frame
+  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();       // roll, pitch, yaw (REP 103)
+};
+
+enum class Interpolation { kCubic, kLinear };
+
+// Free flight under gravity from time 0: position p0 + v0 t - g t²/2 ẑ, orientation turning at a
+// constant body-frame angular velocity.
+struct BallisticModel {
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
+  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();  // body frame, rad/s
+};
+
+// `trajectory:` of an object: timed waypoints (times strictly increasing, the first >= 0) or a
+// ballistic flight. The object is moved by the world along it; its kinematics are unused.
+struct TrajectoryModel {
+  std::vector<WaypointModel> waypoints;
+  Interpolation interpolation = Interpolation::kCubic;
+  bool loop = false;  // repeat; the last waypoint must equal the first
+  std::optional<BallisticModel> ballistic;
 };
 
 // ---- Plot options (renderer only) ---------------------------------------------------------------
@@ -149,7 +208,9 @@ struct ObjectModel {
   std::optional<double> fov;         // radians
   std::optional<double> fov_radius;  // metres
   double z = 0.0;                    // base height (3D extension)
-  std::optional<double> height;      // extrusion height; unset reaches every scan plane
+  double roll = 0.0, pitch = 0.0;    // body tilt of a planar object (3D extension), radians
+  std::optional<TrajectoryModel> trajectory;  // scripted 6-DoF motion instead of kinematics
+  std::optional<double> height;               // extrusion height; unset reaches every scan plane
 
   std::string color;  // matplotlib colour name or hex; "" = renderer default
   PlotModel plot;

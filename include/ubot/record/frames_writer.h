@@ -5,7 +5,10 @@
 //   then one line per recorded step k >= 1, after the k-th step:
 //   {"step", "time", "objects": [{"id", "state", "velocity", "collision", "arrive", "stop"}],
 //    "sensors": [{"object_id", "index", "type", "sequence", "stamp", "status", "origin",
-//                 "ranges", "valid"(, "radial_velocity")}]}
+//                 "ranges", "valid"(, "radial_velocity")}                          (lidars)
+//                {"object_id", "index", "type", "sequence", "stamp", "valid", "status",
+//                 "orientation", "angular_velocity", "linear_acceleration",
+//                 "angular_velocity_variance", "linear_acceleration_variance"}]}   (imu)
 // Doubles are written in full precision (shortest round-trip form).
 #include <cstdio>
 #include <string>

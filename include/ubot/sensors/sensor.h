@@ -24,7 +24,7 @@ struct SensorContext {
   Nanos stamp;  // simulation time of this sample
 };
 
-enum class SensorKind { kLidar2d };
+enum class SensorKind { kLidar2d, kImu };
 
 class Sensor {
  public:

@@ -26,11 +26,17 @@ class Simulation {
   const World& world() const { return world_; }
   const scene::Scene& scene() const { return *scene_; }
   const std::vector<std::unique_ptr<Sensor>>& sensors() const { return sensors_; }
+  // A sensor, for its operations (e.g. Imu::reset_bias).
+  Sensor& sensor(std::size_t i) { return *sensors_[i]; }
   // Indices (into sensors()) of the sensors that sampled during the last step, ascending.
   const std::vector<int>& sampled() const { return sampled_; }
 
   // One step; see World::step for `commands`.
   void step(std::span<const Command> commands = {});
+  // "Sample now": sensor i samples the current snapshot outside its schedule (also when it
+  // already sampled at this time: an IMU then reports InvalidDeltaTime). Returns whether the
+  // sample is valid. Not listed in sampled().
+  bool sample_now(std::size_t i);
 
  private:
   void build_scene();

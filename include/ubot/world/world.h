@@ -9,6 +9,11 @@
 //      ends).
 // Sensors are not part of the world: they sample the post-move snapshot afterwards (see
 // sim/simulation.h).
+//
+// 3D: every object has a full pose (pose3d). A planar object's is its state [x, y, yaw] at its
+// `z`, tilted by its `roll` and `pitch`. An object with a `trajectory` is moved along it instead
+// (its kinematics, behaviour, goals and stop flag do not apply); its planar state mirrors the 3D
+// pose ([x, y, heading of its x axis]) so collisions, lidars and pictures work in the plane.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -17,9 +22,11 @@
 #include <Eigen/Core>
 
 #include "ubot/config/world_model.h"
+#include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
 #include "ubot/world/geometry.h"
+#include "ubot/world/trajectory.h"
 
 namespace ubot {
 namespace detail {
@@ -74,12 +81,20 @@ class World {
   // True when any part of `other`'s shape lies in `observer`'s field-of-view sector (SPEC §10).
   bool fov_detect_object(int observer, int other) const;
 
+  // Full 3D pose of the object's body frame in the world.
+  Pose3d pose3d(int id) const;
+  // The scripted trajectory an object follows, or nullptr.
+  const Trajectory* trajectory(int id) const {
+    return trajectories_[id] ? &*trajectories_[id] : nullptr;
+  }
+
  private:
   void move_object(int id, const Command& command);
   Eigen::Vector2d behavior_velocity(int id, const detail::VelocityRange& range);
   void update_goals_before_move(int id);
   void check_arrival(int id);
   void check_collisions();
+  void follow_trajectory(int id, Nanos t);
 
   WorldModel model_;
   std::vector<ObjectState> states_;
@@ -87,6 +102,14 @@ class World {
   std::vector<double> radius_extend_;
   std::vector<RandomStream> wander_rng_;
   std::vector<RandomStream> motion_rng_;
+  std::vector<std::optional<Trajectory>> trajectories_;
+  // Current motion of trajectory objects (world frame).
+  struct Scripted {
+    Pose3d pose;
+    Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
+    Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
+  };
+  std::vector<Scripted> scripted_;
   std::int64_t step_count_ = 0;
   Nanos step_ns_ = 0;
 };

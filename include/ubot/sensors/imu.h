@@ -1,0 +1,114 @@
+#pragma once
+// IMU (`imu`, SPEC §7): orientation, angular velocity and specific force of its mounting frame,
+// derived by differencing the sensor's successive sampled world poses, then noise, bias, bias
+// random walk, low-pass and clamp.
+//
+// What "exact" means here: the IMU sees only the poses at its sample times t_{k-2}, t_{k-1}, t_k
+// (the world's poses after the steps it sampled, never a continuous motion), and reports
+//   ω_k = log(R_{k-1}ᵀ R_k) / Δt_k                       (sensor frame)
+//   f_k = R_{k-1}ᵀ (a_k + g ẑ),  a_k = 2 (v_k - v_{k-1}) / (Δt_k + Δt_{k-1}),
+//         v_k = (p_k - p_{k-1}) / Δt_k                   (central second difference)
+// ω_k is the constant body rate that carries R_{k-1} to R_k: exact for any rotation at a
+// constant rate over the interval (whatever its size, below π). a_k is the acceleration of the
+// parabola through the three positions, centred on t_{k-1}, and so expressed in the sensor
+// frame of t_{k-1}: exact for rest, constant velocity and free fall, and exact at t_{k-1} for
+// any cubic motion sampled evenly. The accelerometer therefore describes the motion one sample
+// period before the stamp, the gyroscope the last interval (half a period before it). Mounting
+// offsets need no special terms: the sensor's own positions are differenced, so lever-arm
+// (centripetal and tangential) accelerations appear by themselves.
+#include <cstdint>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "ubot/core/pose3d.h"
+#include "ubot/sensors/sensor.h"
+
+namespace ubot {
+
+// Sample statuses, named as uBotCore's EUBotSampleStatus (the IMU never reports Error).
+enum class ImuStatus { kValid, kWarmingUp, kInvalidDeltaTime, kTeleportDetected, kDisabled };
+const char* imu_status_name(ImuStatus status);
+
+struct ImuSample {
+  Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();      // sensor in world, no noise
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();           // rad/s, sensor frame
+  Eigen::Vector3d linear_acceleration = Eigen::Vector3d::Zero();        // specific force, m/s²
+  Eigen::Vector3d angular_velocity_variance = Eigen::Vector3d::Zero();  // rad²/s²
+  Eigen::Vector3d linear_acceleration_variance = Eigen::Vector3d::Zero();  // m²/s⁴
+  // The orientation variance is always 0 (the orientation is exact).
+};
+
+// The IMU's signal chain, independent of worlds: it is fed the sensor's world pose at each sample
+// time. Status rules (SPEC §7): the first two samples after construction or reset_history() are
+// WarmingUp; InvalidDeltaTime when Δt <= 0 or Δt > max_sample_dt (every sample when the
+// configured period itself exceeds max_sample_dt); TeleportDetected when the sensor moved more
+// than teleport_distance or turned more than teleport_angle since the last sample. Both restart
+// the history from the current pose (next sample WarmingUp, then Valid). Non-valid samples report
+// zero angular velocity and specific force; noise, filter and clamp run on valid samples only.
+class ImuProcessor {
+ public:
+  // `noise`: the sensor's noise switch; `period`: its configured sample period.
+  ImuProcessor(const ImuModel& params, bool noise, Nanos period);
+
+  ImuStatus process(Nanos stamp, const Pose3d& pose_WS, RandomStream& rng);
+  const ImuSample& sample() const { return sample_; }
+
+  // Forgets the poses used for differencing: the next two samples are WarmingUp.
+  void reset_history() { history_ = 0; }
+  // Back to the configured biases, dropping what the random walk added.
+  void reset_bias();
+  // Current biases (configured + random walk), sensor frame.
+  Eigen::Vector3d accelerometer_bias() const { return params_.accelerometer_bias + walk_a_; }
+  Eigen::Vector3d gyroscope_bias() const { return params_.gyroscope_bias + walk_g_; }
+  // Per-sample white-noise σ for a sample interval dt (the configured σ, or density / √dt).
+  double accelerometer_sigma(double dt) const;
+  double gyroscope_sigma(double dt) const;
+
+ private:
+  struct Pose {
+    Nanos stamp = 0;
+    Eigen::Vector3d position = Eigen::Vector3d::Zero();
+    Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
+  };
+  ImuStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
+  void differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt);
+  void add_noise(double dt, RandomStream& rng);
+  void filter_and_clamp(double dt);
+
+  ImuModel params_;
+  bool noise_;
+  Nanos period_;
+  Nanos max_dt_;
+  double teleport_angle_;  // radians
+  Pose previous_, before_previous_;
+  int history_ = 0;  // poses kept for differencing (0, 1 or 2)
+  Eigen::Vector3d walk_a_ = Eigen::Vector3d::Zero(), walk_g_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d filter_a_ = Eigen::Vector3d::Zero(), filter_g_ = Eigen::Vector3d::Zero();
+  ImuSample sample_;
+};
+
+class Imu final : public Sensor {
+ public:
+  Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
+
+  SensorKind kind() const override { return SensorKind::kImu; }
+  const ImuModel& params() const { return params_; }
+  // The latest sample (reading it never samples); header() has its status.
+  const ImuSample& data() const { return processor_.sample(); }
+  const ImuProcessor& processor() const { return processor_; }
+  // Pose of the sensor frame in the body frame (offset and rpy).
+  const Pose3d& mount() const { return mount_; }
+
+  void reset_bias() { processor_.reset_bias(); }
+  void reset_history() { processor_.reset_history(); }
+
+ private:
+  bool measure(const SensorContext& ctx, std::string& status) override;
+
+  ImuModel params_;
+  Pose3d mount_;
+  ImuProcessor processor_;
+};
+
+}  // namespace ubot

@@ -1,0 +1,28 @@
+#pragma once
+// Collects an IMU's samples over a run and turns them into a two-panel line plot: angular
+// velocity (x, y, z) and specific force (x, y, z) against time, sensor frame. Samples that are
+// not Valid leave gaps in the lines.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "ubot/render/plot.h"
+#include "ubot/sensors/imu.h"
+
+namespace ubot::viz {
+
+class ImuPlot {
+ public:
+  explicit ImuPlot(const Imu& imu);
+  // Appends the IMU's latest sample.
+  void record(const Imu& imu);
+  render::Plot plot() const;
+  std::size_t size() const { return time_.size(); }
+
+ private:
+  std::string title_;
+  std::vector<double> time_;
+  std::array<std::vector<double>, 6> channels_;  // wx, wy, wz, ax, ay, az
+};
+
+}  // namespace ubot::viz

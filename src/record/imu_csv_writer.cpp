@@ -1,0 +1,48 @@
+#include "ubot/record/imu_csv_writer.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ubot/core/error.h"
+
+namespace ubot {
+
+ImuCsvWriter::ImuCsvWriter(const std::string& path) : path_(path) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (!file_) throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
+  put("stamp,sequence,status,valid,qx,qy,qz,qw,wx,wy,wz,ax,ay,az\n");
+}
+
+ImuCsvWriter::~ImuCsvWriter() {
+  if (file_) std::fclose(file_);
+}
+
+void ImuCsvWriter::write(const Imu& imu) {
+  const FrameHeader& h = imu.header();
+  const ImuSample& s = imu.data();
+  const Eigen::Quaterniond& q = s.orientation;
+  const Eigen::Vector3d &w = s.angular_velocity, &a = s.linear_acceleration;
+  // fmt's "{}" for a double is the shortest round-trip form.
+  put(fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", nanos_to_seconds(h.stamp),
+                  h.sequence, h.status, h.valid ? 1 : 0, q.x(), q.y(), q.z(), q.w(), w.x(), w.y(),
+                  w.z(), a.x(), a.y(), a.z()));
+}
+
+void ImuCsvWriter::put(const std::string& line) {
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size()) {
+    throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+  }
+}
+
+void ImuCsvWriter::close() {
+  if (!file_) return;
+  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
+  const int error = errno;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (failed) throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(error)));
+}
+
+}  // namespace ubot

@@ -1,0 +1,251 @@
+// The `imu` sensor entry and the 3D object keys (`roll`, `pitch`, `trajectory`): defaults as
+// SPEC §7 lists them, Kalibr's alternatives, and precise errors.
+#include <gtest/gtest.h>
+
+#include <numbers>
+
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+
+namespace ubot {
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    load_world_from_string(yaml, "bad.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "loaded without error";
+}
+
+const SensorModel& first_sensor(const WorldModel& w) { return w.objects.at(0).sensors.at(0); }
+
+TEST(ImuConfig, DefaultsAreTheSpecs) {
+  const WorldModel w = load_world_from_string("robot:\n  - sensors: [{name: imu}]\n", "w.yaml");
+  const SensorModel& s = first_sensor(w);
+  EXPECT_STREQ(s.type_name(), "imu");
+  EXPECT_EQ(s.common.name, "imu_0");
+  EXPECT_EQ(s.common.update_rate_hz, 100.0);
+  EXPECT_EQ(s.common.seed, 1337u);
+  EXPECT_FALSE(s.common.noise);
+  EXPECT_TRUE(s.common.enabled);
+  EXPECT_TRUE(s.common.auto_start);
+  const ImuModel& p = std::get<ImuModel>(s.params);
+  EXPECT_EQ(p.offset, Eigen::Vector3d::Zero());
+  EXPECT_EQ(p.rpy, Eigen::Vector3d::Zero());
+  EXPECT_EQ(p.accelerometer_noise_std, 0.0);
+  EXPECT_EQ(p.gyroscope_noise_std, 0.0);
+  EXPECT_FALSE(p.accelerometer_noise_density);
+  EXPECT_FALSE(p.gyroscope_noise_density);
+  EXPECT_EQ(p.accelerometer_bias, Eigen::Vector3d::Zero());
+  EXPECT_EQ(p.gyroscope_bias, Eigen::Vector3d::Zero());
+  EXPECT_EQ(p.accelerometer_bias_random_walk_std, 0.0);
+  EXPECT_EQ(p.gyroscope_bias_random_walk_std, 0.0);
+  EXPECT_FALSE(p.low_pass);
+  EXPECT_EQ(p.low_pass_cutoff_hz, 20.0);
+  EXPECT_FALSE(p.clamp);
+  EXPECT_EQ(p.max_linear_acceleration, 100.0);
+  EXPECT_EQ(p.max_angular_velocity, 50.0);
+  EXPECT_EQ(p.teleport_distance, 5.0);
+  EXPECT_EQ(p.teleport_angle_deg, 120.0);
+  EXPECT_EQ(p.max_sample_dt, 0.5);
+}
+
+TEST(ImuConfig, EveryKeyIsRead) {
+  const WorldModel w = load_world_from_string(R"(
+robot:
+  - sensors:
+      - name: imu
+        update_rate_hz: 200
+        noise: true
+        seed: 7
+        enabled: false
+        offset: [0.1, -0.2, 0.3]
+        rpy: [0.01, 0.02, 0.03]
+        accelerometer_noise_std: 0.05
+        gyroscope_noise_std: 0.004
+        accelerometer_bias: [0.1, 0.2, 0.3]
+        gyroscope_bias: [0.01, 0.02, 0.03]
+        accelerometer_bias_random_walk_std: 0.001
+        gyroscope_bias_random_walk_std: 0.0001
+        low_pass: true
+        low_pass_cutoff_hz: 0.1
+        clamp: true
+        max_linear_acceleration: 16
+        max_angular_velocity: 4
+        teleport_distance: 2
+        teleport_angle_deg: 90
+        max_sample_dt: 0.25
+)",
+                                              "w.yaml");
+  const SensorModel& s = first_sensor(w);
+  EXPECT_EQ(s.common.update_rate_hz, 200.0);
+  EXPECT_EQ(s.common.seed, 7u);
+  EXPECT_TRUE(s.common.noise);
+  EXPECT_FALSE(s.common.enabled);
+  const ImuModel& p = std::get<ImuModel>(s.params);
+  EXPECT_EQ(p.offset, Eigen::Vector3d(0.1, -0.2, 0.3));
+  EXPECT_EQ(p.rpy, Eigen::Vector3d(0.01, 0.02, 0.03));
+  EXPECT_EQ(p.accelerometer_noise_std, 0.05);
+  EXPECT_EQ(p.gyroscope_noise_std, 0.004);
+  EXPECT_EQ(p.accelerometer_bias, Eigen::Vector3d(0.1, 0.2, 0.3));
+  EXPECT_EQ(p.gyroscope_bias, Eigen::Vector3d(0.01, 0.02, 0.03));
+  EXPECT_EQ(p.accelerometer_bias_random_walk_std, 0.001);
+  EXPECT_EQ(p.gyroscope_bias_random_walk_std, 0.0001);
+  EXPECT_TRUE(p.low_pass);
+  EXPECT_EQ(p.low_pass_cutoff_hz, 0.1);  // the minimum is allowed
+  EXPECT_TRUE(p.clamp);
+  EXPECT_EQ(p.max_linear_acceleration, 16.0);
+  EXPECT_EQ(p.max_angular_velocity, 4.0);
+  EXPECT_EQ(p.teleport_distance, 2.0);
+  EXPECT_EQ(p.teleport_angle_deg, 90.0);
+  EXPECT_EQ(p.max_sample_dt, 0.25);
+}
+
+TEST(ImuConfig, KalibrKeys) {
+  // A Kalibr imu.yaml's four numbers (here an ADIS16448's) go in under their own names.
+  const WorldModel w = load_world_from_string(R"(
+robot:
+  - sensors:
+      - name: imu
+        accelerometer_noise_density: 0.0028
+        gyroscope_noise_density: 0.00016
+        accelerometer_random_walk: 0.00086
+        gyroscope_random_walk: 0.000022
+)",
+                                              "w.yaml");
+  const ImuModel& p = std::get<ImuModel>(first_sensor(w).params);
+  EXPECT_EQ(p.accelerometer_noise_density, 0.0028);
+  EXPECT_EQ(p.gyroscope_noise_density, 0.00016);
+  // Kalibr's random walk and the seed's bias random walk σ are the same quantity and unit.
+  EXPECT_EQ(p.accelerometer_bias_random_walk_std, 0.00086);
+  EXPECT_EQ(p.gyroscope_bias_random_walk_std, 0.000022);
+}
+
+TEST(ImuConfig, ObjectTiltAndTrajectory) {
+  const WorldModel w = load_world_from_string(R"(
+robot:
+  - state: [1, 2, 0.5]
+    z: 0.4
+    roll: 0.1
+    pitch: -0.2
+obstacle:
+  - trajectory:
+      waypoints:
+        - {t: 0, position: [1, 2, 3], rpy: [0, 0, 1]}
+        - {t: 2, position: [4, 5, 6]}
+      interpolation: linear
+  - trajectory: {ballistic: {position: [0, 0, 10], velocity: [1, 0, 0], rpy: [0, 0, -0.5],
+                 angular_velocity: [0, 0, 2]}}
+  - trajectory:
+      loop: true
+      waypoints:
+        - {t: 1, position: [0, 0, 1]}
+        - {t: 2, position: [1, 0, 1]}
+        - {t: 3, position: [0, 0, 1]}
+)",
+                                              "w.yaml");
+  const ObjectModel& robot = w.objects[0];
+  EXPECT_EQ(robot.z, 0.4);
+  EXPECT_EQ(robot.roll, 0.1);
+  EXPECT_EQ(robot.pitch, -0.2);
+  EXPECT_FALSE(robot.trajectory);
+
+  const ObjectModel& a = w.objects[1];
+  ASSERT_TRUE(a.trajectory);
+  EXPECT_FALSE(a.is_static);
+  EXPECT_TRUE(a.goals.empty());
+  EXPECT_EQ(a.trajectory->interpolation, Interpolation::kLinear);
+  ASSERT_EQ(a.trajectory->waypoints.size(), 2u);
+  EXPECT_EQ(a.trajectory->waypoints[1].t, 2.0);
+  EXPECT_EQ(a.trajectory->waypoints[1].position, Eigen::Vector3d(4, 5, 6));
+  EXPECT_EQ(a.trajectory->waypoints[1].rpy, Eigen::Vector3d::Zero());
+  EXPECT_EQ(a.state, (std::vector<double>{1, 2, 1}));  // starts at the first waypoint
+
+  const ObjectModel& b = w.objects[2];
+  ASSERT_TRUE(b.trajectory && b.trajectory->ballistic);
+  EXPECT_EQ(b.trajectory->ballistic->velocity, Eigen::Vector3d(1, 0, 0));
+  EXPECT_EQ(b.trajectory->ballistic->angular_velocity, Eigen::Vector3d(0, 0, 2));
+  EXPECT_NEAR(b.state[2], -0.5, 1e-15);
+
+  const ObjectModel& c = w.objects[3];
+  EXPECT_TRUE(c.trajectory->loop);
+  EXPECT_EQ(c.trajectory->interpolation, Interpolation::kCubic);  // the default
+}
+
+struct BadCase {
+  const char* what;
+  const char* yaml;
+  const char* message;
+};
+
+const BadCase kCases[] = {
+    {"misspelt imu key", "robot:\n  - sensors: [{name: imu, acelerometer_noise_std: 1}]\n",
+     "bad.yaml:2:27: robot[0].sensors[0].acelerometer_noise_std: unknown key "
+     "'acelerometer_noise_std' (did you mean 'accelerometer_noise_std'?)"},
+    {"σ and density together",
+     "robot:\n  - sensors: [{name: imu, gyroscope_noise_std: 1, gyroscope_noise_density: 1}]\n",
+     "bad.yaml:2:76: robot[0].sensors[0].gyroscope_noise_density: give either "
+     "gyroscope_noise_std or gyroscope_noise_density, not both"},
+    {"both random walk names",
+     "robot:\n  - sensors: [{name: imu, accelerometer_bias_random_walk_std: 1,\n"
+     "               accelerometer_random_walk: 1}]\n",
+     "bad.yaml:3:43: robot[0].sensors[0].accelerometer_random_walk: give either "
+     "accelerometer_bias_random_walk_std or accelerometer_random_walk, not both"},
+    {"cutoff below 0.1 Hz", "robot:\n  - sensors: [{name: imu, low_pass_cutoff_hz: 0.05}]\n",
+     "bad.yaml:2:47: robot[0].sensors[0].low_pass_cutoff_hz: must be at least 0.1 Hz"},
+    {"negative noise", "robot:\n  - sensors: [{name: imu, accelerometer_noise_std: -1}]\n",
+     "bad.yaml:2:52: robot[0].sensors[0].accelerometer_noise_std: must not be negative, got -1"},
+    {"offset of two numbers", "robot:\n  - sensors: [{name: imu, offset: [1, 2]}]\n",
+     "bad.yaml:2:35: robot[0].sensors[0].offset: expected 3 numbers, got 2"},
+    {"zero max_sample_dt", "robot:\n  - sensors: [{name: imu, max_sample_dt: 0}]\n",
+     "bad.yaml:2:42: robot[0].sensors[0].max_sample_dt: must be greater than 0, got 0"},
+    {"waypoint times not increasing",
+     "obstacle:\n  - trajectory: {waypoints: [{t: 1, position: [0, 0, 0]},\n"
+     "                              {t: 1, position: [1, 0, 0]}]}\n",
+     "bad.yaml:3:35: obstacle[0].trajectory.waypoints[1].t: waypoint times must increase, got 1 "
+     "after 1"},
+    {"one waypoint", "obstacle:\n  - trajectory: {waypoints: [{t: 0, position: [0, 0, 0]}]}\n",
+     "bad.yaml:2:29: obstacle[0].trajectory.waypoints: expected a list of at least 2 waypoints"},
+    {"waypoint without position",
+     "obstacle:\n  - trajectory: {waypoints: [{t: 0}, {t: 1, position: [0, 0, 0]}]}\n",
+     "bad.yaml:2:30: obstacle[0].trajectory.waypoints[0]: missing required key 'position'"},
+    {"open loop",
+     "obstacle:\n  - trajectory: {loop: true, waypoints: [{t: 0, position: [0, 0, 0]},\n"
+     "      {t: 1, position: [1, 0, 0]}, {t: 2, position: [1, 1, 0]}]}\n",
+     "bad.yaml:2:24: obstacle[0].trajectory.loop: a looping trajectory must end where it starts "
+     "(same position and rpy)"},
+    {"waypoints and ballistic",
+     "obstacle:\n  - trajectory: {waypoints: [], ballistic: {position: [0, 0, 0]}}\n",
+     "bad.yaml:2:44: obstacle[0].trajectory.ballistic: give either waypoints or ballistic, not "
+     "both"},
+    {"empty trajectory", "obstacle:\n  - trajectory: {interpolation: linear}\n",
+     "bad.yaml:2:17: obstacle[0].trajectory: a trajectory needs `waypoints` or `ballistic`"},
+    {"unknown interpolation",
+     "obstacle:\n  - trajectory: {interpolation: spline, waypoints: [{t: 0, position: [0, 0, "
+     "0]}, {t: 1, position: [1, 0, 0]}]}\n",
+     "bad.yaml:2:33: obstacle[0].trajectory.interpolation: unknown value 'spline' (expected one "
+     "of: cubic, linear)"},
+    {"kinematics with a trajectory",
+     "robot:\n  - kinematics: {name: diff}\n    trajectory: {ballistic: {position: [0, 0, 0]}}\n",
+     "bad.yaml:2:17: robot[0].kinematics: 'kinematics' does not apply to an object that follows "
+     "a trajectory"},
+    {"state with a trajectory",
+     "robot:\n  - state: [1, 1, 0]\n    trajectory: {ballistic: {position: [0, 0, 0]}}\n",
+     "bad.yaml:2:12: robot[0].state: 'state' does not apply to an object that follows a "
+     "trajectory"},
+    {"loop on a ballistic flight",
+     "obstacle:\n  - trajectory: {loop: true, ballistic: {position: [0, 0, 0]}}\n",
+     "bad.yaml:2:24: obstacle[0].trajectory.loop: applies to waypoints, not to a ballistic "
+     "flight"},
+};
+
+TEST(ImuConfig, BadInputHasAPreciseMessage) {
+  for (const BadCase& c : kCases) {
+    EXPECT_EQ(error_of(c.yaml), c.message) << c.what;
+  }
+}
+
+}  // namespace
+}  // namespace ubot
