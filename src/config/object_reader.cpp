@@ -14,11 +14,17 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
 // distribution, state, goal) is an error.
-const char* const kObjectKeys[] = {
-    "kinematics",  "shape",      "behavior",  "color",          "static",      "vel_min",
-    "vel_max",     "acce",       "velocity",  "goal_threshold", "arrive_mode", "unobstructed",
-    "fov",         "fov_radius", "name",      "plot",           "z",           "height",
-    "description", "group",      "group_name"};
+const char* const kObjectKeys[] = {"kinematics",  "shape",
+                                   "behavior",    "color",
+                                   "static",      "vel_min",
+                                   "vel_max",     "acce",
+                                   "velocity",    "goal_threshold",
+                                   "arrive_mode", "unobstructed",
+                                   "fov",         "fov_radius",
+                                   "name",        "plot",
+                                   "z",           "height",
+                                   "description", "group",
+                                   "group_name",  "ros2"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -257,6 +263,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.plot = read_plot(value("plot", index), role);
 
   if (sensors_) o.sensors = read_sensors(*sensors_);
+  o.ros2 = read_ros2(value("ros2", index));
   // IR-SIM: an object without an explicit field of view borrows its first lidar's.
   if (auto f = value("fov", index)) {
     o.fov = std::fmod(f->as_positive(), 2.0 * kPi);
