@@ -9,6 +9,8 @@ build_pkgs=(
   libcairo2-dev libgif-dev libpng-dev
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  cyclonedds-dev cyclonedds-tools libssl-dev
+  libfastrtps-dev libfastcdr-dev fastddsgen default-jre-headless iproute2 util-linux
 )
 test_pkgs=(clang-format python3)
 bench_pkgs=()

@@ -37,6 +37,17 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none");
   run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores)")
       ->check(CLI::NonNegativeNumber);
+  CLI::Option* ros2 =
+      run_cmd->add_flag("--ros2", run.ros2, "ROS 2 bridge over DDS (topics, cmd_vel, /clock)");
+  run_cmd->add_option("--ros-domain-id", run.ros_domain_id, "ROS 2 domain (default ROS_DOMAIN_ID)")
+      ->check(CLI::Range(0, 232))
+      ->needs(ros2);
+  run_cmd
+      ->add_option("--realtime", run.realtime,
+                   "Pace simulation time to wall time (times FACTOR, default 1)")
+      ->expected(0, 1)
+      ->default_str("1")
+      ->check(CLI::PositiveNumber);
 
   std::string validate_world;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a world file and exit");
