@@ -3,7 +3,9 @@
 #include <dds/dds.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <vector>
 
@@ -84,9 +86,10 @@ void write_kind(MessageKind kind, dds_entity_t writer, const void* message,
 template <class M>
 int take_as_c(dds_entity_t reader, const RawCallback& callback) {
   int delivered = 0;
-  void* samples[kTakeBatch] = {};
+  void* samples[kTakeBatch];
   dds_sample_info_t infos[kTakeBatch];
   for (;;) {
+    std::fill(std::begin(samples), std::end(samples), nullptr);  // null: take on loan
     const dds_return_t n = dds_take(reader, samples, infos, kTakeBatch, kTakeBatch);
     if (n <= 0) return delivered;
     for (dds_return_t i = 0; i < n; ++i) {

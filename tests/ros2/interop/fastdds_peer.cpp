@@ -7,6 +7,9 @@
 //       against interop_data.h; exit 0 when all four matched, 1 on a mismatch or timeout.
 //   fastdds_peer twist --topic T --linear V --angular W [--rate HZ] [--seconds S] [--domain D]
 //       publishes geometry_msgs/Twist on T (e.g. rt/robot_0/cmd_vel).
+//   fastdds_peer bench [--domain D]
+//       the subscriber of bench/ros2_bench.cpp (UBOT_BENCH_FASTDDS_PEER): latency and counts of
+//       rt/bench/scan and rt/bench/points, reported on stdout per run (rt/bench/control).
 #include <fastdds/rtps/transport/UDPv4TransportDescriptor.h>
 #include <fastrtps/utils/IPLocator.h>
 #include <fastdds/dds/domain/DomainParticipant.hpp>
@@ -14,21 +17,27 @@
 #include <fastdds/dds/publisher/DataWriter.hpp>
 #include <fastdds/dds/publisher/Publisher.hpp>
 #include <fastdds/dds/subscriber/DataReader.hpp>
+#include <fastdds/dds/subscriber/DataReaderListener.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "geometry_msgsPubSubTypes.h"
 #include "interop_data.h"
+#include "rosgraph_msgsPubSubTypes.h"
 #include "sensor_msgsPubSubTypes.h"
 
 using namespace eprosima::fastdds::dds;
@@ -334,6 +343,122 @@ int twist(const std::map<std::string, std::string>& args) {
   return 0;
 }
 
+// ---- bench ----
+
+std::int64_t monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+struct BenchState {
+  std::mutex mutex;
+  int run = -1;
+  std::int64_t expected = -1;
+  std::int64_t deadline = 0;
+  std::vector<std::int64_t> latencies;
+  std::atomic<bool> quit{false};
+
+  void record(const std_msgs::msg::dds_::Header_& h) {
+    const std::int64_t sent =
+        static_cast<std::int64_t>(h.stamp().sec()) * 1'000'000'000 + h.stamp().nanosec();
+    const std::int64_t latency = monotonic_ns() - sent;
+    const std::lock_guard lock(mutex);
+    if (run < 0 || std::atoi(h.frame_id().c_str()) == run) latencies.push_back(latency);
+  }
+};
+
+// Takes samples as they arrive (in Fast-DDS's receive thread), as fast as a subscriber can.
+template <class Msg>
+class BenchReader : public DataReaderListener {
+ public:
+  explicit BenchReader(BenchState& state) : state_(state) {}
+  void on_data_available(DataReader* reader) override {
+    SampleInfo info;
+    while (reader->take_next_sample(&msg_, &info) == ReturnCode_t::RETCODE_OK) {
+      if (info.valid_data) state_.record(msg_.header());
+    }
+  }
+
+ private:
+  BenchState& state_;
+  Msg msg_;
+};
+
+class ControlReader : public DataReaderListener {
+ public:
+  explicit ControlReader(BenchState& state) : state_(state) {}
+  void on_data_available(DataReader* reader) override {
+    rosgraph_msgs::msg::dds_::Clock_ m;
+    SampleInfo info;
+    while (reader->take_next_sample(&m, &info) == ReturnCode_t::RETCODE_OK) {
+      if (!info.valid_data) continue;
+      const int sec = m.clock().sec();
+      if (sec == -1) {
+        std::printf("pong\n");
+        std::fflush(stdout);
+      } else if (sec == -2) {
+        state_.quit = true;
+      } else if (sec >= 0) {
+        const std::lock_guard lock(state_.mutex);
+        state_.run = sec;
+        state_.expected = m.clock().nanosec();
+        state_.deadline = monotonic_ns() + 1'000'000'000;
+      }
+    }
+  }
+
+ private:
+  BenchState& state_;
+};
+
+int bench(const std::map<std::string, std::string>& args) {
+  const int domain = args.count("--domain") ? std::atoi(args.at("--domain").c_str()) : 0;
+  DomainParticipant* p = make_participant(domain);
+  if (!p) return 2;
+  Subscriber* sub = p->create_subscriber(SUBSCRIBER_QOS_DEFAULT);
+  BenchState state;
+  BenchReader<sm::LaserScan_> scan_listener(state);
+  BenchReader<sm::PointCloud2_> cloud_listener(state);
+  ControlReader control_listener(state);
+  auto reader = [&](TypeSupport type, const char* topic, const char* hash, DataReaderListener* l) {
+    type.register_type(p);
+    Topic* t = p->create_topic(topic, type.get_type_name(), TOPIC_QOS_DEFAULT);
+    return sub->create_datareader(t, reader_qos(hash), l);
+  };
+  reader(TypeSupport(new sm::LaserScan_PubSubType()), "rt/bench/scan",
+         "RIHS01_64c191398013af96509d518dac71d5164f9382553fce5c1f8cca5be7924bd828", &scan_listener);
+  reader(TypeSupport(new sm::PointCloud2_PubSubType()), "rt/bench/points",
+         "RIHS01_9198cabf7da3796ae6fe19c4cb3bdd3525492988c70522628af5daa124bae2b5",
+         &cloud_listener);
+  reader(TypeSupport(new rosgraph_msgs::msg::dds_::Clock_PubSubType()), "rt/bench/control",
+         "RIHS01_692f7a66e93a3c83e71765d033b60349ba68023a8c689a79e48078bcb5c58564",
+         &control_listener);
+  while (!state.quit) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const std::lock_guard lock(state.mutex);
+    if (state.expected < 0) continue;
+    if (static_cast<std::int64_t>(state.latencies.size()) < state.expected &&
+        monotonic_ns() < state.deadline) {
+      continue;
+    }
+    auto& l = state.latencies;
+    std::sort(l.begin(), l.end());
+    auto pct = [&](double q) {
+      return l.empty() ? 0 : l[static_cast<std::size_t>(q * (l.size() - 1))];
+    };
+    std::printf("result %d %zu %lld %lld\n", state.run, l.size(), static_cast<long long>(pct(0.5)),
+                static_cast<long long>(pct(0.99)));
+    std::fflush(stdout);
+    l.clear();
+    state.run = -1;
+    state.expected = -1;
+  }
+  p->delete_contained_entities();
+  DomainParticipantFactory::get_instance()->delete_participant(p);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -344,6 +469,7 @@ int main(int argc, char** argv) {
   const auto args = parse(argc, argv);
   if (!std::strcmp(argv[1], "listen")) return listen(args);
   if (!std::strcmp(argv[1], "twist")) return twist(args);
+  if (!std::strcmp(argv[1], "bench")) return bench(args);
   std::fprintf(stderr, "unknown mode %s\n", argv[1]);
   return 2;
 }
