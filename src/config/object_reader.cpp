@@ -263,6 +263,9 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.plot = read_plot(value("plot", index), role);
 
   if (sensors_) o.sensors = read_sensors(*sensors_);
+  if (auto f = value("ros2", index); f && role != Role::kRobot) {
+    f->fail("the ROS 2 bridge publishes and drives robots only");
+  }
   o.ros2 = read_ros2(value("ros2", index));
   // IR-SIM: an object without an explicit field of view borrows its first lidar's.
   if (auto f = value("fov", index)) {

@@ -71,6 +71,8 @@ TEST(Ros2Config, ErrorsNameTheKey) {
             "(expected one of: reliable, best_effort)");
   EXPECT_EQ(error_of("robot:\n  - ros2: {sensor_qos: {depth: 0}}\n"),
             "ros.yaml:2:32: robot[0].ros2.sensor_qos.depth: must be an integer in [1, 100000]");
+  EXPECT_EQ(error_of("obstacle:\n  - ros2: {enabled: true}\n"),
+            "ros.yaml:2:11: obstacle[0].ros2: the ROS 2 bridge publishes and drives robots only");
   EXPECT_EQ(error_of("robot:\n  - ros2: {enabled: maybe}\n"),
             "ros.yaml:2:21: robot[0].ros2.enabled: expected true or false, got 'maybe'");
 }
