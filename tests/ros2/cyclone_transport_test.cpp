@@ -174,6 +174,28 @@ TEST_F(CycloneTransportTest, SubscriptionEndsWhenDestroyed) {
   EXPECT_EQ(count, 0);
 }
 
+TEST_F(CycloneTransportTest, LateJoinerGetsTheLatchedStaticTransforms) {
+  const std::string topic = testing::unique_topic("tf_static_late");
+  Writer<TFMessage> writer = make_writer<TFMessage>(*transport_, topic, static_tf_qos());
+  TFMessage m;
+  m.transforms.resize(1);
+  m.transforms[0].header.frame_id = "robot_0/base_link";
+  m.transforms[0].child_frame_id = "robot_0/lidar2d_0";
+  writer.write(m);
+  // A reader created afterwards (as rviz2 started later) still receives it.
+  std::vector<TFMessage> received;
+  auto sub = subscribe<TFMessage>(*transport_, topic, static_tf_qos(),
+                                  [&](const TFMessage* t, std::string_view) {
+                                    if (t) received.push_back(*t);
+                                  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kWait);
+  while (received.empty() && std::chrono::steady_clock::now() < deadline) {
+    transport_->spin(100'000'000);
+  }
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0], m);
+}
+
 // What another DDS participant learns about our writers through discovery.
 struct Discovered {
   std::string type_name;
