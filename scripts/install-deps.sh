@@ -10,6 +10,8 @@ build_pkgs=(
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liboctomap-dev
+  cyclonedds-dev cyclonedds-tools libssl-dev
+  libfastrtps-dev libfastcdr-dev fastddsgen default-jre-headless iproute2 util-linux
 )
 # node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping).
 test_pkgs=(clang-format python3 nodejs)

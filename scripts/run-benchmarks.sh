@@ -11,6 +11,9 @@ for bench in "$build"/bench/bench_*; do
   [[ -x $bench ]] || continue
   name=$(basename "$bench")
   echo "== $name"
-  "$bench" --benchmark_out="$results/$name.json" --benchmark_out_format=json "$@"
+  wrap=()
+  # DDS benchmarks: loopback only, in a private network namespace when permitted.
+  [[ $name == bench_ros2 ]] && wrap=("$(dirname "$0")/../tests/ros2/interop/run_isolated.sh")
+  "${wrap[@]}" "$bench" --benchmark_out="$results/$name.json" --benchmark_out_format=json "$@"
 done
 echo "JSON results in $results/"

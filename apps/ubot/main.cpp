@@ -41,6 +41,17 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--map", run.map,
                       "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
+  CLI::Option* ros2 =
+      run_cmd->add_flag("--ros2", run.ros2, "ROS 2 bridge over DDS (topics, cmd_vel, /clock)");
+  run_cmd->add_option("--ros-domain-id", run.ros_domain_id, "ROS 2 domain (default ROS_DOMAIN_ID)")
+      ->check(CLI::Range(0, 232))
+      ->needs(ros2);
+  run_cmd
+      ->add_option("--realtime", run.realtime,
+                   "Pace simulation time to wall time (times FACTOR, default 1)")
+      ->expected(0, 1)
+      ->default_str("1")
+      ->check(CLI::PositiveNumber);
 
   std::string validate_world;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a world file and exit");

@@ -7,9 +7,12 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <thread>
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
@@ -20,6 +23,8 @@
 #include "ubot/render/drawing.h"
 #include "ubot/render/plot.h"
 #include "ubot/sensors/imu.h"
+#include "ubot/ros2/bridge.h"
+#include "ubot/ros2/cyclone_transport.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/viz/imu_plot.h"
 #include "ubot/viz/run_drawing.h"
@@ -30,6 +35,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::int64_t kDefaultSteps = 1000;
+constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max();
+
+// Set by SIGINT / SIGTERM during a --ros2 run, which then ends cleanly (a signal handler can only
+// reach a global).
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void request_stop(int) { g_stop = 1; }
+
 constexpr int kPictureSide = 800;
 
 // frames.jsonl thinning: 0 = no file, else every n-th step.
@@ -112,9 +124,14 @@ class Progress {
     if (now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     const double wall = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\rstep %lld/%lld  t = %.2f s  %.0f steps/s   ",
-                 static_cast<long long>(step), static_cast<long long>(total_), sim_time,
-                 wall > 0 ? step / wall : 0.0);
+    if (total_ == kUnlimited) {
+      std::fprintf(stderr, "\rstep %lld  t = %.2f s  %.0f steps/s   ", static_cast<long long>(step),
+                   sim_time, wall > 0 ? step / wall : 0.0);
+    } else {
+      std::fprintf(stderr, "\rstep %lld/%lld  t = %.2f s  %.0f steps/s   ",
+                   static_cast<long long>(step), static_cast<long long>(total_), sim_time,
+                   wall > 0 ? step / wall : 0.0);
+    }
     std::fflush(stderr);
   }
   void finish() {
@@ -169,11 +186,33 @@ void print_map_summary(const mapping::SavedMap& m) {
   for (const std::string& f : m.files) std::printf("  saved %s\n", f.c_str());
 }
 
+// --realtime FACTOR: step k ends no earlier than k * step_time / FACTOR after the start. A slow
+// step is not made up by skipping: the simulation then runs behind.
+class Pacer {
+ public:
+  Pacer(std::optional<double> factor, double step_time)
+      : enabled_(factor.has_value()),
+        period_(enabled_ ? step_time / *factor : 0.0),
+        start_(Clock::now()) {}
+  void wait(std::int64_t step) const {
+    if (!enabled_) return;
+    std::this_thread::sleep_until(
+        start_ + std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(period_ * static_cast<double>(step))));
+  }
+
+ private:
+  bool enabled_;
+  double period_;
+  Clock::time_point start_;
+};
+
 }  // namespace
 
 int run(const RunOptions& options) {
   const std::int64_t every = frames_every(options.frames);
-  const std::int64_t max_steps = options.steps.value_or(kDefaultSteps);
+  // With the ROS 2 bridge the run goes on until --steps or Ctrl-C, not until the robots are done.
+  const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
   WorldModel model = load_world(options.world, {.seed = options.seed});
   if (!options.quiet) {
@@ -216,19 +255,37 @@ int run(const RunOptions& options) {
     gif->add_frame(first);
   }
 
+  std::unique_ptr<ros2::Transport> transport;
+  std::unique_ptr<ros2::Bridge> bridge;
+  if (options.ros2) {
+    transport = ros2::make_cyclone_transport({.domain_id = options.ros_domain_id});
+    bridge = std::make_unique<ros2::Bridge>(*transport, sim);
+    bridge->publish(sim);
+    g_stop = 0;
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+  }
+  auto finished = [&] {
+    return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) || g_stop;
+  };
+
   Progress progress(!options.quiet, max_steps);
+  const Pacer pacer(options.realtime, sim.world().step_time());
   const auto start = Clock::now();
-  while (sim.world().step_count() < max_steps && !sim.world().done()) {
-    sim.step();
+  while (!finished()) {
+    sim.step(bridge ? bridge->commands(sim) : std::span<const Command>{});
+    if (bridge) bridge->publish(sim);
     if (mapper) mapper->after_step(sim);
     const std::int64_t k = sim.world().step_count();
-    const bool last = k == max_steps || sim.world().done();
+    const bool last = finished();
     if (frames && (k % every == 0 || last)) frames->write_step(sim);
     imu_outputs.record(sim);
     drawing.record(sim);
     if (gif && (k % gif_every == 0 || last)) gif->add_frame(drawing.draw(sim));
     progress.update(k, nanos_to_seconds(sim.world().time_ns()));
+    pacer.wait(k);
   }
+  if (bridge) bridge->shutdown();
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
   if (frames) frames->close();

@@ -20,7 +20,8 @@ const char* const kObjectKeys[] = {
     "kinematics",  "shape",      "behavior",   "color",          "static",      "vel_min",
     "vel_max",     "acce",       "velocity",   "goal_threshold", "arrive_mode", "unobstructed",
     "fov",         "fov_radius", "name",       "plot",           "z",           "height",
-    "description", "group",      "group_name", "roll",           "pitch",       "trajectory"};
+    "description", "group",      "group_name", "roll",           "pitch",       "trajectory",
+    "ros2"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -346,6 +347,10 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.plot = read_plot(value("plot", index), role);
 
   if (sensors_) o.sensors = read_sensors(*sensors_);
+  if (auto f = value("ros2", index); f && role != Role::kRobot) {
+    f->fail("the ROS 2 bridge publishes and drives robots only");
+  }
+  o.ros2 = read_ros2(value("ros2", index));
   // IR-SIM: an object without an explicit field of view borrows its first lidar's.
   if (auto f = value("fov", index)) {
     o.fov = std::fmod(f->as_positive(), 2.0 * kPi);

@@ -37,5 +37,7 @@ class ObjectReader {
 
 // Reads an object's `sensors` list.
 std::vector<SensorModel> read_sensors(const Field& list);
+// Reads an object's `ros2` section (defaults when absent).
+Ros2Model read_ros2(const std::optional<Field>& field);
 
 }  // namespace ubot::config

@@ -6,9 +6,11 @@ usage: test_cli.py --ubot PATH/TO/ubot [unittest args]   (Python standard librar
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -376,6 +378,67 @@ class Mapping(unittest.TestCase):
             self.assertEqual(r.returncode, 2)
             self.assertIn("mapping.scanners[0]: no object named 'scuot' (did you mean 'scout'?)",
                           r.stderr)
+
+
+class Ros2AndPacing(unittest.TestCase):
+    """--ros2 (DDS kept on 127.0.0.1 by the loopback configuration) and --realtime."""
+
+    ENV = dict(os.environ, CYCLONEDDS_URI="file://" + os.path.join(
+        ROOT, "config", "cyclonedds-loopback.xml"), ROS_DOMAIN_ID=str(100 + os.getpid() % 100))
+    WORLD = os.path.join(EXAMPLES, "lidar_world.yaml")
+
+    def ubot(self, *args, env=None):
+        return subprocess.run([UBOT, *args], capture_output=True, text=True,
+                              env=env or self.ENV, timeout=300)
+
+    def frames(self, out):
+        with open(os.path.join(out, "frames.jsonl"), "rb") as f:
+            return f.read()
+
+    def test_bridge_and_pacing_do_not_change_the_outputs(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            self.assertEqual(self.ubot("run", self.WORLD, "--steps", "30", "--out", a,
+                                       "--quiet").returncode, 0)
+            start = time.monotonic()
+            r = self.ubot("run", self.WORLD, "--steps", "30", "--out", b, "--quiet", "--ros2",
+                          "--realtime", "10")
+            wall = time.monotonic() - start
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(self.frames(a), self.frames(b))
+        self.assertGreaterEqual(wall, 30 * 0.1 / 10)  # paced: 3 s of simulation at 10x
+
+    def test_ros2_runs_until_interrupted_and_ends_cleanly(self):
+        with tempfile.TemporaryDirectory() as out:
+            p = subprocess.Popen([UBOT, "run", self.WORLD, "--ros2", "--realtime", "--out", out,
+                                  "--quiet"], env=self.ENV, stderr=subprocess.PIPE, text=True)
+            time.sleep(2.0)  # well past the world's own end (robot_0 arrives within 150 steps)
+            self.assertIsNone(p.poll(), "a --ros2 run goes on after the robots are done")
+            p.send_signal(signal.SIGINT)
+            self.assertEqual(p.wait(timeout=60), 0, p.stderr.read())
+            lines = self.frames(out).decode().splitlines()
+            steps = [json.loads(line)["step"] for line in lines[1:]]
+            self.assertEqual(steps, list(range(1, len(steps) + 1)))
+            self.assertGreater(len(steps), 5)
+            self.assertTrue(os.path.exists(os.path.join(out, "world.png")))
+
+    def test_bad_ros_arguments_exit_2(self):
+        for args in (["--ros-domain-id", "3"], ["--ros2", "--ros-domain-id", "300"],
+                     ["--realtime", "0"], ["--realtime", "fast"]):
+            with self.subTest(args=args):
+                self.assertEqual(self.ubot("run", self.WORLD, "--steps", "1", *args).returncode, 2)
+        r = self.ubot("run", self.WORLD, "--steps", "1", "--ros2",
+                      env=dict(self.ENV, ROS_DOMAIN_ID="seven"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("ROS_DOMAIN_ID='seven'", r.stderr)
+
+    def test_unknown_command_target_exits_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            world = os.path.join(tmp, "w.yaml")
+            with open(world, "w") as f:
+                f.write("robot:\n  - kinematics: {name: diff}\n    ros2: {target: ghost}\n")
+            r = self.ubot("run", world, "--steps", "1", "--ros2", "--out", tmp)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("robot_0: ros2.target: no object named 'ghost'", r.stderr)
 
 
 if __name__ == "__main__":

@@ -185,6 +185,26 @@ struct PlotModel {
   std::optional<std::string> color;
 };
 
+// ---- ROS 2 (SPEC §12; used by `ubot run --ros2`) ------------------------------------------------
+
+struct Ros2QosModel {
+  bool reliable = true;          // RELIABLE (false: BEST_EFFORT)
+  bool transient_local = false;  // TRANSIENT_LOCAL (false: VOLATILE)
+  int depth = 10;                // KEEP_LAST depth
+};
+
+// A robot's `ros2:` section.
+struct Ros2Model {
+  bool enabled = true;             // publish its topics and receive its cmd_vel
+  std::string namespace_override;  // "" = the robot's name (sanitised); "/" = root
+  std::string topic_override;      // "" = /<namespace>/cmd_vel
+  double command_timeout = 0.5;    // simulation seconds; 0 disables
+  std::string target;              // object driven by cmd_vel; "" = the robot itself
+  bool cmd_vel_stamped = false;    // geometry_msgs/TwistStamped instead of Twist
+  bool use_inf = false;            // LaserScan ranges per REP 117 (+inf / -inf)
+  Ros2QosModel sensor_qos;         // QoS of its sensor, odometry topics
+};
+
 // ---- Objects and world --------------------------------------------------------------------------
 
 struct ObjectModel {
@@ -215,6 +235,7 @@ struct ObjectModel {
   std::string color;  // matplotlib colour name or hex; "" = renderer default
   PlotModel plot;
   std::vector<SensorModel> sensors;
+  Ros2Model ros2;
 };
 
 enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive };

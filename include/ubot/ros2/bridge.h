@@ -1,0 +1,78 @@
+#pragma once
+// The ROS 2 bridge of a simulation: a sink after each step (never mutating the simulation) and a
+// command source before it. For every robot whose `ros2.enabled` is true (namespace <ns> =
+// its name sanitised, or ros2.namespace_override):
+//   /clock                 rosgraph_msgs/Clock           simulation time, every step
+//   /tf                    tf2_msgs/TFMessage            map -> <robot>/base_link, every step
+//   /tf_static             tf2_msgs/TFMessage            <robot>/base_link -> sensor frames
+//                                                        (TRANSIENT_LOCAL, once)
+//   <ns>/odom              nav_msgs/Odometry             ground truth; twist in the body frame
+//   <ns>/scan              sensor_msgs/LaserScan         lidar2d / fmcw_lidar2d, when sampled
+//   <ns>/points            sensor_msgs/PointCloud2       publish_points()
+//   <ns>/imu               sensor_msgs/Imu               publish_imu()
+//   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   publish_image()
+//   <ns>/cmd_vel           geometry_msgs/Twist (in)      drives the robot (or ros2.target)
+// A robot's second sensor of a kind is published under <ns>/<sensor name>/<suffix>.
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ubot/ros2/command_receiver.h"
+#include "ubot/ros2/robot_target.h"
+#include "ubot/ros2/sensor_messages.h"
+#include "ubot/ros2/transport.h"
+#include "ubot/sim/simulation.h"
+
+namespace ubot::ros2 {
+
+class Bridge {
+ public:
+  // Creates the writers and cmd_vel receivers (started) and publishes /tf_static. Throws
+  // ubot::Error when a ros2.target names no object.
+  Bridge(Transport& transport, const Simulation& sim);
+  ~Bridge();
+  Bridge(const Bridge&) = delete;
+  Bridge& operator=(const Bridge&) = delete;
+
+  // Before a step: takes the received commands (transport spin), updates every receiver at the
+  // current simulation time (timeouts) and returns one command per object, set where cmd_vel
+  // drives it (unset: its YAML behaviour).
+  std::span<const Command> commands(const Simulation& sim);
+  // After a step (and once before the first): /clock, /tf, odometry, the scans that sampled.
+  void publish(const Simulation& sim);
+  // End of the run: active commands are released.
+  void shutdown();
+
+  // Hooks for sensors that publish through the bridge (object id of the owner, sensor name).
+  void publish_points(int object_id, const std::string& sensor_name, const PointCloudData& cloud);
+  void publish_imu(int object_id, const std::string& sensor_name, const ImuData& imu);
+  void publish_image(int object_id, const std::string& camera_name, const ImageData& image,
+                     const CameraIntrinsics* intrinsics = nullptr);
+
+  // The cmd_vel receiver of a robot (nullptr if it has none).
+  TwistCommandReceiver* receiver(int object_id);
+  // The namespace of a robot's topics ("" = root) and its body frame.
+  std::string robot_namespace(int object_id) const;
+  static std::string base_frame(const ObjectModel& object);
+
+ private:
+  struct Robot;
+  Robot* robot(int object_id);
+  // The topic of a robot's sensor: <ns>/<suffix> for its first sensor of that suffix, else
+  // <ns>/<sensor>/<suffix>.
+  std::string sensor_topic(Robot& r, const std::string& sensor_name, const std::string& suffix);
+  void publish_static_tf(const Simulation& sim);
+
+  Transport& transport_;
+  std::vector<std::unique_ptr<Robot>> robots_;
+  std::map<int, Robot*> by_id_;
+  Writer<Clock> clock_;
+  Writer<TFMessage> tf_;
+  Writer<TFMessage> tf_static_;
+  std::vector<Command> commands_;
+  PointCloud2 cloud_;  // reused buffer
+};
+
+}  // namespace ubot::ros2

@@ -1,0 +1,254 @@
+#include "cyclone_convert.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ubot::ros2::cyclone {
+namespace {
+
+char* c_str(const std::string& s) { return const_cast<char*>(s.c_str()); }
+std::string from_c_str(const char* s) { return s ? std::string(s) : std::string(); }
+
+template <class Seq, class T>
+void view(const std::vector<T>& v, Seq& seq) {
+  seq._maximum = seq._length = static_cast<uint32_t>(v.size());
+  seq._buffer = const_cast<T*>(v.data());
+  seq._release = false;
+}
+template <class Seq, class T>
+void copy(const Seq& seq, std::vector<T>& v) {
+  v.assign(seq._buffer, seq._buffer + seq._length);
+}
+template <std::size_t N>
+void copy(const double (&in)[N], std::array<double, N>& out) {
+  std::copy(in, in + N, out.begin());
+}
+template <std::size_t N>
+void copy(const std::array<double, N>& in, double (&out)[N]) {
+  std::copy(in.begin(), in.end(), out);
+}
+
+void to_c(const Time& in, builtin_interfaces_msg_dds__Time_& out) {
+  out.sec = in.sec;
+  out.nanosec = in.nanosec;
+}
+void from_c(const builtin_interfaces_msg_dds__Time_& in, Time& out) {
+  out.sec = in.sec;
+  out.nanosec = in.nanosec;
+}
+void to_c(const Header& in, std_msgs_msg_dds__Header_& out) {
+  to_c(in.stamp, out.stamp);
+  out.frame_id = c_str(in.frame_id);
+}
+void from_c(const std_msgs_msg_dds__Header_& in, Header& out) {
+  from_c(in.stamp, out.stamp);
+  out.frame_id = from_c_str(in.frame_id);
+}
+
+template <class A, class B>
+void xyz(const A& in, B& out) {
+  out.x = in.x;
+  out.y = in.y;
+  out.z = in.z;
+}
+template <class A, class B>
+void xyzw(const A& in, B& out) {
+  xyz(in, out);
+  out.w = in.w;
+}
+
+void to_c(const Twist& in, geometry_msgs_msg_dds__Twist_& out) {
+  xyz(in.linear, out.linear);
+  xyz(in.angular, out.angular);
+}
+void to_c(const TransformStamped& in, geometry_msgs_msg_dds__TransformStamped_& out) {
+  to_c(in.header, out.header);
+  out.child_frame_id = c_str(in.child_frame_id);
+  xyz(in.transform.translation, out.transform.translation);
+  xyzw(in.transform.rotation, out.transform.rotation);
+}
+void from_c(const geometry_msgs_msg_dds__TransformStamped_& in, TransformStamped& out) {
+  from_c(in.header, out.header);
+  out.child_frame_id = from_c_str(in.child_frame_id);
+  xyz(in.transform.translation, out.transform.translation);
+  xyzw(in.transform.rotation, out.transform.rotation);
+}
+
+}  // namespace
+
+void to_c(const Clock& in, rosgraph_msgs_msg_dds__Clock_& out, Scratch&) {
+  to_c(in.clock, out.clock);
+}
+void from_c(const rosgraph_msgs_msg_dds__Clock_& in, Clock& out) { from_c(in.clock, out.clock); }
+
+void to_c(const Twist& in, geometry_msgs_msg_dds__Twist_& out, Scratch&) { to_c(in, out); }
+void from_c(const geometry_msgs_msg_dds__Twist_& in, Twist& out) {
+  xyz(in.linear, out.linear);
+  xyz(in.angular, out.angular);
+}
+
+void to_c(const TwistStamped& in, geometry_msgs_msg_dds__TwistStamped_& out, Scratch&) {
+  to_c(in.header, out.header);
+  to_c(in.twist, out.twist);
+}
+void from_c(const geometry_msgs_msg_dds__TwistStamped_& in, TwistStamped& out) {
+  from_c(in.header, out.header);
+  from_c(in.twist, out.twist);
+}
+
+void to_c(const TFMessage& in, tf2_msgs_msg_dds__TFMessage_& out, Scratch& scratch) {
+  scratch.transforms.resize(in.transforms.size());
+  for (std::size_t i = 0; i < in.transforms.size(); ++i) {
+    to_c(in.transforms[i], scratch.transforms[i]);
+  }
+  view(scratch.transforms, out.transforms);
+}
+void from_c(const tf2_msgs_msg_dds__TFMessage_& in, TFMessage& out) {
+  out.transforms.resize(in.transforms._length);
+  for (std::size_t i = 0; i < out.transforms.size(); ++i) {
+    from_c(in.transforms._buffer[i], out.transforms[i]);
+  }
+}
+
+void to_c(const Odometry& in, nav_msgs_msg_dds__Odometry_& out, Scratch&) {
+  to_c(in.header, out.header);
+  out.child_frame_id = c_str(in.child_frame_id);
+  xyz(in.pose.pose.position, out.pose.pose.position);
+  xyzw(in.pose.pose.orientation, out.pose.pose.orientation);
+  copy(in.pose.covariance, out.pose.covariance);
+  to_c(in.twist.twist, out.twist.twist);
+  copy(in.twist.covariance, out.twist.covariance);
+}
+void from_c(const nav_msgs_msg_dds__Odometry_& in, Odometry& out) {
+  from_c(in.header, out.header);
+  out.child_frame_id = from_c_str(in.child_frame_id);
+  xyz(in.pose.pose.position, out.pose.pose.position);
+  xyzw(in.pose.pose.orientation, out.pose.pose.orientation);
+  copy(in.pose.covariance, out.pose.covariance);
+  from_c(in.twist.twist, out.twist.twist);
+  copy(in.twist.covariance, out.twist.covariance);
+}
+
+void to_c(const LaserScan& in, sensor_msgs_msg_dds__LaserScan_& out, Scratch&) {
+  to_c(in.header, out.header);
+  out.angle_min = in.angle_min;
+  out.angle_max = in.angle_max;
+  out.angle_increment = in.angle_increment;
+  out.time_increment = in.time_increment;
+  out.scan_time = in.scan_time;
+  out.range_min = in.range_min;
+  out.range_max = in.range_max;
+  view(in.ranges, out.ranges);
+  view(in.intensities, out.intensities);
+}
+void from_c(const sensor_msgs_msg_dds__LaserScan_& in, LaserScan& out) {
+  from_c(in.header, out.header);
+  out.angle_min = in.angle_min;
+  out.angle_max = in.angle_max;
+  out.angle_increment = in.angle_increment;
+  out.time_increment = in.time_increment;
+  out.scan_time = in.scan_time;
+  out.range_min = in.range_min;
+  out.range_max = in.range_max;
+  copy(in.ranges, out.ranges);
+  copy(in.intensities, out.intensities);
+}
+
+void to_c(const PointCloud2& in, sensor_msgs_msg_dds__PointCloud2_& out, Scratch& scratch) {
+  to_c(in.header, out.header);
+  out.height = in.height;
+  out.width = in.width;
+  scratch.fields.resize(in.fields.size());
+  for (std::size_t i = 0; i < in.fields.size(); ++i) {
+    scratch.fields[i] = {c_str(in.fields[i].name), in.fields[i].offset, in.fields[i].datatype,
+                         in.fields[i].count};
+  }
+  view(scratch.fields, out.fields);
+  out.is_bigendian = in.is_bigendian;
+  out.point_step = in.point_step;
+  out.row_step = in.row_step;
+  view(in.data, out.data);
+  out.is_dense = in.is_dense;
+}
+void from_c(const sensor_msgs_msg_dds__PointCloud2_& in, PointCloud2& out) {
+  from_c(in.header, out.header);
+  out.height = in.height;
+  out.width = in.width;
+  out.fields.clear();
+  for (uint32_t i = 0; i < in.fields._length; ++i) {
+    const auto& f = in.fields._buffer[i];
+    out.fields.push_back({from_c_str(f.name), f.offset, f.datatype, f.count});
+  }
+  out.is_bigendian = in.is_bigendian;
+  out.point_step = in.point_step;
+  out.row_step = in.row_step;
+  copy(in.data, out.data);
+  out.is_dense = in.is_dense;
+}
+
+void to_c(const Imu& in, sensor_msgs_msg_dds__Imu_& out, Scratch&) {
+  to_c(in.header, out.header);
+  xyzw(in.orientation, out.orientation);
+  copy(in.orientation_covariance, out.orientation_covariance);
+  xyz(in.angular_velocity, out.angular_velocity);
+  copy(in.angular_velocity_covariance, out.angular_velocity_covariance);
+  xyz(in.linear_acceleration, out.linear_acceleration);
+  copy(in.linear_acceleration_covariance, out.linear_acceleration_covariance);
+}
+void from_c(const sensor_msgs_msg_dds__Imu_& in, Imu& out) {
+  from_c(in.header, out.header);
+  xyzw(in.orientation, out.orientation);
+  copy(in.orientation_covariance, out.orientation_covariance);
+  xyz(in.angular_velocity, out.angular_velocity);
+  copy(in.angular_velocity_covariance, out.angular_velocity_covariance);
+  xyz(in.linear_acceleration, out.linear_acceleration);
+  copy(in.linear_acceleration_covariance, out.linear_acceleration_covariance);
+}
+
+void to_c(const Image& in, sensor_msgs_msg_dds__Image_& out, Scratch&) {
+  to_c(in.header, out.header);
+  out.height = in.height;
+  out.width = in.width;
+  out.encoding = c_str(in.encoding);
+  out.is_bigendian = in.is_bigendian;
+  out.step = in.step;
+  view(in.data, out.data);
+}
+void from_c(const sensor_msgs_msg_dds__Image_& in, Image& out) {
+  from_c(in.header, out.header);
+  out.height = in.height;
+  out.width = in.width;
+  out.encoding = from_c_str(in.encoding);
+  out.is_bigendian = in.is_bigendian;
+  out.step = in.step;
+  copy(in.data, out.data);
+}
+
+void to_c(const CameraInfo& in, sensor_msgs_msg_dds__CameraInfo_& out, Scratch&) {
+  to_c(in.header, out.header);
+  out.height = in.height;
+  out.width = in.width;
+  out.distortion_model = c_str(in.distortion_model);
+  view(in.d, out.d);
+  copy(in.k, out.k);
+  copy(in.r, out.r);
+  copy(in.p, out.p);
+  out.binning_x = in.binning_x;
+  out.binning_y = in.binning_y;
+  out.roi = {in.roi.x_offset, in.roi.y_offset, in.roi.height, in.roi.width, in.roi.do_rectify};
+}
+void from_c(const sensor_msgs_msg_dds__CameraInfo_& in, CameraInfo& out) {
+  from_c(in.header, out.header);
+  out.height = in.height;
+  out.width = in.width;
+  out.distortion_model = from_c_str(in.distortion_model);
+  copy(in.d, out.d);
+  copy(in.k, out.k);
+  copy(in.r, out.r);
+  copy(in.p, out.p);
+  out.binning_x = in.binning_x;
+  out.binning_y = in.binning_y;
+  out.roi = {in.roi.x_offset, in.roi.y_offset, in.roi.height, in.roi.width, in.roi.do_rectify};
+}
+
+}  // namespace ubot::ros2::cyclone

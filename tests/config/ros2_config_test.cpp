@@ -1,0 +1,81 @@
+// The per-robot `ros2:` section: defaults, every key, and strict errors.
+#include <gtest/gtest.h>
+
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+
+namespace ubot {
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    load_world_from_string(yaml, "ros.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "loaded without error";
+}
+
+TEST(Ros2Config, DefaultsWithoutASection) {
+  const WorldModel m = load_world_from_string("robot:\n  - kinematics: {name: diff}\n", "w.yaml");
+  const Ros2Model& r = m.objects[0].ros2;
+  EXPECT_TRUE(r.enabled);
+  EXPECT_EQ(r.namespace_override, "");
+  EXPECT_EQ(r.topic_override, "");
+  EXPECT_DOUBLE_EQ(r.command_timeout, 0.5);
+  EXPECT_EQ(r.target, "");
+  EXPECT_FALSE(r.cmd_vel_stamped);
+  EXPECT_FALSE(r.use_inf);
+  EXPECT_TRUE(r.sensor_qos.reliable);
+  EXPECT_FALSE(r.sensor_qos.transient_local);
+  EXPECT_EQ(r.sensor_qos.depth, 10);
+}
+
+TEST(Ros2Config, EveryKey) {
+  const WorldModel m = load_world_from_string(
+      "robot:\n"
+      "  - kinematics: {name: diff}\n"
+      "    ros2:\n"
+      "      enabled: false\n"
+      "      namespace_override: /fleet/a\n"
+      "      topic_override: teleop/cmd\n"
+      "      command_timeout: 0\n"
+      "      target: robot_1\n"
+      "      cmd_vel_stamped: true\n"
+      "      use_inf: true\n"
+      "      sensor_qos: {reliability: best_effort, durability: transient_local, depth: 3}\n"
+      "  - kinematics: {name: omni}\n",
+      "w.yaml");
+  const Ros2Model& r = m.objects[0].ros2;
+  EXPECT_FALSE(r.enabled);
+  EXPECT_EQ(r.namespace_override, "/fleet/a");
+  EXPECT_EQ(r.topic_override, "teleop/cmd");
+  EXPECT_DOUBLE_EQ(r.command_timeout, 0.0);
+  EXPECT_EQ(r.target, "robot_1");
+  EXPECT_TRUE(r.cmd_vel_stamped);
+  EXPECT_TRUE(r.use_inf);
+  EXPECT_FALSE(r.sensor_qos.reliable);
+  EXPECT_TRUE(r.sensor_qos.transient_local);
+  EXPECT_EQ(r.sensor_qos.depth, 3);
+  EXPECT_TRUE(m.objects[1].ros2.enabled);
+}
+
+TEST(Ros2Config, ErrorsNameTheKey) {
+  EXPECT_EQ(error_of("robot:\n  - ros2: {comand_timeout: 1}\n"),
+            "ros.yaml:2:12: robot[0].ros2.comand_timeout: unknown key 'comand_timeout' (did you "
+            "mean 'command_timeout'?)");
+  EXPECT_EQ(error_of("robot:\n  - ros2: {command_timeout: -1}\n"),
+            "ros.yaml:2:29: robot[0].ros2.command_timeout: must not be negative, got -1");
+  EXPECT_EQ(error_of("robot:\n  - ros2: {sensor_qos: {reliability: sometimes}}\n"),
+            "ros.yaml:2:38: robot[0].ros2.sensor_qos.reliability: unknown value 'sometimes' "
+            "(expected one of: reliable, best_effort)");
+  EXPECT_EQ(error_of("robot:\n  - ros2: {sensor_qos: {depth: 0}}\n"),
+            "ros.yaml:2:32: robot[0].ros2.sensor_qos.depth: must be an integer in [1, 100000]");
+  EXPECT_EQ(error_of("obstacle:\n  - ros2: {enabled: true}\n"),
+            "ros.yaml:2:11: obstacle[0].ros2: the ROS 2 bridge publishes and drives robots only");
+  EXPECT_EQ(error_of("robot:\n  - ros2: {enabled: maybe}\n"),
+            "ros.yaml:2:21: robot[0].ros2.enabled: expected true or false, got 'maybe'");
+}
+
+}  // namespace
+}  // namespace ubot
