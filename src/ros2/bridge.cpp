@@ -6,6 +6,7 @@
 
 #include "ubot/core/error.h"
 #include "ubot/ros2/names.h"
+#include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 
 namespace ubot::ros2 {
@@ -37,6 +38,21 @@ Twist body_twist(const World& world, int id) {
       break;
   }
   return t;
+}
+
+// An IMU sample as the Imu message carries it: every variance is known (the orientation is
+// exact, so its variance is 0).
+ImuData imu_data(const ubot::Imu& imu) {
+  const ImuSample& d = imu.data();
+  ImuData m;
+  m.header = imu.header();
+  m.orientation = d.orientation;
+  m.orientation_variance = Eigen::Vector3d::Zero();
+  m.angular_velocity = d.angular_velocity;
+  m.angular_velocity_variance = d.angular_velocity_variance;
+  m.linear_acceleration = d.linear_acceleration;
+  m.linear_acceleration_variance = d.linear_acceleration_variance;
+  return m;
 }
 
 }  // namespace
@@ -203,6 +219,8 @@ void Bridge::publish(const Simulation& sim) {
     if (!r || sensor.header().status == "Disabled") continue;
     if (const auto* lidar = dynamic_cast<const Lidar2d*>(&sensor)) {
       r->scans.at(sensor.model().common.name).write(to_laser_scan(*lidar, r->use_inf));
+    } else if (const auto* imu = dynamic_cast<const ubot::Imu*>(&sensor)) {
+      publish_imu(sensor.object_id(), sensor.model().common.name, imu_data(*imu));
     }
   }
 }

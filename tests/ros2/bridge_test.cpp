@@ -11,6 +11,7 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/ros2/fake_transport.h"
+#include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 
 namespace ubot::ros2 {
@@ -307,6 +308,48 @@ TEST(Bridge, PointCloudImuAndImageHooks) {
   // Not a bridged robot: nothing is published.
   bridge.publish_imu(2, "imu_0", imu);
   EXPECT_EQ(transport.writer_qos("/car/imu"), nullptr);
+}
+
+}  // namespace
+}  // namespace ubot::ros2
+
+namespace ubot::ros2 {
+namespace {
+
+TEST(Bridge, ImuSensorsArePublishedEverySample) {
+  FakeTransport transport;
+  Simulation sim = make_sim(R"(
+world: {step_time: 0.01}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    state: [1, 1, 0]
+    static: true
+    sensors:
+      - {name: imu, update_rate_hz: 100, noise: true, accelerometer_noise_std: 0.02,
+         gyroscope_noise_std: 0.001}
+)");
+  Bridge bridge(transport, sim);
+  for (int k = 1; k <= 5; ++k) {
+    sim.step(bridge.commands(sim));
+    bridge.publish(sim);
+  }
+  const auto msgs = transport.messages<Imu>("/rover/imu");
+  ASSERT_EQ(msgs.size(), 5u);
+  const auto& imu = static_cast<const ubot::Imu&>(*sim.sensors()[0]);
+  const Imu& last = msgs.back();
+  EXPECT_EQ(last.header.frame_id, imu.header().frame_id);
+  EXPECT_EQ(last.header.stamp.nanosec, 50'000'000u);
+  EXPECT_EQ(last.linear_acceleration.z, imu.data().linear_acceleration.z());
+  EXPECT_NEAR(last.linear_acceleration.z, 9.81, 0.2);  // at rest, level (noisy)
+  EXPECT_EQ(last.angular_velocity.x, imu.data().angular_velocity.x());
+  EXPECT_EQ(last.orientation.w, 1.0);
+  EXPECT_EQ(last.orientation_covariance, (std::array<double, 9>{}));
+  EXPECT_DOUBLE_EQ(last.linear_acceleration_covariance[0], 0.02 * 0.02);
+  EXPECT_DOUBLE_EQ(last.angular_velocity_covariance[8], 0.001 * 0.001);
+  // The first two samples are WarmingUp: still published, with zero rates.
+  EXPECT_EQ(msgs[0].angular_velocity.z, 0.0);
+  EXPECT_EQ(msgs[0].linear_acceleration.z, 0.0);
 }
 
 }  // namespace
