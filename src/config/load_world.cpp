@@ -141,8 +141,9 @@ class WorldLoader {
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
     top.ignore("gui");
-    top.finish();
     check_unique_names();
+    if (auto media = top.get("media")) model_.media = config::read_media(*media, model_.objects);
+    top.finish();
     return std::move(model_);
   }
 
