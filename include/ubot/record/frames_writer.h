@@ -1,11 +1,12 @@
 #pragma once
 // frames.jsonl: the run's record, one JSON object per line (an interface users' tools read;
 // documented in the README, extended but never renamed).
-//   line 1: header {"ubot", "world", "seed", "step_time", "objects": [...], "sensors": [...]}
+//   line 1: header {"ubot", "world", "seed", "step_time", "objects": [...], "sensors": [...],
+//                   "media": [...]}
 //   then one line per recorded step k >= 1, after the k-th step:
 //   {"step", "time", "objects": [{"id", "state", "velocity", "collision", "arrive", "stop"}],
 //    "sensors": [{"object_id", "index", "type", "sequence", "stamp", "status", "origin",
-//                 "ranges", "valid"(, "radial_velocity")}]}
+//                 "ranges", "valid", "intensities"(, "radial_velocity")}](, "media": [...])}
 // Doubles are written in full precision (shortest round-trip form).
 #include <cstdio>
 #include <string>
