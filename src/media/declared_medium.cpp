@@ -45,6 +45,10 @@ bool DeclaredMedium::snapshot(const MediumQuery& query, MediumSnapshot& out) {
   out.active = model_.active;
   out.tint = model_.tint;
   out.source_object = model_.attach;
+  if (model_.attach < 0 && model_.keyframes.empty()) {  // still smoke: the cells as declared
+    out.cells.assign(model_.cells.begin(), model_.cells.end());
+    return true;
+  }
   const KeyframeState k = evaluate_keyframes(model_, nanos_to_seconds(query.time));
   // The medium's frame in the world: identity, or the attached object's pose (yaw about z, its
   // base height added to z) moving with its velocity and yaw rate.

@@ -50,7 +50,9 @@ MediaView::MediaView(std::span<const MediumSnapshot> snapshots, const SmokeSetti
       const MediumCell& cell = cells[k];
       if (cell.effective_density() < settings.smoke_density_threshold) continue;
       const double radius = cell.effective_radius() * scale;
-      if ((cell.position - origin).norm() - radius > max_distance) continue;
+      // |p - o| - r > max, without a square root for the many cells far away.
+      const double reach = max_distance + radius;
+      if ((cell.position - origin).squaredNorm() > reach * reach) continue;
       cells_.push_back({cell.position, radius, static_cast<int>(s), static_cast<int>(k)});
     }
   }
