@@ -144,9 +144,11 @@ class WorldLoader {
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
     top.ignore("gui");
     const auto mapping = top.get("mapping");
+    const auto media = top.get("media");
     top.finish();
     check_unique_names();
     if (mapping) model_.maps = config::read_mapping(*mapping, model_, model_.warnings);
+    if (media) model_.media = config::read_media(*media, model_.objects);
     return std::move(model_);
   }
 

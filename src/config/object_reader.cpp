@@ -21,7 +21,7 @@ const char* const kObjectKeys[] = {
     "vel_max",     "acce",       "velocity",   "goal_threshold", "arrive_mode", "unobstructed",
     "fov",         "fov_radius", "name",       "plot",           "z",           "height",
     "description", "group",      "group_name", "roll",           "pitch",       "trajectory",
-    "ros2"};
+    "ros2",        "density"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -279,6 +279,7 @@ ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>&
     if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
   }
   sensors_ = group.get("sensors");
+  tags_ = group.get("tags");
 }
 
 std::optional<Field> ObjectReader::value(const std::string& key, int index) const {
@@ -287,6 +288,24 @@ std::optional<Field> ObjectReader::value(const std::string& key, int index) cons
   const Field& f = it->second[static_cast<std::size_t>(index)];
   if (f.is_null()) return std::nullopt;
   return f;
+}
+
+std::vector<std::string> ObjectReader::read_tags(int index) const {
+  // One tag or a list of tags shared by the group, or a list of such lists, one per object
+  // (padded with the last). Not split like other lists: [a, b] means two tags, not one each.
+  if (!tags_) return {};
+  auto read = [](const Field& f) -> std::vector<std::string> {
+    if (f.is_scalar()) return {f.as_string()};
+    if (!f.is_sequence()) f.fail("expected a tag or a list of tags");
+    std::vector<std::string> tags;
+    for (std::size_t i = 0; i < f.size(); ++i) tags.push_back(f.item(i).as_string());
+    return tags;
+  };
+  // (Fields are not reassigned: assigning a yaml-cpp node would overwrite the document.)
+  if (tags_->is_sequence() && tags_->size() > 0 && tags_->node()[0].IsSequence()) {
+    return read(tags_->item(std::min<std::size_t>(index, tags_->size() - 1)));
+  }
+  return read(*tags_);
 }
 
 ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
@@ -344,6 +363,11 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   }
   if (auto f = value("height", index)) o.height = f->as_positive();
   if (auto f = value("color", index)) o.color = f->as_string();
+  if (auto f = value("density", index)) {
+    o.density = f->as_non_negative();
+    if (o.density > 1.0) f->fail(fmt::format("must be between 0 and 1, got {}", o.density));
+  }
+  o.tags = read_tags(index);
   o.plot = read_plot(value("plot", index), role);
 
   if (sensors_) o.sensors = read_sensors(*sensors_);

@@ -30,8 +30,10 @@ class ObjectReader {
 
  private:
   std::optional<Field> value(const std::string& key, int index) const;
+  std::vector<std::string> read_tags(int index) const;
   std::map<std::string, std::vector<Field>> values_;
   std::optional<Field> sensors_;
+  std::optional<Field> tags_;
   std::vector<std::string>& warnings_;
 };
 
@@ -39,5 +41,8 @@ class ObjectReader {
 std::vector<SensorModel> read_sensors(const Field& list);
 // Reads an object's `ros2` section (defaults when absent).
 Ros2Model read_ros2(const std::optional<Field>& field);
+
+// Reads the top-level `media:` list (SPEC §8); `attach` names one of `objects`.
+std::vector<MediumModel> read_media(const Field& list, const std::vector<ObjectModel>& objects);
 
 }  // namespace ubot::config

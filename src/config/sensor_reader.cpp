@@ -24,6 +24,19 @@ void read_common(Mapping& m, SensorCommon& c) {
   }
 }
 
+// Perception-media properties (SPEC §8), the same on every lidar and camera.
+void read_smoke(Mapping& m, media::SmokeSettings& smoke) {
+  smoke.enable_smoke_interference = m.boolean("enable_smoke_interference", true);
+  smoke.smoke_density_threshold = m.non_negative("smoke_density_threshold", 0.05);
+  smoke.smoke_cell_radius_scale = m.non_negative("smoke_cell_radius_scale", 1.0);
+  // "", null or None (the uBot spelling) switch the legacy tag path off.
+  if (m.has("smoke_volume_tag")) {
+    const auto f = m.get("smoke_volume_tag");
+    smoke.smoke_volume_tag = f ? f->as_string() : "";
+    if (smoke.smoke_volume_tag == "None") smoke.smoke_volume_tag.clear();
+  }
+}
+
 // IR-SIM's flat (pre-`plot:`) drawing keys of the lidars; accepted for compatibility.
 const char* const kLidarPlotKeys[] = {"alpha",
                                       "color",
@@ -163,6 +176,7 @@ std::vector<SensorModel> read_sensors(const Field& list) {
       s.params = read_imu(m);
     } else {
       s.params = read_lidar2d(m, type == "fmcw_lidar2d");
+      read_smoke(m, s.common.smoke);
     }
     m.finish();
     sensors.push_back(std::move(s));

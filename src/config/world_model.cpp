@@ -59,16 +59,12 @@ const char* SensorModel::type_name() const {
       params);
 }
 
-double ShapeModel::bounding_radius() const {
-  if (kind == ShapeKind::kCircle) return radius;
+ShapeModel::Circle ShapeModel::bounding_circle() const {
+  if (kind == ShapeKind::kCircle) return {center, radius};
   // The smallest enclosing circle of a vertex set (Welzl's algorithm, iterative form, which is
   // exact and fast for the handful of vertices shapes have).
-  struct Circle {
-    Eigen::Vector2d c;
-    double r;
-  };
   auto contains = [](const Circle& k, const Eigen::Vector2d& p) {
-    return (p - k.c).norm() <= k.r * (1.0 + 1e-12) + 1e-12;
+    return (p - k.center).norm() <= k.radius * (1.0 + 1e-12) + 1e-12;
   };
   auto from2 = [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
     return Circle{(a + b) / 2.0, (a - b).norm() / 2.0};
@@ -78,7 +74,7 @@ double ShapeModel::bounding_radius() const {
     const double d = 2.0 * (ab.x() * ac.y() - ab.y() * ac.x());
     if (std::abs(d) < 1e-300) {  // collinear: the widest pair
       Circle k = from2(a, b);
-      for (const Circle& o : {from2(a, c), from2(b, c)}) k = o.r > k.r ? o : k;
+      for (const Circle& o : {from2(a, c), from2(b, c)}) k = o.radius > k.radius ? o : k;
       return k;
     }
     const Eigen::Vector2d u((ac.y() * ab.squaredNorm() - ab.y() * ac.squaredNorm()) / d,
@@ -86,7 +82,7 @@ double ShapeModel::bounding_radius() const {
     return Circle{a + u, u.norm()};
   };
   const std::vector<Eigen::Vector2d>& p = vertices;
-  if (p.empty()) return 0.0;
+  if (p.empty()) return {};
   Circle k{p[0], 0.0};
   for (std::size_t i = 1; i < p.size(); ++i) {
     if (contains(k, p[i])) continue;
@@ -99,7 +95,7 @@ double ShapeModel::bounding_radius() const {
       }
     }
   }
-  return k.r;
+  return k;
 }
 
 }  // namespace ubot

@@ -85,6 +85,66 @@ void write_imu_parameters(JsonWriter& j, const Imu& imu) {
   j.key("max_sample_dt").value(p.max_sample_dt);
 }
 
+void write_smoke(JsonWriter& j, const media::SmokeSettings& smoke) {
+  j.key("smoke")
+      .begin_object()
+      .key("enable_smoke_interference")
+      .value(smoke.enable_smoke_interference)
+      .key("smoke_density_threshold")
+      .value(smoke.smoke_density_threshold)
+      .key("smoke_cell_radius_scale")
+      .value(smoke.smoke_cell_radius_scale)
+      .key("smoke_volume_tag")
+      .value(smoke.smoke_volume_tag)
+      .end_object();
+}
+
+void write_declared_media(JsonWriter& j, const WorldModel& m) {
+  j.key("media").begin_array();
+  for (const MediumModel& medium : m.media) {
+    j.begin_object()
+        .key("name")
+        .value(medium.name)
+        .key("medium_type")
+        .value(medium.medium_type)
+        .key("attach");
+    if (medium.attach >= 0) {
+      j.value(m.objects[medium.attach].name);
+    } else {
+      j.null();
+    }
+    j.key("cells")
+        .value(static_cast<std::int64_t>(medium.cells.size()))
+        .key("keyframes")
+        .value(static_cast<std::int64_t>(medium.keyframes.size()))
+        .end_object();
+  }
+  j.end_array();
+}
+
+// This step's media snapshots: cells as [x, y, z, radius, density, edge_factor].
+void write_media(JsonWriter& j, std::span<const media::MediumSnapshot> media) {
+  j.key("media").begin_array();
+  for (const media::MediumSnapshot& s : media) {
+    j.begin_object()
+        .key("name")
+        .value(s.name)
+        .key("medium_type")
+        .value(s.medium_type)
+        .key("active")
+        .value(s.active)
+        .key("cells")
+        .begin_array();
+    for (const media::MediumCell& c : s.cells) {
+      const double cell[6] = {c.position.x(), c.position.y(), c.position.z(),
+                              c.radius,       c.density,      c.edge_factor};
+      j.array(cell);
+    }
+    j.end_array().end_object();
+  }
+  j.end_array();
+}
+
 void write_header(JsonWriter& j, const Simulation& sim) {
   const WorldModel& m = sim.world().model();
   j.begin_object()
@@ -115,8 +175,13 @@ void write_header(JsonWriter& j, const Simulation& sim) {
         .key("unobstructed")
         .value(o.unobstructed)
         .key("state")
-        .array(o.state)
-        .end_object();
+        .array(o.state);
+    if (!o.tags.empty()) {  // legacy smoke volumes (SPEC §8)
+      j.key("tags").begin_array();
+      for (const std::string& t : o.tags) j.value(t);
+      j.end_array().key("density").value(o.density);
+    }
+    j.end_object();
   }
   j.end_array().key("sensors").begin_array();
   for (const auto& sensor : sim.sensors()) {
@@ -132,6 +197,7 @@ void write_header(JsonWriter& j, const Simulation& sim) {
     switch (sensor->kind()) {
       case SensorKind::kLidar2d:
         write_lidar_parameters(j, static_cast<const Lidar2d&>(*sensor));
+        write_smoke(j, sensor->model().common.smoke);
         break;
       case SensorKind::kImu:
         write_imu_parameters(j, static_cast<const Imu&>(*sensor));
@@ -139,7 +205,9 @@ void write_header(JsonWriter& j, const Simulation& sim) {
     }
     j.end_object();
   }
-  j.end_array().end_object();
+  j.end_array();
+  write_declared_media(j, m);
+  j.end_object();
 }
 
 void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
@@ -148,6 +216,9 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
   j.key("ranges").array(s.ranges);
   j.key("valid").begin_array();
   for (const std::uint8_t v : s.valid) j.value(v != 0);
+  j.end_array();
+  j.key("intensities").begin_array();
+  for (const float v : s.intensities) j.value(static_cast<double>(v));
   j.end_array();
   if (lidar.params().fmcw) j.key("radial_velocity").array(s.radial_velocity);
 }
@@ -233,7 +304,9 @@ void FramesWriter::write_step(const Simulation& sim) {
     }
     json_.end_object();
   }
-  json_.end_array().end_object();
+  json_.end_array();
+  if (!sim.media().empty()) write_media(json_, sim.media());
+  json_.end_object();
   write_line();
 }
 

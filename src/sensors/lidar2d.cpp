@@ -1,5 +1,6 @@
 #include "ubot/sensors/lidar2d.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -43,6 +44,9 @@ Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
   scan_.hit.assign(n, 0);
   scan_.intensities.assign(n, 0.0f);
   scan_.hit_object.assign(n, -1);
+  scan_.hit_medium.assign(n, -1);
+  media_distance_.assign(n, std::numeric_limits<double>::infinity());
+  media_cell_.assign(n, -1);
   if (params_.fmcw) scan_.radial_velocity.assign(n, 0.0);
 }
 
@@ -63,6 +67,7 @@ bool Lidar2d::measure(const SensorContext& ctx, std::string& status) {
   scan_.origin = pose;
   scan_.z = ctx.world.pose3d(object_id()).position.z() + params_.z;  // follows a trajectory
   cast(ctx, pose);
+  cut_by_media(ctx, pose);
   fill_ranges(ctx);
   if (params_.fmcw) fill_radial_velocity(ctx, pose);
   status = "Valid";
@@ -80,16 +85,46 @@ void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
   ctx.scene.cast_fan({pose.x(), pose.y(), scan_.z}, yaws_, params_.range_max, object_id(), hits_);
 }
 
+void Lidar2d::cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose) {
+  const std::size_t n = angles_.size();
+  const Eigen::Vector3d origin(pose.x(), pose.y(), scan_.z);
+  media_ = media::MediaView(ctx.media, model().common.smoke, origin, params_.range_max);
+  if (media_.empty()) {
+    std::fill(media_cell_.begin(), media_cell_.end(), -1);
+    return;
+  }
+  // Only smoke in front of the surface a beam hits can cut it.
+  surface_distance_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) surface_distance_[i] = hits_[i].distance;
+  // How far the (possibly noisy) beam yaws stray from the nominal grid the culling works on.
+  const double first = pose.z() + angles_[0], step = angle_increment();
+  double jitter = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    jitter = std::max(jitter, std::abs(yaws_[i] - (first + static_cast<double>(i) * step)));
+  }
+  media_.fan_entry_distances({.origin = origin,
+                              .yaws = yaws_,
+                              .first_yaw = first,
+                              .step = step,
+                              .jitter = jitter,
+                              .max_distance = params_.range_max,
+                              .limits = surface_distance_},
+                             media_distance_, media_cell_);
+}
+
 void Lidar2d::fill_ranges(const SensorContext& ctx) {
   const bool noisy = model().common.noise && params_.std > 0.0;
   for (std::size_t i = 0; i < angles_.size(); ++i) {
     const scene::RayHit& h = hits_[i];
+    // A medium entered no farther than the surface wins (smoke in front of a wall, or at it).
+    const bool medium = media_cell_[i] >= 0 && media_distance_[i] <= h.distance;
+    const double distance = medium ? media_distance_[i] : h.distance;
     double range = params_.range_max;
-    bool hit = h.hit(), valid = false;
-    if (hit && h.distance < params_.range_min) {
+    bool hit = medium || h.hit(), valid = false;
+    if (hit && distance < params_.range_min) {
       range = params_.range_min;  // blind zone: blocked, but no measurement
     } else if (hit) {
-      range = h.distance + (noisy ? rng().gaussian(params_.std) : 0.0);
+      range = distance + (noisy ? rng().gaussian(params_.std) : 0.0);
       if (range > params_.range_max) {
         range = params_.range_max;  // noise pushed it out of range: a miss
         hit = false;
@@ -101,8 +136,9 @@ void Lidar2d::fill_ranges(const SensorContext& ctx) {
     scan_.ranges[i] = range;
     scan_.hit[i] = hit;
     scan_.valid[i] = valid;
-    scan_.intensities[i] = valid ? 1.0f : 0.0f;
-    scan_.hit_object[i] = hit ? ctx.scene.user_id(h.body) : -1;
+    scan_.intensities[i] = valid && !medium ? 1.0f : 0.0f;
+    scan_.hit_object[i] = hit && !medium ? ctx.scene.user_id(h.body) : -1;
+    scan_.hit_medium[i] = hit && medium ? media_.cells()[media_cell_[i]].snapshot : -1;
   }
 }
 
@@ -117,15 +153,22 @@ void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector
   };
   const Eigen::Vector2d origin(pose.x(), pose.y());
   const Eigen::Vector2d v_sensor = point_velocity(object_id(), origin);
-  const bool noisy = model().common.noise && params_.velocity_noise_std > 0.0;
+  // IR-SIM adds velocity noise whenever velocity_noise_std > 0, whatever `noise` says.
+  const bool noisy = params_.velocity_noise_std > 0.0;
   for (std::size_t i = 0; i < angles_.size(); ++i) {
     if (!scan_.valid[i]) {
       scan_.radial_velocity[i] = 0.0;
       continue;
     }
     const Eigen::Vector2d dir(std::cos(yaws_[i]), std::sin(yaws_[i]));
-    const Eigen::Vector2d p = origin + scan_.ranges[i] * dir;
-    Eigen::Vector2d v_rel = point_velocity(scan_.hit_object[i], p);
+    Eigen::Vector2d v_rel;
+    if (scan_.hit_medium[i] >= 0) {
+      // A medium moves as its cell says (still smoke: 0), like a surface of that velocity.
+      const media::MediaView::Cell& c = media_.cells()[media_cell_[i]];
+      v_rel = ctx.media[c.snapshot].cells[c.index].velocity.head<2>();
+    } else {
+      v_rel = point_velocity(scan_.hit_object[i], origin + scan_.ranges[i] * dir);
+    }
     if (!params_.motion_compensate) v_rel -= v_sensor;
     scan_.radial_velocity[i] =
         v_rel.dot(dir) + (noisy ? rng().gaussian(params_.velocity_noise_std) : 0.0);

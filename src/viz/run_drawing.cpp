@@ -60,6 +60,20 @@ render::BeamsDrawing beams(const Lidar2d& lidar) {
   return b;
 }
 
+// Smoke seen from above: one translucent disc per cell in the medium's tint, denser = more
+// opaque. Cells a sensor's threshold ignores are still drawn, faintly.
+void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d) {
+  for (const media::MediumSnapshot& s : media) {
+    if (!s.usable()) continue;
+    for (const media::MediumCell& c : s.cells) {
+      const double density = std::clamp(c.effective_density(), 0.0, 1.0);
+      d.discs.push_back({.center = c.position.head<2>(),
+                         .radius = c.effective_radius(),
+                         .color = {s.tint.r, s.tint.g, s.tint.b, 0.08 + 0.45 * density}});
+    }
+  }
+}
+
 }  // namespace
 
 RunDrawing::RunDrawing(const Simulation& sim) {
@@ -87,6 +101,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.width = ws.width;
   d.height = ws.height;
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
+  add_media(sim.media(), d);
   for (const auto& sensor : sim.sensors()) {
     const ObjectModel& owner = w.object_model(sensor->object_id());
     if (sensor->kind() == SensorKind::kLidar2d && owner.plot.show_sensor &&

@@ -5,6 +5,7 @@ usage: test_cli.py --ubot PATH/TO/ubot [unittest args]   (Python standard librar
 """
 import argparse
 import json
+import math
 import os
 import signal
 import subprocess
@@ -99,6 +100,61 @@ class FramesFormat(unittest.TestCase):
         self.assertTrue(s["valid"][60])
         # Beams without a return report 0.
         self.assertTrue(all(v == 0 for v, ok in zip(s["radial_velocity"], s["valid"]) if not ok))
+
+    def test_lidar_intensities_mark_surface_returns(self):
+        with tempfile.TemporaryDirectory() as out:
+            run("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out", out,
+                "--quiet")
+            frames = read_frames(os.path.join(out, "frames.jsonl"))
+        self.assertEqual(frames[0]["media"], [])
+        self.assertEqual(frames[0]["sensors"][0]["smoke"]["smoke_volume_tag"],
+                         "AgentSensor.SmokeVolume")
+        s = frames[1]["sensors"][0]
+        self.assertNotIn("media", frames[1])  # no media in this world
+        self.assertEqual(s["intensities"], [1 if v else 0 for v in s["valid"]])
+
+    def test_warehouse_smoke_cuts_beams_at_the_entry_point(self):
+        # The demo's cloud drifts 18 m east in 30 s (keyframes); beams that return with
+        # intensity 0 were cut by it, at the analytic entry distance into its cells.
+        with tempfile.TemporaryDirectory() as out:
+            run("run", os.path.join(EXAMPLES, "warehouse.yaml"), "--out", out, "--quiet")
+            frames = read_frames(os.path.join(out, "frames.jsonl"))
+        header, steps = frames[0], frames[1:]
+        self.assertEqual(header["media"], [{"name": "smoke_cloud", "medium_type": "smoke",
+                                            "attach": None, "cells": 5, "keyframes": 2}])
+        self.assertTrue(all(o["arrive"] for o in steps[-1]["objects"][:3]))  # robots done
+        cut = 0
+        for step in steps:
+            media = step["media"]
+            self.assertEqual(len(media), 1)
+            cells = media[0]["cells"]
+            self.assertAlmostEqual(cells[0][0], 3.0 + 18.0 * min(step["time"], 30.0) / 30.0,
+                                   places=9)
+            for s in step["sensors"]:
+                sensor = header["sensors"][[(h["object_id"], h["index"]) for h in
+                                            header["sensors"]].index((s["object_id"], s["index"]))]
+                # robot_0's lidar is noisy (std 0.01); the others are exact.
+                tol = 0.08 if s["object_id"] == 0 else 1e-9
+                ox, oy, oyaw = s["origin"]
+                for i, (r, ok, inten) in enumerate(zip(s["ranges"], s["valid"], s["intensities"])):
+                    if not ok or inten != 0:
+                        continue
+                    cut += 1
+                    a = oyaw + sensor["angles"][i]
+                    dx, dy = math.cos(a), math.sin(a)
+                    best = math.inf
+                    for x, y, z, radius, density, edge in cells:
+                        if density * edge < 0.05:
+                            continue
+                        mx, my = ox - x, oy - y
+                        c = mx * mx + my * my - radius * radius
+                        b = mx * dx + my * dy
+                        if c <= 0:
+                            best = 0.0
+                        elif b < 0 and b * b - c >= 0:
+                            best = min(best, -b - math.sqrt(b * b - c))
+                    self.assertLess(abs(r - best), tol, (step["step"], s["object_id"], i))
+        self.assertGreater(cut, 500)
 
     def test_frames_every_n_and_none(self):
         world = os.path.join(EXAMPLES, "collision_avoidance.yaml")

@@ -80,5 +80,85 @@ robot:
   for (int i = 0; i < 8; ++i) EXPECT_EQ(lidar(one, i).scan().ranges, lidar(two, i).scan().ranges);
 }
 
+// A provider that moves its one cell 1 m farther away at every call, and counts the calls.
+class Receding final : public media::MediumProvider {
+ public:
+  explicit Receding(int* calls) : calls_(calls) {}
+  bool snapshot(const media::MediumQuery& q, media::MediumSnapshot& out) override {
+    ++*calls_;
+    times_.push_back(q.time);
+    out.name = "receding";
+    out.tint = {0.9, 0.1, 0.1};
+    out.cells.push_back({{4.0 + *calls_, 0, 0}, 1.0, 0.9, 1.0});
+    return *calls_ % 4 != 0;  // every fourth call: no medium this time
+  }
+  std::vector<Nanos> times_;
+
+ private:
+  int* calls_;
+};
+
+TEST(Simulation, MediumProvidersAreAskedOncePerStepAndChangesShowAtTheNextSample) {
+  Simulation sim = make_sim(R"(
+robot:
+  - kinematics: {name: diff}
+    state: [0, 0, 0]
+    static: true
+    unobstructed: true  # robot_1's lidar sits on it
+    sensors:
+      - {name: lidar2d, range_max: 20, angle_range: 0.1, number: 1}
+      - {name: fmcw_lidar2d, range_max: 20, angle_range: 0.1, number: 1}
+  - kinematics: {name: diff}
+    state: [0, 5, 0]
+    static: true
+    sensors: [{name: lidar2d, range_max: 20, angle_range: 0.1, number: 1, offset: [0, -5, 0]}]
+obstacle:
+  - {shape: {name: linestring, vertices: [[15, -5], [15, 5]]}, state: [0, 0, 0]}
+)");
+  int calls = 0;
+  auto provider = std::make_unique<Receding>(&calls);
+  Receding* p = provider.get();
+  sim.add_medium_provider(std::move(provider));
+  for (int k = 1; k <= 12; ++k) {
+    sim.step();
+    ASSERT_EQ(calls, k);  // once per step, however many sensors sample
+    ASSERT_EQ(p->times_.back(), sim.world().time_ns());
+    const double expected = k % 4 == 0 ? 15.0 : 4.0 + k - 1.0;  // this step's snapshot
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(lidar(sim, i).scan().ranges[0], expected) << k << i;
+    ASSERT_EQ(sim.media().size(), k % 4 == 0 ? 0u : 1u);
+    if (k % 4 != 0) {
+      EXPECT_EQ(sim.media()[0].name, "receding");
+      EXPECT_EQ(lidar(sim, 0).scan().hit_medium[0], 0);
+    }
+  }
+}
+
+TEST(Simulation, MediaComeInOrderDeclaredProvidedLegacy) {
+  Simulation sim = make_sim(R"(
+robot:
+  - kinematics: {name: diff}
+    state: [0, 0, 0]
+    static: true
+    sensors: [{name: lidar2d, range_max: 20, number: 1}]
+obstacle:
+  - {name: tagged, shape: {name: circle, radius: 0.5}, state: [5, 5, 0], unobstructed: true,
+     tags: [AgentSensor.SmokeVolume], density: 0.3}
+  - {name: not_seen, state: [5, -5, 0], tags: [SomethingElse]}
+media:
+  - {name: declared, cells: [{position: [1, 1], density: 1}]}
+)");
+  int calls = 0;
+  sim.add_medium_provider(std::make_unique<Receding>(&calls));
+  sim.step();
+  ASSERT_EQ(sim.media().size(), 3u);
+  EXPECT_EQ(sim.media()[0].name, "declared");
+  EXPECT_EQ(sim.media()[1].name, "receding");
+  EXPECT_EQ(sim.media()[2].name, "tagged");
+  EXPECT_EQ(sim.media()[2].legacy_tag, "AgentSensor.SmokeVolume");
+  EXPECT_EQ(sim.media()[2].cells[0].density, 0.3);
+  EXPECT_EQ(sim.media()[2].cells[0].radius, 0.5);
+  EXPECT_EQ(sim.media()[2].cells[0].position, Eigen::Vector3d(5, 5, 0));
+}
+
 }  // namespace
 }  // namespace ubot

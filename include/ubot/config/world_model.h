@@ -12,6 +12,8 @@
 
 #include <Eigen/Core>
 
+#include "ubot/media/medium.h"
+
 namespace ubot {
 
 enum class Role { kRobot, kObstacle };
@@ -37,7 +39,13 @@ struct ShapeModel {
   bool closed() const { return kind != ShapeKind::kLinestring; }
   // Radius of the smallest circle around the shape (IR-SIM's minimum_bounding_radius), taken
   // about the shape's own centre for circles and about the vertex bounding centre otherwise.
-  double bounding_radius() const;
+  double bounding_radius() const { return bounding_circle().radius; }
+  // That smallest circle, in the body frame.
+  struct Circle {
+    Eigen::Vector2d center = Eigen::Vector2d::Zero();
+    double radius = 0.0;
+  };
+  Circle bounding_circle() const;
 };
 
 // ---- Motion -------------------------------------------------------------------------------------
@@ -86,6 +94,7 @@ struct SensorCommon {
   std::optional<double> update_rate_hz;  // unset: IR-SIM sensors sample every step
   bool noise = false;
   std::optional<std::uint64_t> seed;  // unset: derived from the world seed and the sensor id
+  media::SmokeSettings smoke;         // perception media (SPEC §8); read by lidars and cameras
 };
 
 // lidar2d and fmcw_lidar2d (SPEC §2, §3).
@@ -231,11 +240,40 @@ struct ObjectModel {
   double roll = 0.0, pitch = 0.0;    // body tilt of a planar object (3D extension), radians
   std::optional<TrajectoryModel> trajectory;  // scripted 6-DoF motion instead of kinematics
   std::optional<double> height;               // extrusion height; unset reaches every scan plane
+  // Legacy smoke volumes (SPEC §8): an object carrying a sensor's smoke_volume_tag is one medium
+  // cell for that sensor (its shape's bounding circle) with this density.
+  std::vector<std::string> tags;
+  double density = 1.0;
 
   std::string color;  // matplotlib colour name or hex; "" = renderer default
   PlotModel plot;
   std::vector<SensorModel> sensors;
   Ros2Model ros2;
+};
+
+// ---- Perception media (SPEC §8) -----------------------------------------------------------------
+
+// One keyframe of a declared medium's animation.
+struct MediumKeyframe {
+  double t = 0.0;  // seconds of simulation time
+  // Added to every cell position, in the medium's frame (the attached object's body frame).
+  Eigen::Vector3d position_offset = Eigen::Vector3d::Zero();
+  double radius_scale = 1.0;   // multiplies every cell radius
+  double density_scale = 1.0;  // multiplies every cell density (the result is kept in [0, 1])
+};
+
+// A medium declared in the world file (`media:`).
+struct MediumModel {
+  std::string name;  // default "medium_<index>"
+  std::string medium_type = "smoke";
+  bool active = true;
+  media::Tint tint;
+  int attach = -1;  // object id: cell positions are in its body frame (x, y, yaw; z on its z)
+  std::vector<media::MediumCell> cells;
+  // Empty: the cells never change. Otherwise interpolated linearly between keyframes (t
+  // strictly increasing), held before the first and after the last, or repeated with `loop`.
+  std::vector<MediumKeyframe> keyframes;
+  bool loop = false;
 };
 
 enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive };
@@ -280,6 +318,7 @@ struct WorldModel {
   WorldSettings world;
   std::vector<ObjectModel> objects;   // robots first, then obstacles, in file order; index == id
   std::vector<MappingModel> maps;     // `mapping:` (one map or a list)
+  std::vector<MediumModel> media;     // the top-level `media:` list, in file order
   std::vector<std::string> warnings;  // things the loader accepted but the user should know
 };
 

@@ -1,14 +1,16 @@
 #pragma once
 // frames.jsonl: the run's record, one JSON object per line (an interface users' tools read;
 // documented in the README, extended but never renamed).
-//   line 1: header {"ubot", "world", "seed", "step_time", "objects": [...], "sensors": [...]}
+//   line 1: header {"ubot", "world", "seed", "step_time", "objects": [...], "sensors": [...],
+//                   "media": [...]}
 //   then one line per recorded step k >= 1, after the k-th step:
 //   {"step", "time", "objects": [{"id", "state", "velocity", "collision", "arrive", "stop"}],
 //    "sensors": [{"object_id", "index", "type", "sequence", "stamp", "status", "origin",
-//                 "ranges", "valid"(, "radial_velocity")}                          (lidars)
+//                 "ranges", "valid", "intensities"(, "radial_velocity")}        (lidars)
 //                {"object_id", "index", "type", "sequence", "stamp", "valid", "status",
 //                 "orientation", "angular_velocity", "linear_acceleration",
-//                 "angular_velocity_variance", "linear_acceleration_variance"}]}   (imu)
+//                 "angular_velocity_variance", "linear_acceleration_variance"}    (imu)
+//               ](, "media": [...])}
 // Doubles are written in full precision (shortest round-trip form).
 #include <cstdio>
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
 // 2D lidar (`lidar2d`, SPEC §2) and its FMCW variant (`fmcw_lidar2d`, SPEC §3), which adds a
-// radial velocity per beam.
+// radial velocity per beam. Perception media (SPEC §8) cut beams at their entry point: such a
+// beam is a hit (then the range_min rule and range noise as for surfaces) with intensity 0.
 #include <vector>
 
 #include <Eigen/Core>
@@ -17,8 +18,11 @@ struct LaserScan {
   std::vector<double> ranges;       // metres; range_max for no return, range_min in the blind zone
   std::vector<std::uint8_t> valid;  // hit with range in [range_min, range_max]
   std::vector<std::uint8_t> hit;    // the beam was blocked (valid hits and blind-zone hits)
-  std::vector<float> intensities;   // 1 for a surface return, 0 otherwise
-  std::vector<int> hit_object;      // id of the object hit, -1 for none
+  std::vector<float> intensities;   // 1 for a valid surface return, 0 otherwise (media: 0)
+  std::vector<int> hit_object;      // id of the object hit, -1 for none (and for media cuts)
+  // Index (into the step's media snapshots, SensorContext::media / Simulation::media()) of the
+  // medium that cut the beam at its entry point, -1 for none.
+  std::vector<int> hit_medium;
   std::vector<double> radial_velocity;  // fmcw_lidar2d only: m/s, positive = moving away
 };
 
@@ -54,6 +58,7 @@ class Lidar2d final : public Sensor {
  private:
   bool measure(const SensorContext& ctx, std::string& status) override;
   void cast(const SensorContext& ctx, const Eigen::Vector3d& pose);
+  void cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void fill_ranges(const SensorContext& ctx);
   void fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose);
 
@@ -63,6 +68,10 @@ class Lidar2d final : public Sensor {
   // Scratch, reused between samples.
   std::vector<double> yaws_;
   std::vector<scene::RayHit> hits_;
+  std::vector<double> surface_distance_;  // per beam, +inf for no surface hit
+  media::MediaView media_;                // this sample's cells near the sensor
+  std::vector<double> media_distance_;    // per beam: entry distance, +inf for none
+  std::vector<int> media_cell_;           // per beam: index into media_.cells(), -1 for none
 };
 
 }  // namespace ubot

@@ -3,6 +3,7 @@
 // output and frame header. Each owns its random stream and its sampling schedule, so sensors
 // can sample in parallel and in any order with identical results.
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "ubot/config/world_model.h"
@@ -22,6 +23,9 @@ struct SensorContext {
   const World& world;
   const scene::Scene& scene;
   Nanos stamp;  // simulation time of this sample
+  // The media snapshots of this step, collected once from every provider before any sensor
+  // samples (SPEC §8); a sensor looks at them through a media::MediaView with its own settings.
+  std::span<const media::MediumSnapshot> media = {};
 };
 
 enum class SensorKind { kLidar2d, kImu };

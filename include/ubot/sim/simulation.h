@@ -2,12 +2,15 @@
 // Simulation: the one-way pipeline of a run. Each step: the world moves (behaviours or
 // commands -> kinematics -> collisions), the scene is refit to the new poses, and every due
 // sensor samples that same post-move snapshot (in parallel; each sensor owns its output and
-// random stream, so results do not depend on the thread count).
+// random stream, so results do not depend on the thread count). Before the sensors sample, the
+// media of the step are collected once from every provider (SPEC §8), so all sensors of a step
+// see the same smoke.
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "ubot/config/world_model.h"
+#include "ubot/media/provider.h"
 #include "ubot/scene/scene.h"
 #include "ubot/sensors/sensor.h"
 #include "ubot/world/world.h"
@@ -30,6 +33,12 @@ class Simulation {
   Sensor& sensor(std::size_t i) { return *sensors_[i]; }
   // Indices (into sensors()) of the sensors that sampled during the last step, ascending.
   const std::vector<int>& sampled() const { return sampled_; }
+  // The media snapshots of the last step (usable or not), in this order: media declared in the
+  // world file, providers added with add_medium_provider, then legacy tagged objects.
+  std::span<const media::MediumSnapshot> media() const { return {media_.data(), media_count_}; }
+
+  // Adds a medium provider; from the next step on it is asked for its snapshot every step.
+  void add_medium_provider(std::unique_ptr<media::MediumProvider> provider);
 
   // One step; see World::step for `commands`.
   void step(std::span<const Command> commands = {});
@@ -41,6 +50,7 @@ class Simulation {
  private:
   void build_scene();
   void update_scene();
+  void collect_media();
   void sample_sensors();
 
   World world_;
@@ -49,6 +59,11 @@ class Simulation {
   std::vector<scene::BodyId> body_of_object_;  // kNoBody for objects sensors cannot see
   std::vector<std::unique_ptr<Sensor>> sensors_;
   std::vector<int> sampled_;
+  std::vector<std::unique_ptr<media::MediumProvider>> providers_;  // declared first, then added
+  // Legacy tag path: (object id, tag) for every object carrying a tag some sensor looks for.
+  std::vector<std::pair<int, std::string>> tagged_;
+  std::vector<media::MediumSnapshot> media_;  // storage reused from step to step
+  std::size_t media_count_ = 0;
   struct Threads;
   std::unique_ptr<Threads> threads_;
 };

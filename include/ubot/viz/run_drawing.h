@@ -1,6 +1,7 @@
 #pragma once
 // Turns a running simulation into top-down Drawings: objects in their colours, goals,
-// trajectories, lidar beams (FMCW beams coloured by radial velocity) and FOV sectors.
+// trajectories, lidar beams (FMCW beams coloured by radial velocity), FOV sectors and smoke
+// cells (translucent discs in their medium's tint).
 #include <vector>
 
 #include <Eigen/Core>
