@@ -136,6 +136,7 @@ Scene::Impl::Impl() {
     rtcCommitGeometry(instances[c]);
     rtcAttachGeometry(scene, instances[c]);
   }
+  solids = std::make_unique<internal::SolidLayer>(device, scene);
   for (int s = 0; s < kSlotCount; ++s) {
     const bool dynamic = s >= internal::kKindCount;
     slots[s].desc.tables = &live[dynamic];
@@ -150,6 +151,7 @@ RTCScene Scene::Impl::child_of(int slot) const {
 }
 
 Scene::Impl::~Impl() {
+  solids.reset();
   for (GeometrySlot& slot : slots) {
     if (slot.geometry != nullptr) rtcReleaseGeometry(slot.geometry);
   }
@@ -254,6 +256,7 @@ void Scene::Impl::build() {
     rtcCommitScene(children[c]);
     rtcCommitGeometry(instances[c]);  // picks up the child's new bounds
   }
+  solids->sync(extent);
   rtcCommitScene(scene);
 }
 
@@ -324,6 +327,9 @@ void Scene::update_body(BodyId body, const BodyGeometry& geometry) {
     fail("update_body: no body " + std::to_string(body));
   }
   const BodyRecord& rec = m.bodies[body];
+  if (rec.solid != internal::SolidKind::kNone) {
+    fail("update_body: body " + std::to_string(body) + " is 3D content (update_sphere/mesh_body)");
+  }
   if (!rec.dynamic) fail("update_body: body " + std::to_string(body) + " is static");
   if (geometry.kind != rec.kind)
     fail("update_body: body " + std::to_string(body) + " kind changed");
@@ -356,6 +362,7 @@ void Scene::commit() {
     m.extent = std::max(m.extent, extent_of(m.live[dynamic]));
   }
   bool static_work = false;
+  m.extent = std::max(m.extent, m.solids->stage_for_commit(&static_work));
   for (int s = 0; s < internal::kKindCount; ++s) {
     static_work |= m.slots[s].dirty || m.extent > m.slots[s].desc.extent;
   }

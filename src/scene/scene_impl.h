@@ -16,6 +16,7 @@
 
 #include <array>
 #include <atomic>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "scene_tables.h"
+#include "solids.h"
 #include "ubot/scene/scene.h"
 
 namespace ubot::scene {
@@ -34,6 +36,8 @@ struct BodyRecord {
   std::uint32_t prim = 0;  // circle or prism index within its group
   std::uint32_t first_wall = 0, wall_count = 0;
   std::uint32_t first_vertex = 0, vertex_count = 0;
+  // 3D content (solids.h): the body is a sphere, mesh or the ground, and `prim` its index there.
+  internal::SolidKind solid = internal::SolidKind::kNone;
 };
 
 struct GeometrySlot {
@@ -73,6 +77,8 @@ struct Scene::Impl {
   std::array<internal::GroupTables, 2> staged;  // [dynamic]
   std::array<internal::GroupTables, 2> live;
   std::array<GeometrySlot, internal::kSlotCount> slots;
+  // Spheres, meshes and the ground (solids.h), instanced into `scene` next to `children`.
+  std::unique_ptr<internal::SolidLayer> solids;
   double extent = 0.0;  // max |x|, |y| over all bodies ever committed (metres)
   bool committed = false;
   // Commits that touch only dynamic geometry run here, on the calling thread alone: waking TBB

@@ -78,6 +78,10 @@ RayHit Scene::Impl::resolve(const Best& best, const ExactRay& r) const {
   if (best.body == kNoBody) return hit;
   hit.distance = best.t;
   hit.body = best.body;
+  if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
+    if (best.feature != Feature::kInside) hit.normal = solids->normal(best, r, bodies[best.body].prim);
+    return hit;
+  }
   switch (best.feature) {
     case Feature::kInside:
       return hit;  // normal stays zero

@@ -17,8 +17,11 @@
 // relative; rays from much farther away than any body lose the padding's guarantee at grazing
 // incidence on corners.
 //
+// 3D content (solids.cpp, mesh.cpp): spheres (exact, like circles), triangle meshes placed by a
+// rigid pose, and a ground plane. See "3D content" below for their exactness.
+//
 // Thread safety: cast functions are const and may run concurrently; update_body() and commit()
-// must not overlap them.
+// (and the 3D content's add/update functions) must not overlap them.
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -26,6 +29,9 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "ubot/core/triangle_mesh.h"
 
 namespace ubot::scene {
 
@@ -99,6 +105,33 @@ class Scene {
   // plane). Same semantics as cast(); this is the lidar2d hot path.
   void cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws, double max_distance,
                 int ignore_user_id, std::span<RayHit> out) const;
+
+  // ---- 3D content -------------------------------------------------------------------------------
+  // Bodies made here share the body ids, user ids, ignore rule and commit() of add_body(); they
+  // are updated with their own update functions (update_body() refuses them).
+  //
+  // A solid sphere, exact in double precision like circles (a ray starting inside hits at 0).
+  // Throws ubot::Error on a non-finite centre, radius <= 0 or user_id == kNoUserId.
+  BodyId add_sphere(const Eigen::Vector3d& center, double radius, bool dynamic, int user_id);
+  void update_sphere(BodyId body, const Eigen::Vector3d& center);
+
+  // Registers a triangle mesh (in its own frame) that bodies then place; the mesh's BVH is built
+  // once, at the next commit(), whatever the number of bodies placing it. Throws on an empty
+  // mesh, non-finite vertices or out-of-range indices.
+  using MeshId = std::int32_t;
+  MeshId add_mesh(std::shared_ptr<const TriangleMesh> mesh);
+  // Places mesh `mesh` at `pose` (rigid: p_W = pose * p_M). A mesh is a surface, hit from either
+  // side (no inside). Exactness: Embree (single precision, watertight) decides which triangle a
+  // ray meets, and the distance is the double-precision intersection with that triangle's plane
+  // in the mesh frame, so it is exact (~1e-15 relative) inside triangles and within Embree's
+  // float tolerance (~1e-7 x the coordinates' magnitude) of the surface at edges.
+  BodyId add_mesh_body(MeshId mesh, const Eigen::Isometry3d& pose, bool dynamic, int user_id);
+  void update_mesh_body(BodyId body, const Eigen::Isometry3d& pose);
+
+  // The ground: the open half-space below z = `height`. A ray going down through the plane hits
+  // it (normal +z), a ray starting below it hits at 0; a ray starting on the plane going up or
+  // level does not hit it, so a 2D scan at the ground's height is unaffected. At most one.
+  BodyId set_ground(double height, int user_id);
 
  private:
   struct Impl;

@@ -1,0 +1,360 @@
+// The 3D content layer: spheres and the ground (exact user geometry), the staging/commit of all
+// 3D content, and the Scene functions that add spheres and the ground. Meshes: mesh.cpp.
+#include "solids.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "scene_impl.h"
+#include "ubot/core/error.h"
+
+namespace ubot::scene {
+namespace internal {
+namespace {
+
+// The ground's extent in x and y around the origin (metres): far beyond any sensor's range.
+constexpr double kGroundHalfSize = 1.0e6;
+
+void set_bounds(RTCBounds* out, const Eigen::Vector3d& lo, const Eigen::Vector3d& hi,
+                double extent) {
+  out->lower_x = static_cast<float>(lo.x() - pad_for(extent, lo.x()));
+  out->lower_y = static_cast<float>(lo.y() - pad_for(extent, lo.y()));
+  out->lower_z = static_cast<float>(lo.z() - pad_for(extent, lo.z()));
+  out->upper_x = static_cast<float>(hi.x() + pad_for(extent, hi.x()));
+  out->upper_y = static_cast<float>(hi.y() + pad_for(extent, hi.y()));
+  out->upper_z = static_cast<float>(hi.z() + pad_for(extent, hi.z()));
+}
+
+// Offers `hit` for lane i of a user-geometry intersect call; if it is the lane's new best, tells
+// Embree (the same protocol as the 2D shapes' callbacks).
+void offer(const RTCIntersectFunctionNArguments* args, CastContext* ctx, unsigned i,
+           const ExactHit& hit, BodyId body, std::uint8_t slot) {
+  RTCRayN* ray = RTCRayHitN_RayN(args->rayhit, args->N);
+  const unsigned lane = RTCRayN_id(ray, args->N, i);
+  if (!ctx->offer(lane, hit, body, slot, args->primID)) return;
+  RTCRayN_tfar(ray, args->N, i) = ctx->embree_tfar(lane);
+  RTCHitN* out = RTCRayHitN_HitN(args->rayhit, args->N);
+  RTCHitN_geomID(out, args->N, i) = args->geomID;
+  RTCHitN_primID(out, args->N, i) = args->primID;
+}
+
+double sphere_extent(const std::vector<SphereRecord>& spheres) {
+  double e = 0.0;
+  for (const SphereRecord& s : spheres) {
+    e = std::max({e, std::abs(s.cx) + s.radius, std::abs(s.cy) + s.radius});
+  }
+  return e;
+}
+
+}  // namespace
+
+bool intersect_sphere(const ExactRay& r, double cx, double cy, double cz, double radius,
+                      ExactHit* hit) {
+  const double mx = r.ox - cx, my = r.oy - cy, mz = r.oz - cz;
+  const double norm_m = std::sqrt(mx * mx + my * my + mz * mz);
+  // |m|^2 - r^2 factored, so that it keeps its sign near the surface.
+  const double c = (norm_m - radius) * (norm_m + radius);
+  if (c <= 0.0) {
+    *hit = {0.0, Feature::kInside};
+    return true;
+  }
+  const double b = mx * r.dx + my * r.dy + mz * r.dz;
+  if (b >= 0.0) return false;  // outside and moving away
+  const double a = r.dx * r.dx + r.dy * r.dy + r.dz * r.dz;
+  // b^2 - a c = a r^2 - |m x d|^2, factored against cancellation near tangency.
+  const double hx = my * r.dz - mz * r.dy, hy = mz * r.dx - mx * r.dz, hz = mx * r.dy - my * r.dx;
+  const double h = std::sqrt(hx * hx + hy * hy + hz * hz);
+  const double dr = std::sqrt(a) * radius;
+  const double disc = (dr - h) * (dr + h);
+  if (disc < 0.0) return false;
+  // Entry root (-b - sqrt(disc)) / a, written without cancellation.
+  const double t = c / (-b + std::sqrt(disc));
+  if (t > r.t_max) return false;
+  *hit = {t, Feature::kSide};
+  return true;
+}
+
+bool intersect_ground(const ExactRay& r, double height, ExactHit* hit) {
+  if (r.oz < height) {
+    *hit = {0.0, Feature::kInside};
+    return true;
+  }
+  if (!(r.dz < 0.0)) return false;
+  const double t = (height - r.oz) / r.dz;
+  if (t > r.t_max) return false;
+  *hit = {t, Feature::kTopCap};
+  return true;
+}
+
+void sphere_bounds(const RTCBoundsFunctionArguments* args) {
+  const auto& desc = *static_cast<const SphereDesc*>(args->geometryUserPtr);
+  const SphereRecord& s = (*desc.spheres)[args->primID];
+  const Eigen::Vector3d c(s.cx, s.cy, s.cz), r = Eigen::Vector3d::Constant(s.radius);
+  set_bounds(args->bounds_o, c - r, c + r, desc.extent);
+}
+
+void sphere_intersect(const RTCIntersectFunctionNArguments* args) {
+  const auto& desc = *static_cast<const SphereDesc*>(args->geometryUserPtr);
+  const SphereRecord& s = (*desc.spheres)[args->primID];
+  CastContext* ctx = cast_context(args->context);
+  if (s.user_id == ctx->ignore_user_id) return;
+  RTCRayN* ray = RTCRayHitN_RayN(args->rayhit, args->N);
+  for (unsigned i = 0; i < args->N; ++i) {
+    if (args->valid[i] == 0) continue;
+    ExactHit hit;
+    if (intersect_sphere(ctx->rays[RTCRayN_id(ray, args->N, i)], s.cx, s.cy, s.cz, s.radius,
+                         &hit)) {
+      offer(args, ctx, i, hit, s.body, desc.slot);
+    }
+  }
+}
+
+void ground_bounds(const RTCBoundsFunctionArguments* args) {
+  const auto& g = *static_cast<const GroundRecord*>(args->geometryUserPtr);
+  args->bounds_o->lower_x = args->bounds_o->lower_y = static_cast<float>(-kGroundHalfSize);
+  args->bounds_o->upper_x = args->bounds_o->upper_y = static_cast<float>(kGroundHalfSize);
+  // Everything below the plane: rays starting underground are inside the ground.
+  args->bounds_o->lower_z = static_cast<float>(g.z - kGroundHalfSize);
+  args->bounds_o->upper_z = static_cast<float>(g.z + pad_for(kGroundHalfSize, g.z));
+}
+
+void ground_intersect(const RTCIntersectFunctionNArguments* args) {
+  const auto& g = *static_cast<const GroundRecord*>(args->geometryUserPtr);
+  CastContext* ctx = cast_context(args->context);
+  if (g.user_id == ctx->ignore_user_id) return;
+  RTCRayN* ray = RTCRayHitN_RayN(args->rayhit, args->N);
+  for (unsigned i = 0; i < args->N; ++i) {
+    if (args->valid[i] == 0) continue;
+    ExactHit hit;
+    if (intersect_ground(ctx->rays[RTCRayN_id(ray, args->N, i)], g.z, &hit)) {
+      offer(args, ctx, i, hit, g.body, static_cast<std::uint8_t>(kGroundSlot));
+    }
+  }
+}
+
+// The sphere child scenes are made when the first sphere of their class arrives.
+SolidLayer::SolidLayer(RTCDevice device, RTCScene top) : device_(device), top_(top) {
+  for (int d = 0; d < 2; ++d) {
+    sphere_desc_[d].spheres = &live_spheres_[d];
+    sphere_desc_[d].slot = static_cast<std::uint8_t>(kSphereSlot + d);
+  }
+}
+
+SolidLayer::~SolidLayer() {
+  for (RTCGeometry g : mesh_instances_) {
+    if (g != nullptr) rtcReleaseGeometry(g);
+  }
+  for (auto& m : meshes_) {
+    if (m->geometry != nullptr) rtcReleaseGeometry(m->geometry);
+    if (m->scene != nullptr) rtcReleaseScene(m->scene);
+  }
+  for (int d = 0; d < 2; ++d) {
+    if (sphere_geometries_[d] != nullptr) rtcReleaseGeometry(sphere_geometries_[d]);
+    if (sphere_instances_[d] != nullptr) rtcReleaseGeometry(sphere_instances_[d]);
+    if (sphere_scenes_[d] != nullptr) rtcReleaseScene(sphere_scenes_[d]);
+  }
+  if (ground_geometry_ != nullptr) rtcReleaseGeometry(ground_geometry_);
+}
+
+std::uint32_t SolidLayer::add_sphere(const SphereRecord& sphere, bool dynamic) {
+  staged_spheres_[dynamic].push_back(sphere);
+  spheres_dirty_[dynamic] = true;
+  return static_cast<std::uint32_t>(staged_spheres_[dynamic].size() - 1);
+}
+
+void SolidLayer::update_sphere(std::uint32_t index, const Eigen::Vector3d& center) {
+  SphereRecord& s = staged_spheres_[1][index];
+  s.cx = center.x();
+  s.cy = center.y();
+  s.cz = center.z();
+  spheres_dirty_[1] = true;
+}
+
+void SolidLayer::set_ground(const GroundRecord& ground) {
+  ground_ = ground;
+  has_ground_ = true;
+}
+
+double SolidLayer::stage_for_commit(bool* heavy) {
+  for (int d = 0; d < 2; ++d) {
+    if (!spheres_dirty_[d]) continue;
+    live_spheres_[d] = staged_spheres_[d];
+    if (d == 0) *heavy = true;
+  }
+  if (has_ground_ && !ground_attached_) *heavy = true;
+  for (const auto& m : meshes_) *heavy = *heavy || !m->built;
+  live_mesh_bodies_.resize(staged_mesh_bodies_.size());
+  for (std::size_t i = 0; i < staged_mesh_bodies_.size(); ++i) {
+    if (mesh_body_dirty_[i]) live_mesh_bodies_[i] = staged_mesh_bodies_[i];
+  }
+  double e = std::max(sphere_extent(live_spheres_[0]), sphere_extent(live_spheres_[1]));
+  for (const MeshBodyRecord& b : live_mesh_bodies_) {
+    const TriangleMesh& mesh = *meshes_[static_cast<std::size_t>(b.mesh)]->mesh;
+    const Eigen::Vector3d lo = mesh.min(), hi = mesh.max();
+    for (int corner = 0; corner < 8; ++corner) {
+      const Eigen::Vector3d p((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(),
+                              (corner & 4) ? hi.z() : lo.z());
+      const Eigen::Vector3d w = b.rotation * p + b.translation;
+      e = std::max({e, std::abs(w.x()), std::abs(w.y())});
+    }
+  }
+  live_extent_ = e;
+  return e;
+}
+
+void SolidLayer::sync_spheres(int d, double extent) {
+  SphereDesc& desc = sphere_desc_[d];
+  const std::size_t count = live_spheres_[d].size();
+  const bool pads_too_small = extent > desc.extent;
+  if (!spheres_dirty_[d] && !pads_too_small) return;
+  if (pads_too_small) desc.extent = 2.0 * extent;
+  if (sphere_scenes_[d] == nullptr) {
+    sphere_scenes_[d] = rtcNewScene(device_);
+    if (d == 1) {
+      rtcSetSceneFlags(sphere_scenes_[d], RTC_SCENE_FLAG_DYNAMIC);
+      rtcSetSceneBuildQuality(sphere_scenes_[d], RTC_BUILD_QUALITY_LOW);
+    }
+    sphere_instances_[d] = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_INSTANCE);
+    rtcSetGeometryInstancedScene(sphere_instances_[d], sphere_scenes_[d]);
+    const float identity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    rtcSetGeometryTransform(sphere_instances_[d], 0, RTC_FORMAT_FLOAT3X4_COLUMN_MAJOR, identity);
+    rtcAttachGeometry(top_, sphere_instances_[d]);
+  }
+  if (sphere_geometries_[d] != nullptr && sphere_counts_[d] != count) {
+    rtcDetachGeometry(sphere_scenes_[d], sphere_geometry_ids_[d]);
+    rtcReleaseGeometry(sphere_geometries_[d]);
+    sphere_geometries_[d] = nullptr;
+  }
+  if (sphere_geometries_[d] == nullptr && count > 0) {
+    RTCGeometry g = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_USER);
+    rtcSetGeometryUserPrimitiveCount(g, static_cast<unsigned>(count));
+    rtcSetGeometryBoundsFunction(g, sphere_bounds, nullptr);
+    rtcSetGeometryIntersectFunction(g, sphere_intersect);
+    rtcSetGeometryUserData(g, &desc);
+    rtcSetGeometryBuildQuality(g, d == 1 ? RTC_BUILD_QUALITY_LOW : RTC_BUILD_QUALITY_MEDIUM);
+    sphere_geometry_ids_[d] = rtcAttachGeometry(sphere_scenes_[d], g);
+    sphere_geometries_[d] = g;
+  }
+  sphere_counts_[d] = count;
+  if (sphere_geometries_[d] != nullptr) rtcCommitGeometry(sphere_geometries_[d]);
+  rtcCommitScene(sphere_scenes_[d]);
+  rtcCommitGeometry(sphere_instances_[d]);  // picks up the child's new bounds
+  spheres_dirty_[d] = false;
+}
+
+void SolidLayer::sync(double extent) {
+  for (int d = 0; d < 2; ++d) sync_spheres(d, extent);
+  if (has_ground_ && !ground_attached_) {
+    ground_geometry_ = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_USER);
+    rtcSetGeometryUserPrimitiveCount(ground_geometry_, 1);
+    rtcSetGeometryBoundsFunction(ground_geometry_, ground_bounds, nullptr);
+    rtcSetGeometryIntersectFunction(ground_geometry_, ground_intersect);
+    rtcSetGeometryUserData(ground_geometry_, &ground_);
+    rtcCommitGeometry(ground_geometry_);
+    rtcAttachGeometry(top_, ground_geometry_);
+    ground_attached_ = true;
+  }
+  for (auto& m : meshes_) {
+    if (!m->built) build_mesh(*m);
+  }
+  for (std::size_t i = 0; i < live_mesh_bodies_.size(); ++i) {
+    if (!mesh_body_dirty_[i]) continue;
+    const MeshBodyRecord& b = live_mesh_bodies_[i];
+    float xfm[12];  // 3x4 column-major: rotation columns, then translation
+    for (int c = 0; c < 3; ++c) {
+      for (int r = 0; r < 3; ++r) xfm[3 * c + r] = static_cast<float>(b.rotation(r, c));
+      xfm[9 + c] = static_cast<float>(b.translation[c]);
+    }
+    if (mesh_instances_[i] == nullptr) {
+      RTCGeometry g = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_INSTANCE);
+      rtcSetGeometryInstancedScene(g, meshes_[static_cast<std::size_t>(b.mesh)]->scene);
+      rtcSetGeometryTransform(g, 0, RTC_FORMAT_FLOAT3X4_COLUMN_MAJOR, xfm);
+      rtcCommitGeometry(g);
+      const unsigned id = rtcAttachGeometry(top_, g);
+      if (body_of_instance_.size() <= id) body_of_instance_.resize(id + 1, -1);
+      body_of_instance_[id] = static_cast<std::int32_t>(i);
+      mesh_instances_[i] = g;
+    } else {
+      rtcSetGeometryTransform(mesh_instances_[i], 0, RTC_FORMAT_FLOAT3X4_COLUMN_MAJOR, xfm);
+      rtcCommitGeometry(mesh_instances_[i]);
+    }
+    mesh_body_dirty_[i] = 0;
+  }
+}
+
+Eigen::Vector3d SolidLayer::normal(const Best& best, const ExactRay& r,
+                                   std::uint32_t prim) const {
+  const Eigen::Vector3d d(r.dx, r.dy, r.dz);
+  if (best.slot == kGroundSlot) return Eigen::Vector3d::UnitZ();
+  if (best.slot == kMeshSlot) {
+    const MeshBodyRecord& b = live_mesh_bodies_[prim];
+    const TriangleMesh& mesh = *meshes_[static_cast<std::size_t>(b.mesh)]->mesh;
+    const auto& tri = mesh.triangles[best.prim];
+    const Eigen::Vector3d& a = mesh.vertices[tri[0]];
+    Eigen::Vector3d n = b.rotation * (mesh.vertices[tri[1]] - a).cross(mesh.vertices[tri[2]] - a);
+    if (n.dot(d) > 0.0) n = -n;
+    const double norm = n.norm();
+    return norm > 0.0 ? Eigen::Vector3d(n / norm) : Eigen::Vector3d::Zero();
+  }
+  const SphereRecord& s = live_spheres_[best.slot - kSphereSlot][best.prim];
+  const Eigen::Vector3d p = Eigen::Vector3d(r.ox, r.oy, r.oz) + best.t * d;
+  const Eigen::Vector3d n = p - Eigen::Vector3d(s.cx, s.cy, s.cz);
+  const double norm = n.norm();
+  return norm > 0.0 ? Eigen::Vector3d(n / norm) : Eigen::Vector3d::Zero();
+}
+
+}  // namespace internal
+
+using internal::SolidKind;
+
+namespace {
+[[noreturn]] void fail(const std::string& message) { throw Error("scene: " + message); }
+
+const BodyRecord& solid_record(const std::vector<BodyRecord>& bodies, BodyId body,
+                               SolidKind kind, const char* what) {
+  if (body < 0 || static_cast<std::size_t>(body) >= bodies.size()) {
+    fail(std::string(what) + ": no body " + std::to_string(body));
+  }
+  const BodyRecord& rec = bodies[body];
+  if (rec.solid != kind) fail(std::string(what) + ": body " + std::to_string(body) + " is not one");
+  if (!rec.dynamic) fail(std::string(what) + ": body " + std::to_string(body) + " is static");
+  return rec;
+}
+}  // namespace
+
+BodyId Scene::add_sphere(const Eigen::Vector3d& center, double radius, bool dynamic,
+                         int user_id) {
+  if (!center.allFinite()) fail("sphere center must be finite");
+  if (!std::isfinite(radius) || !(radius > 0.0)) fail("sphere radius must be > 0");
+  if (user_id == kNoUserId) fail("user_id must not be kNoUserId");
+  Impl& m = *impl_;
+  const auto id = static_cast<BodyId>(m.bodies.size());
+  BodyRecord rec{ShapeKind::kCircle, dynamic, user_id};
+  rec.solid = SolidKind::kSphere;
+  rec.prim = m.solids->add_sphere({center.x(), center.y(), center.z(), radius, id, user_id},
+                                  dynamic);
+  m.bodies.push_back(rec);
+  return id;
+}
+
+void Scene::update_sphere(BodyId body, const Eigen::Vector3d& center) {
+  const BodyRecord& rec = solid_record(impl_->bodies, body, SolidKind::kSphere, "update_sphere");
+  if (!center.allFinite()) fail("update_sphere: center must be finite");
+  impl_->solids->update_sphere(rec.prim, center);
+}
+
+BodyId Scene::set_ground(double height, int user_id) {
+  Impl& m = *impl_;
+  if (m.solids->has_ground()) fail("set_ground: the scene already has a ground");
+  if (!std::isfinite(height)) fail("ground height must be finite");
+  if (user_id == kNoUserId) fail("user_id must not be kNoUserId");
+  const auto id = static_cast<BodyId>(m.bodies.size());
+  BodyRecord rec{ShapeKind::kPolygon, false, user_id};
+  rec.solid = SolidKind::kGround;
+  m.solids->set_ground({height, id, user_id});
+  m.bodies.push_back(rec);
+  return id;
+}
+
+}  // namespace ubot::scene
