@@ -120,6 +120,17 @@ std::vector<std::vector<double>> random_points(RandomStream& rng, const Eigen::V
   return points;
 }
 
+// `ground: true | false | {z: height}`: a ground plane (3D extension) at z (default 0).
+std::optional<double> read_ground(const Field& field) {
+  if (field.is_scalar()) return field.as_bool() ? std::optional<double>(0.0) : std::nullopt;
+  if (!field.is_map()) field.fail("expected true, false or a mapping {z: height}");
+  Mapping m(field);
+  double z = 0.0;
+  if (auto f = m.get("z")) z = f->as_finite();
+  m.finish();
+  return z;
+}
+
 Eigen::Vector3d read_vector3(Mapping& m, std::string_view key, const Eigen::Vector3d& fallback) {
   const auto f = m.get(key);
   if (!f) return fallback;
@@ -145,6 +156,7 @@ class WorldLoader {
     top.ignore("gui");
     const auto mapping = top.get("mapping");
     const auto media = top.get("media");
+    if (auto ground = top.get("ground")) model_.ground = read_ground(*ground);
     top.finish();
     check_unique_names();
     if (mapping) model_.maps = config::read_mapping(*mapping, model_, model_.warnings);
@@ -177,9 +189,9 @@ class WorldLoader {
       number = static_cast<int>(n);
     }
     const Placement placement = place(m, number, role, group);
-    config::ObjectReader reader(m, number, model_.warnings, [&](const Field& f, int n) {
-      return per_object(f, n, model_.warnings);
-    });
+    config::ObjectReader reader(
+        m, number, model_.warnings,
+        [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
       if (object.trajectory) {
@@ -288,6 +300,7 @@ class WorldLoader {
   Field root_;
   LoadOptions options_;
   WorldModel model_;
+  config::MeshCache meshes_;
 };
 
 }  // namespace

@@ -24,7 +24,8 @@ std::string lower_extension(const std::string& path) {
 std::vector<int> lidars_of(const ObjectModel& o) {
   std::vector<int> out;
   for (std::size_t i = 0; i < o.sensors.size(); ++i) {
-    if (std::holds_alternative<Lidar2dModel>(o.sensors[i].params)) {
+    if (std::holds_alternative<Lidar2dModel>(o.sensors[i].params) ||
+        std::holds_alternative<Lidar3dModel>(o.sensors[i].params)) {
       out.push_back(static_cast<int>(i));
     }
   }

@@ -41,7 +41,7 @@ double signed_area2(const std::vector<Eigen::Vector2d>& v) {
 }
 
 ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string>& warnings,
-                      const std::string& owner) {
+                      const std::string& owner, MeshCache& meshes) {
   ShapeModel s;
   if (!field) {
     warnings.push_back(
@@ -51,8 +51,14 @@ ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string
   }
   Mapping m(*field);
   const std::string name =
-      m.has("name") ? m.require("name").as_choice({"circle", "rectangle", "polygon", "linestring"})
+      m.has("name") ? m.require("name").as_choice({"circle", "rectangle", "polygon", "linestring",
+                                                   "box", "sphere", "cylinder", "mesh"})
                     : "circle";
+  if (name == "box" || name == "sphere" || name == "cylinder" || name == "mesh") {
+    read_solid_shape(m, name, s, meshes);
+    m.finish();
+    return s;
+  }
   if (auto f = m.get("random_shape"); f && f->as_bool()) {
     f->fail("random shapes are not supported; give the shape explicitly");
   }
@@ -273,8 +279,8 @@ std::vector<double> read_pair(const std::optional<Field>& field, std::vector<dou
 }  // namespace
 
 ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
-                           const PerObject& per_object)
-    : warnings_(warnings) {
+                           const PerObject& per_object, MeshCache& meshes)
+    : warnings_(warnings), meshes_(meshes) {
   for (const char* key : kObjectKeys) {
     if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
   }
@@ -319,7 +325,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   if (auto f = value("group_name", index)) f->as_string();
   if (auto f = value("description", index)) f->as_string();
 
-  o.shape = read_shape(value("shape", index), warnings_, o.name);
+  o.shape = read_shape(value("shape", index), warnings_, o.name, meshes_);
   o.kinematics = read_kinematics(value("kinematics", index));
   o.behavior = read_behavior(value("behavior", index), o.kinematics.kind);
   o.is_static = o.kinematics.kind == KinematicsKind::kNone;
@@ -362,6 +368,13 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
     o.is_static = false;
   }
   if (auto f = value("height", index)) o.height = f->as_positive();
+  if (const auto& solid = o.shape.solid) {  // a 3D shape carries its own vertical extent
+    if (auto f = value("height", index)) {
+      f->fail(fmt::format("does not apply to a {} shape (its size gives its height)",
+                          solid_name(solid->kind)));
+    }
+    if (solid->kind != SolidKind::kMesh) o.height = solid->top();
+  }
   if (auto f = value("color", index)) o.color = f->as_string();
   if (auto f = value("density", index)) {
     o.density = f->as_non_negative();
@@ -382,6 +395,11 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   if (auto f = value("fov_radius", index)) o.fov_radius = f->as_positive();
   for (const SensorModel& s : o.sensors) {
     if (const auto* lidar = std::get_if<Lidar2dModel>(&s.params)) {
+      if (!o.fov) o.fov = lidar->angle_range;
+      if (!o.fov_radius) o.fov_radius = lidar->range_max;
+      break;
+    }
+    if (const auto* lidar = std::get_if<Lidar3dModel>(&s.params)) {
       if (!o.fov) o.fov = lidar->angle_range;
       if (!o.fov_radius) o.fov_radius = lidar->range_max;
       break;

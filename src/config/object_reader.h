@@ -12,13 +12,24 @@
 
 namespace ubot::config {
 
+// Meshes read while loading one world: files by resolved path, and meshes placed (scaled and
+// rotated) by path and transform, so that objects using the same mesh share it.
+struct MeshCache {
+  std::map<std::string, std::shared_ptr<const TriangleMesh>> files;
+  std::map<std::string, std::shared_ptr<const TriangleMesh>> placed;
+};
+
+// Reads a 3D shape (`name` box | sphere | cylinder | mesh) into `shape`: its solid and its planar
+// footprint (see ShapeModel).
+void read_solid_shape(Mapping& m, const std::string& name, ShapeModel& shape, MeshCache& cache);
+
 class ObjectReader {
  public:
   // Splits a group value into one value per object (IR-SIM's convert_list_length).
   using PerObject = std::function<std::vector<Field>(const Field&, int)>;
 
   ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
-               const PerObject& per_object);
+               const PerObject& per_object, MeshCache& meshes);
 
   // Object `index` of the group, with the given ids. State and goals are read separately.
   ObjectModel read(int index, Role role, int group, int id) const;
@@ -35,6 +46,7 @@ class ObjectReader {
   std::optional<Field> sensors_;
   std::optional<Field> tags_;
   std::vector<std::string>& warnings_;
+  MeshCache& meshes_;
 };
 
 // Reads an object's `sensors` list.

@@ -21,6 +21,36 @@ const char* shape_name(ShapeKind kind) {
   return "?";
 }
 
+const char* solid_name(SolidKind kind) {
+  switch (kind) {
+    case SolidKind::kBox:
+      return "box";
+    case SolidKind::kSphere:
+      return "sphere";
+    case SolidKind::kCylinder:
+      return "cylinder";
+    case SolidKind::kMesh:
+      return "mesh";
+  }
+  return "?";
+}
+
+double SolidModel::bottom() const { return kind == SolidKind::kMesh && mesh ? mesh->min().z() : 0.0; }
+
+double SolidModel::top() const {
+  switch (kind) {
+    case SolidKind::kBox:
+      return size.z();
+    case SolidKind::kSphere:
+      return 2.0 * radius;
+    case SolidKind::kCylinder:
+      return height;
+    case SolidKind::kMesh:
+      return mesh ? mesh->max().z() : 0.0;
+  }
+  return 0.0;
+}
+
 const char* kinematics_name(KinematicsKind kind) {
   switch (kind) {
     case KinematicsKind::kNone:
@@ -55,6 +85,7 @@ const char* SensorModel::type_name() const {
         using T = std::decay_t<decltype(p)>;
         if constexpr (std::is_same_v<T, Lidar2dModel>) return p.fmcw ? "fmcw_lidar2d" : "lidar2d";
         if constexpr (std::is_same_v<T, ImuModel>) return "imu";
+        if constexpr (std::is_same_v<T, Lidar3dModel>) return "lidar3d";
       },
       params);
 }

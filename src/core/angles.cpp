@@ -27,4 +27,21 @@ double wrap_to_two_pi(double angle) {
   return m == 0.0 ? 0.0 : m;
 }
 
+std::vector<double> scan_angles(double range, int n) {
+  std::vector<double> angles(static_cast<std::size_t>(n));
+  if (n == 1) {
+    angles[0] = 0.0;
+  } else if (is_full_circle(range)) {
+    // A full circle: n distinct beams (IR-SIM's linspace would repeat the first one).
+    for (int i = 0; i < n; ++i) angles[i] = -kPi + i * (2.0 * kPi / n);
+  } else {
+    // numpy.linspace(-R/2, R/2, n): i * step + start, the last one exactly R/2.
+    const double start = -range / 2.0, stop = range / 2.0;
+    const double step = (stop - start) / (n - 1);
+    for (int i = 0; i < n; ++i) angles[i] = i * step + start;
+    angles[n - 1] = stop;
+  }
+  return angles;
+}
+
 }  // namespace ubot

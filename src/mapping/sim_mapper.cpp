@@ -29,6 +29,31 @@ PointBatch batch_from_scan(const Lidar2d& lidar, int scanner) {
   return b;
 }
 
+PointBatch batch_from_sweep(const Lidar3d& lidar, int scanner) {
+  const LidarSweep& s = lidar.sweep();
+  PointBatch b;
+  b.scanner = scanner;
+  b.origin_W = s.pose.position;
+  b.range_max = lidar.params().range_max;
+  b.points_W = s.points_world;
+  b.intensities.reserve(s.points.size());
+  for (const LidarPoint& p : s.points) {
+    const double intensity = std::clamp(static_cast<double>(p.intensity), 0.0, 1.0);
+    b.intensities.push_back(static_cast<std::uint16_t>(std::lround(intensity * 65535.0)));
+  }
+  return b;
+}
+
+namespace {
+
+double range_max_of(const Sensor& sensor) {
+  return sensor.kind() == SensorKind::kLidar3d
+             ? static_cast<const Lidar3d&>(sensor).params().range_max
+             : static_cast<const Lidar2d&>(sensor).params().range_max;
+}
+
+}  // namespace
+
 SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingModel> maps,
                                    MapperOptions options)
     : models_(std::move(maps)), options_(std::move(options)) {
@@ -50,17 +75,17 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       for (std::size_t k = 0; k < sim.sensors().size(); ++k) {
         if (sim.sensors()[k]->object_id() == s.object_id &&
             sim.sensors()[k]->index() == s.sensor_index &&
-            sim.sensors()[k]->kind() == SensorKind::kLidar2d) {  // the adapters there are
+            (sim.sensors()[k]->kind() == SensorKind::kLidar2d ||
+             sim.sensors()[k]->kind() == SensorKind::kLidar3d)) {  // the adapters there are
           index = static_cast<int>(k);
         }
       }
       if (index < 0) continue;
       targets_[index].push_back({m, static_cast<int>(names.size())});
       names.push_back(name);
-      const auto& lidar = static_cast<const Lidar2d&>(*sim.sensors()[index]);
       if (options_.info) {
         options_.info(fmt::format("map '{}': attached to {} ({}, range_max {} m)", model.name, name,
-                                  sensor.type_name(), lidar.params().range_max));
+                                  sensor.type_name(), range_max_of(*sim.sensors()[index])));
       }
       if (!s.also_matched.empty() && options_.warn) {
         options_.warn(
@@ -85,7 +110,10 @@ void SimulationMapper::after_step(const Simulation& sim) {
     const Sensor& sensor = *sim.sensors()[k];
     if (targets_[k].empty() || !sensor.header().valid) continue;
     for (const Target& t : targets_[k]) {
-      accumulators_[t.map]->add(batch_from_scan(static_cast<const Lidar2d&>(sensor), t.scanner));
+      accumulators_[t.map]->add(
+          sensor.kind() == SensorKind::kLidar3d
+              ? batch_from_sweep(static_cast<const Lidar3d&>(sensor), t.scanner)
+              : batch_from_scan(static_cast<const Lidar2d&>(sensor), t.scanner));
     }
   }
 }

@@ -4,10 +4,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
+#include "points_writer.h"
 #include "ubot/core/error.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar3d.h"
 
 namespace ubot {
 namespace {
@@ -83,6 +86,37 @@ void write_imu_parameters(JsonWriter& j, const Imu& imu) {
   j.key("teleport_distance").value(p.teleport_distance);
   j.key("teleport_angle_deg").value(p.teleport_angle_deg);
   j.key("max_sample_dt").value(p.max_sample_dt);
+}
+
+constexpr const char* kPointsFile = "points.bin";
+
+// The lidar3d's parameters under their YAML names, its channel table and azimuth grid (column i
+// at azimuth_min + i * azimuth_increment), and the file holding its points.
+void write_lidar3d_parameters(JsonWriter& j, const Lidar3d& lidar) {
+  const Lidar3dModel& p = lidar.params();
+  const SensorCommon& c = lidar.model().common;
+  j.key("frame_id").value(lidar.header().frame_id);
+  j.key("preset");
+  if (p.preset.empty()) {
+    j.null();
+  } else {
+    j.value(p.preset);
+  }
+  j.key("channels").value(static_cast<std::int64_t>(lidar.channels()));
+  j.key("vertical_angles").array(lidar.vertical_angles());
+  j.key("angle_range").value(p.angle_range).key("columns").value(p.number);
+  const std::vector<double>& az = lidar.azimuths();
+  j.key("azimuth_min").value(az.front());
+  j.key("azimuth_increment").value(az.size() > 1 ? az[1] - az[0] : 0.0);
+  j.key("range_min").value(p.range_min).key("range_max").value(p.range_max);
+  j.key("noise").value(c.noise).key("std").value(p.std);
+  j.key("rotation_rate_hz").value(p.rotation_rate_hz);
+  j.key("update_rate_hz").value(c.update_rate_hz.value_or(p.rotation_rate_hz));
+  j.key("sweep_duration").value(lidar.sweep_duration());
+  j.key("motion_distortion").value(p.motion_distortion);
+  write_vector(j, "offset", p.offset);
+  write_vector(j, "rpy", p.rpy);
+  j.key("points_file").value(kPointsFile);
 }
 
 void write_smoke(JsonWriter& j, const media::SmokeSettings& smoke) {
@@ -202,6 +236,10 @@ void write_header(JsonWriter& j, const Simulation& sim) {
       case SensorKind::kImu:
         write_imu_parameters(j, static_cast<const Imu&>(*sensor));
         break;
+      case SensorKind::kLidar3d:
+        write_lidar3d_parameters(j, static_cast<const Lidar3d&>(*sensor));
+        write_smoke(j, sensor->model().common.smoke);
+        break;
     }
     j.end_object();
   }
@@ -223,6 +261,22 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
   if (lidar.params().fmcw) j.key("radial_velocity").array(s.radial_velocity);
 }
 
+// A lidar3d sample: its sensor pose [x, y, z, qx, qy, qz, qw] at the stamp, and where its points
+// are in points.bin.
+void write_lidar3d(JsonWriter& j, const Lidar3d& lidar, PointsWriter& points) {
+  const LidarSweep& s = lidar.sweep();
+  const Eigen::Quaterniond& q = s.pose.orientation;
+  const double origin[7] = {s.pose.position.x(), s.pose.position.y(), s.pose.position.z(),
+                            q.x(),
+                            q.y(),
+                            q.z(),
+                            q.w()};
+  j.key("sweep_start").value(nanos_to_seconds(s.sweep_start));
+  j.key("origin").array(origin);
+  j.key("point_count").value(static_cast<std::uint64_t>(s.points.size()));
+  j.key("points_offset").value(points.append(s.points));
+}
+
 void write_imu(JsonWriter& j, const Imu& imu) {
   const ImuSample& s = imu.data();
   const Eigen::Quaterniond& q = s.orientation;
@@ -240,6 +294,12 @@ FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : pat
   file_ = std::fopen(path.c_str(), "wb");
   if (!file_) {
     throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
+  }
+  for (const auto& sensor : sim.sensors()) {
+    if (sensor->kind() == SensorKind::kLidar3d && !points_) {
+      points_ = std::make_unique<PointsWriter>(
+          (std::filesystem::path(path).parent_path() / kPointsFile).string());
+    }
   }
   write_header(json_, sim);
   write_line();
@@ -300,6 +360,9 @@ void FramesWriter::write_step(const Simulation& sim) {
         case SensorKind::kImu:
           write_imu(json_, static_cast<const Imu&>(sensor));
           break;
+        case SensorKind::kLidar3d:
+          write_lidar3d(json_, static_cast<const Lidar3d&>(sensor), *points_);
+          break;
       }
     }
     json_.end_object();
@@ -319,6 +382,7 @@ void FramesWriter::write_line() {
 }
 
 void FramesWriter::close() {
+  if (points_) points_->close();
   if (!file_) return;
   const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
   const int error = errno;

@@ -8,6 +8,7 @@
 #include "ubot/ros2/names.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar3d.h"
 
 namespace ubot::ros2 {
 namespace {
@@ -53,6 +54,18 @@ ImuData imu_data(const ubot::Imu& imu) {
   m.linear_acceleration = d.linear_acceleration;
   m.linear_acceleration_variance = d.linear_acceleration_variance;
   return m;
+}
+
+// A 3D lidar sweep as PointCloud2 input: XYZIRT points in the sensor frame, stamped with the
+// sweep's start so that stamp + point.time is each point's firing time (LIO-SAM, FAST-LIO).
+void fill_cloud(const Lidar3d& lidar, PointCloudData& out) {
+  out.header = lidar.header();
+  out.header.stamp = lidar.sweep().sweep_start;
+  out.points.resize(lidar.sweep().points.size());
+  for (std::size_t i = 0; i < out.points.size(); ++i) {
+    const LidarPoint& p = lidar.sweep().points[i];
+    out.points[i] = {p.x, p.y, p.z, p.intensity, p.ring, p.time};
+  }
 }
 
 }  // namespace
@@ -172,6 +185,11 @@ void Bridge::publish_static_tf(const Simulation& sim) {
     if (const auto* lidar = std::get_if<Lidar2dModel>(&sensor->model().params)) {
       t.transform.translation = {lidar->offset.x(), lidar->offset.y(), lidar->z};
       t.transform.rotation = yaw_quaternion(lidar->offset.z());
+    } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(sensor.get())) {
+      const Pose3d& m = lidar3d->mount();
+      t.transform.translation = {m.position.x(), m.position.y(), m.position.z()};
+      t.transform.rotation = {m.orientation.x(), m.orientation.y(), m.orientation.z(),
+                              m.orientation.w()};
     }
     m.transforms.push_back(std::move(t));
   }
@@ -221,6 +239,9 @@ void Bridge::publish(const Simulation& sim) {
       r->scans.at(sensor.model().common.name).write(to_laser_scan(*lidar, r->use_inf));
     } else if (const auto* imu = dynamic_cast<const ubot::Imu*>(&sensor)) {
       publish_imu(sensor.object_id(), sensor.model().common.name, imu_data(*imu));
+    } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(&sensor)) {
+      fill_cloud(*lidar3d, cloud_data_);
+      publish_points(sensor.object_id(), sensor.model().common.name, cloud_data_);
     }
   }
 }

@@ -14,30 +14,13 @@ namespace {
 
 constexpr double kFullCircle = 2.0 * std::numbers::pi;
 
-std::vector<double> beam_angles(double range, int n) {
-  std::vector<double> angles(static_cast<std::size_t>(n));
-  if (n == 1) {
-    angles[0] = 0.0;
-  } else if (range >= kFullCircle - 1e-6) {
-    // A full circle: n distinct beams (IR-SIM's linspace would repeat the first one).
-    for (int i = 0; i < n; ++i) angles[i] = -std::numbers::pi + i * (kFullCircle / n);
-  } else {
-    // numpy.linspace(-R/2, R/2, n): i * step + start, the last one exactly R/2.
-    const double start = -range / 2.0, stop = range / 2.0;
-    const double step = (stop - start) / (n - 1);
-    for (int i = 0; i < n; ++i) angles[i] = i * step + start;
-    angles[n - 1] = stop;
-  }
-  return angles;
-}
-
 }  // namespace
 
 Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
                  std::uint64_t world_seed)
     : Sensor(model, owner, index, world_seed),
       params_(std::get<Lidar2dModel>(model.params)),
-      angles_(beam_angles(params_.angle_range, params_.number)) {
+      angles_(scan_angles(params_.angle_range, params_.number)) {
   const std::size_t n = angles_.size();
   scan_.ranges.assign(n, params_.range_max);
   scan_.valid.assign(n, 0);

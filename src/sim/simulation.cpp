@@ -5,16 +5,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar3d.h"
 
 namespace ubot {
 namespace {
 
-// `z`: the object's base height now (its model z, or its trajectory's height).
-scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape, double z) {
+// Height of objects without an explicit one as 3D sensors see them (SPEC §1).
+constexpr double kDefault3dHeight = 1.0;
+
+// `z`: the object's base height now (its model z, or its trajectory's height). `height`: its
+// extrusion when the model has none (unset: unbounded, reaching every 2D scan plane).
+scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape, double z,
+                                  std::optional<double> height) {
   scene::BodyGeometry g;
   if (shape.circle) {
     g.kind = scene::ShapeKind::kCircle;
@@ -24,11 +32,31 @@ scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape,
     g.kind = shape.closed ? scene::ShapeKind::kPolygon : scene::ShapeKind::kPolyline;
     g.vertices = shape.vertices;
   }
-  if (m.height) {
+  if (const std::optional<double> h = m.height ? m.height : height) {
     g.z_min = z;
-    g.z_max = z + *m.height;
+    g.z_max = z + *h;
   }
   return g;
+}
+
+// Objects a ray-cast sees as a sphere or a mesh (the other 3D shapes are extrusions).
+bool is_solid_body(const ObjectModel& m) {
+  return m.shape.solid && (m.shape.solid->kind == SolidKind::kSphere ||
+                           m.shape.solid->kind == SolidKind::kMesh);
+}
+
+Eigen::Vector3d sphere_center(const World& world, int id) {
+  const SolidModel& s = *world.object_model(id).shape.solid;
+  const WorldShape& shape = world.shape(id);
+  return {shape.center.x(), shape.center.y(), world.pose3d(id).position.z() + s.radius};
+}
+
+Eigen::Isometry3d mesh_pose(const World& world, int id) {
+  const Pose3d p = world.pose3d(id);
+  Eigen::Isometry3d x = Eigen::Isometry3d::Identity();
+  x.linear() = p.orientation.toRotationMatrix();
+  x.translation() = p.position;
+  return x;
 }
 
 // A snapshot ready for a provider: defaults, with the cell storage of earlier steps kept.
@@ -69,6 +97,9 @@ std::unique_ptr<Sensor> make_sensor(const SensorModel& s, const ObjectModel& own
   if (std::holds_alternative<ImuModel>(s.params)) {
     return std::make_unique<Imu>(s, owner, index, seed);
   }
+  if (std::holds_alternative<Lidar3dModel>(s.params)) {
+    return std::make_unique<Lidar3d>(s, owner, index, seed);
+  }
   return std::make_unique<Lidar2d>(s, owner, index, seed);
 }
 
@@ -84,12 +115,13 @@ Simulation::Simulation(WorldModel model, SimulationOptions options)
       options_(options),
       scene_(std::make_unique<scene::Scene>()),
       threads_(std::make_unique<Threads>(options.threads)) {
-  build_scene();
   for (const ObjectModel& o : world_.model().objects) {
     for (std::size_t i = 0; i < o.sensors.size(); ++i) {
       sensors_.push_back(make_sensor(o.sensors[i], o, static_cast<int>(i), world_.model().seed));
     }
   }
+  build_scene();
+  for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
   for (const MediumModel& m : world_.model().media) {
     providers_.push_back(std::make_unique<media::DeclaredMedium>(m));
   }
@@ -114,38 +146,76 @@ void Simulation::add_medium_provider(std::unique_ptr<media::MediumProvider> prov
 Simulation::~Simulation() = default;
 
 void Simulation::build_scene() {
+  fill_scene(*scene_, std::nullopt, body_of_object_);
+  // 3D sensors need a scene of their own when some object has no explicit height: there it is
+  // 1 m tall, while 2D scans still see it from below to above their plane.
+  const bool any_3d = std::any_of(sensors_.begin(), sensors_.end(), [](const auto& s) {
+    return s->kind() == SensorKind::kLidar3d;
+  });
+  const bool any_heightless = std::any_of(
+      world_.model().objects.begin(), world_.model().objects.end(),
+      [](const ObjectModel& m) { return !m.unobstructed && !m.height && !is_solid_body(m); });
+  if (any_3d && any_heightless) {
+    scene3d_ = std::make_unique<scene::Scene>();
+    fill_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);
+  }
+}
+
+void Simulation::fill_scene(scene::Scene& scene, std::optional<double> height,
+                            std::vector<scene::BodyId>& bodies) {
   // Unobstructed objects are invisible to sensors (IR-SIM's lidar skips them).
-  body_of_object_.assign(world_.size(), scene::kNoBody);
+  bodies.assign(world_.size(), scene::kNoBody);
+  std::map<const TriangleMesh*, scene::Scene::MeshId> meshes;
   for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
     const ObjectModel& m = world_.object_model(id);
     if (m.unobstructed) continue;
-    body_of_object_[id] = scene_->add_body(
-        body_geometry(m, world_.shape(id), world_.pose3d(id).position.z()), !m.is_static, id);
+    const bool dynamic = !m.is_static;
+    if (!is_solid_body(m)) {
+      bodies[id] = scene.add_body(
+          body_geometry(m, world_.shape(id), world_.pose3d(id).position.z(), height), dynamic, id);
+    } else if (m.shape.solid->kind == SolidKind::kSphere) {
+      bodies[id] = scene.add_sphere(sphere_center(world_, id), m.shape.solid->radius, dynamic, id);
+    } else {
+      const auto [it, added] = meshes.try_emplace(m.shape.solid->mesh.get(), 0);
+      if (added) it->second = scene.add_mesh(m.shape.solid->mesh);
+      bodies[id] = scene.add_mesh_body(it->second, mesh_pose(world_, id), dynamic, id);
+    }
   }
-  scene_->commit();
+  // The ground belongs to no object: rays that hit it report object -1.
+  if (world_.model().ground) scene.set_ground(*world_.model().ground, -1);
+  scene.commit();
 }
 
-void Simulation::update_scene() {
+void Simulation::update_scene(scene::Scene& scene, std::optional<double> height,
+                              const std::vector<scene::BodyId>& bodies) {
   bool moved = false;
   for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
     const ObjectModel& m = world_.object_model(id);
-    if (body_of_object_[id] == scene::kNoBody || m.is_static) continue;
-    scene_->update_body(body_of_object_[id],
-                        body_geometry(m, world_.shape(id), world_.pose3d(id).position.z()));
+    if (bodies[id] == scene::kNoBody || m.is_static) continue;
+    if (!is_solid_body(m)) {
+      scene.update_body(bodies[id], body_geometry(m, world_.shape(id),
+                                                  world_.pose3d(id).position.z(), height));
+    } else if (m.shape.solid->kind == SolidKind::kSphere) {
+      scene.update_sphere(bodies[id], sphere_center(world_, id));
+    } else {
+      scene.update_mesh_body(bodies[id], mesh_pose(world_, id));
+    }
     moved = true;
   }
-  if (moved) scene_->commit();
+  if (moved) scene.commit();
 }
 
 void Simulation::step(std::span<const Command> commands) {
   world_.step(commands);
-  update_scene();
+  update_scene(*scene_, std::nullopt, body_of_object_);
+  if (scene3d_) update_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);
+  for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
   collect_media();
   sample_sensors();
 }
 
 bool Simulation::sample_now(std::size_t i) {
-  sensors_[i]->sample({world_, *scene_, world_.time_ns(), media()});
+  sensors_[i]->sample({world_, *scene_, world_.time_ns(), media(), scene3d_.get()});
   return sensors_[i]->header().valid;
 }
 
@@ -181,7 +251,7 @@ void Simulation::sample_sensors() {
   for (int i = 0; i < static_cast<int>(sensors_.size()); ++i) {
     if (sensors_[i]->due(now)) sampled_.push_back(i);
   }
-  const SensorContext ctx{world_, *scene_, now, media()};
+  const SensorContext ctx{world_, *scene_, now, media(), scene3d_.get()};
   threads_->arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, sampled_.size(),
                       [&](std::size_t k) { sensors_[sampled_[k]]->sample(ctx); });

@@ -7,6 +7,7 @@
 
 #include "ubot/core/time.h"
 #include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar3d.h"
 
 namespace ubot::viz {
 namespace {
@@ -60,6 +61,30 @@ render::BeamsDrawing beams(const Lidar2d& lidar) {
   return b;
 }
 
+// A 3D lidar seen from above, lightly: the returns of its channel nearest the horizon (the upper
+// one of a pair) as dots, without beam lines; surface returns violet, smoke cuts grey.
+render::BeamsDrawing horizon_points(const Lidar3d& lidar) {
+  render::BeamsDrawing b;
+  const LidarSweep& s = lidar.sweep();
+  b.origin = s.pose.position.head<2>();
+  b.color = {0.55, 0.2, 0.75, 0.0};  // transparent lines; the dots get their own opacity
+  b.line_width_px = 1.5;              // sets the dots' size
+  std::uint16_t ring = 0;
+  for (std::size_t k = 0; k < lidar.channels(); ++k) {
+    if (std::abs(lidar.vertical_angles()[k]) <= std::abs(lidar.vertical_angles()[ring])) {
+      ring = static_cast<std::uint16_t>(k);
+    }
+  }
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    if (s.points[i].ring != ring) continue;
+    b.end_points.push_back(s.points_world[i].head<2>());
+    b.hit.push_back(1);
+    b.beam_colors.push_back(s.points[i].intensity > 0.0f ? render::Color{0.55, 0.2, 0.75, 0.0}
+                                                         : render::Color{0.4, 0.4, 0.4, 0.0});
+  }
+  return b;
+}
+
 // Smoke seen from above: one translucent disc per cell in the medium's tint, denser = more
 // opaque. Cells a sensor's threshold ignores are still drawn, faintly.
 void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d) {
@@ -107,6 +132,10 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     if (sensor->kind() == SensorKind::kLidar2d && owner.plot.show_sensor &&
         sensor->header().status == "Valid") {
       d.beams.push_back(beams(static_cast<const Lidar2d&>(*sensor)));
+    }
+    if (sensor->kind() == SensorKind::kLidar3d && owner.plot.show_sensor &&
+        sensor->header().status == "Valid") {
+      d.beams.push_back(horizon_points(static_cast<const Lidar3d&>(*sensor)));
     }
   }
   for (std::size_t id = 0; id < w.size(); ++id) {

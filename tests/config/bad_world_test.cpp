@@ -32,7 +32,7 @@ const BadCase kCases[] = {
      "bad.yaml:2:5: robot[0].kinematic: unknown key 'kinematic' (did you mean 'kinematics'?)"},
     {"misspelt shape name", "obstacle:\n  - shape: {name: cirle, radius: 1}\n",
      "bad.yaml:2:19: obstacle[0].shape.name: unknown value 'cirle' (expected one of: circle, "
-     "rectangle, polygon, linestring); did you mean 'circle'?"},
+     "rectangle, polygon, linestring, box, sphere, cylinder, mesh); did you mean 'circle'?"},
     {"wrong type", "robot:\n  - sensors:\n      - {name: lidar2d, range_max: far}\n",
      "bad.yaml:3:36: robot[0].sensors[0].range_max: expected a number, got 'far'"},
     {"negative radius", "obstacle:\n  - shape: {name: circle, radius: -1}\n",
@@ -56,7 +56,7 @@ const BadCase kCases[] = {
      "unobstructed, unobstructed_obstacles, reactive, contact)"},
     {"unknown sensor type", "robot:\n  - sensors:\n      - {name: lidar3}\n",
      "bad.yaml:3:16: robot[0].sensors[0].name: unknown value 'lidar3' (expected one of: lidar2d, "
-     "fmcw_lidar2d, imu); did you mean 'lidar2d'?"},
+     "fmcw_lidar2d, lidar3d, imu); did you mean 'lidar3d'?"},
     {"unknown kinematics", "robot:\n  - kinematics: {name: tank}\n",
      "bad.yaml:2:24: robot[0].kinematics.name: unknown value 'tank' (expected one of: diff, omni, "
      "acker, static)"},

@@ -5,6 +5,7 @@
 // lives in WorldState (world/), never here.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -12,6 +13,7 @@
 
 #include <Eigen/Core>
 
+#include "ubot/core/triangle_mesh.h"
 #include "ubot/media/medium.h"
 
 namespace ubot {
@@ -24,7 +26,33 @@ const char* role_name(Role role);
 enum class ShapeKind { kCircle, kRectangle, kPolygon, kLinestring };
 const char* shape_name(ShapeKind kind);
 
+// 3D shapes (SPEC §1's extension). Each rests on the object's base height `z`: a box and a
+// cylinder span [z, z + height], a sphere [z, z + 2 radius] (centre at z + radius); a mesh's
+// vertices are in the body frame, lifted by z.
+enum class SolidKind { kBox, kSphere, kCylinder, kMesh };
+const char* solid_name(SolidKind kind);
+
+struct SolidModel {
+  SolidKind kind = SolidKind::kBox;
+  Eigen::Vector3d size = Eigen::Vector3d::Ones();  // box: length (x), width (y), height (z)
+  double radius = 0.5;                             // sphere, cylinder
+  double height = 1.0;                             // cylinder (a box's is size.z())
+  // mesh: the file as written and as resolved (relative to the world file's directory), the
+  // scale and rotation applied to its vertices, and the vertices so transformed (body frame).
+  std::string file;
+  std::string path;
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();
+  std::shared_ptr<const TriangleMesh> mesh;
+  // Vertical extent above the object's base height.
+  double bottom() const;
+  double top() const;
+};
+
 // A 2D shape in the body frame (x forward, y left, origin at the object's state point).
+// 3D shapes keep their planar footprint here (what collisions, FOV and pictures use): a box its
+// rectangle, a sphere or cylinder its circle, a mesh the convex hull of its vertices in the xy
+// plane (a linestring when that hull is flat); `solid` says what lidars see.
 struct ShapeModel {
   ShapeKind kind = ShapeKind::kCircle;
   double radius = 0.2;                               // circle
@@ -35,6 +63,7 @@ struct ShapeModel {
   // Polygon / linestring vertices; for rectangles, the four corners (IR-SIM order:
   // (-L/2,-W/2), (L/2,-W/2), (L/2,W/2), (-L/2,W/2), or rear-axle based with a wheelbase).
   std::vector<Eigen::Vector2d> vertices;
+  std::optional<SolidModel> solid;  // set for the 3D shapes
 
   bool closed() const { return kind != ShapeKind::kLinestring; }
   // Radius of the smallest circle around the shape (IR-SIM's minimum_bounding_radius), taken
@@ -144,9 +173,25 @@ struct ImuModel {
 inline constexpr double kImuDefaultRateHz = 100.0;
 inline constexpr std::uint64_t kImuDefaultSeed = 1337;
 
+// 3D spinning lidar (`lidar3d`, SPEC §4). Channels fire together, column by column, while the
+// head turns counter-clockwise at rotation_rate_hz; a sweep ends at the sample's time.
+struct Lidar3dModel {
+  std::string preset;                   // the preset it started from, "" for none
+  std::vector<double> vertical_angles;  // rad, ascending: ring 0 is the lowest channel
+  double angle_range = 6.283185307179586;  // horizontal, rad, centred on the sensor's x axis
+  int number = 1800;                       // columns per sweep
+  double range_min = 0.0;
+  double range_max = 100.0;
+  double std = 0.02;                 // range noise sigma (used when noise is on)
+  double rotation_rate_hz = 10.0;    // sweep period = 1 / rotation_rate_hz
+  bool motion_distortion = false;    // columns cast from the pose at their firing time
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // mounting position [x, y, z] on the body
+  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();     // mounting rotation [roll, pitch, yaw]
+};
+
 struct SensorModel {
   SensorCommon common;
-  std::variant<Lidar2dModel, ImuModel> params;
+  std::variant<Lidar2dModel, ImuModel, Lidar3dModel> params;
   const char* type_name() const;
 };
 
@@ -319,6 +364,7 @@ struct WorldModel {
   std::vector<ObjectModel> objects;   // robots first, then obstacles, in file order; index == id
   std::vector<MappingModel> maps;     // `mapping:` (one map or a list)
   std::vector<MediumModel> media;     // the top-level `media:` list, in file order
+  std::optional<double> ground;       // `ground:` plane height (the half-space below is solid)
   std::vector<std::string> warnings;  // things the loader accepted but the user should know
 };
 

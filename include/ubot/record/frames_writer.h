@@ -10,9 +10,13 @@
 //                {"object_id", "index", "type", "sequence", "stamp", "valid", "status",
 //                 "orientation", "angular_velocity", "linear_acceleration",
 //                 "angular_velocity_variance", "linear_acceleration_variance"}    (imu)
+//                {"object_id", "index", "type", "sequence", "stamp", "status", "sweep_start",
+//                 "origin", "point_count", "points_offset"}                      (lidar3d)
 //               ](, "media": [...])}
-// Doubles are written in full precision (shortest round-trip form).
+// Doubles are written in full precision (shortest round-trip form). The points of lidar3d
+// samples go to points.bin next to frames.jsonl (src/record/points_writer.h), not into JSON.
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "ubot/core/json_writer.h"
@@ -20,9 +24,12 @@
 
 namespace ubot {
 
+class PointsWriter;
+
 class FramesWriter {
  public:
-  // Opens `path` and writes the header line. Throws ubot::Error when the file cannot be written.
+  // Opens `path` and writes the header line (and, when the simulation has lidar3d sensors,
+  // creates points.bin in the same directory). Throws ubot::Error when a file cannot be written.
   FramesWriter(const std::string& path, const Simulation& sim);
   ~FramesWriter();
   FramesWriter(const FramesWriter&) = delete;
@@ -38,6 +45,7 @@ class FramesWriter {
   std::string path_;
   std::FILE* file_ = nullptr;
   JsonWriter json_;
+  std::unique_ptr<PointsWriter> points_;
 };
 
 }  // namespace ubot

@@ -8,7 +8,8 @@
 //                                                        (TRANSIENT_LOCAL, once)
 //   <ns>/odom              nav_msgs/Odometry             ground truth; twist in the body frame
 //   <ns>/scan              sensor_msgs/LaserScan         lidar2d / fmcw_lidar2d, when sampled
-//   <ns>/points            sensor_msgs/PointCloud2       publish_points()
+//   <ns>/points            sensor_msgs/PointCloud2       lidar3d (XYZIRT, stamped with the
+//                                                        sweep's start), publish_points()
 //   <ns>/imu               sensor_msgs/Imu               publish_imu()
 //   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   publish_image()
 //   <ns>/cmd_vel           geometry_msgs/Twist (in)      drives the robot (or ros2.target)
@@ -72,7 +73,8 @@ class Bridge {
   Writer<TFMessage> tf_;
   Writer<TFMessage> tf_static_;
   std::vector<Command> commands_;
-  PointCloud2 cloud_;  // reused buffer
+  PointCloud2 cloud_;            // reused buffers
+  PointCloudData cloud_data_;
 };
 
 }  // namespace ubot::ros2

@@ -26,9 +26,14 @@ struct SensorContext {
   // The media snapshots of this step, collected once from every provider before any sensor
   // samples (SPEC §8); a sensor looks at them through a media::MediaView with its own settings.
   std::span<const media::MediumSnapshot> media = {};
+  // The scene 3D sensors cast in, when it differs from `scene`: there, objects without an
+  // explicit height are 1 m tall instead of reaching every 2D scan plane (SPEC §1). Null: use
+  // `scene`.
+  const scene::Scene* scene3d = nullptr;
+  const scene::Scene& scene_3d() const { return scene3d != nullptr ? *scene3d : scene; }
 };
 
-enum class SensorKind { kLidar2d, kImu };
+enum class SensorKind { kLidar2d, kImu, kLidar3d };
 
 class Sensor {
  public:
@@ -48,6 +53,10 @@ class Sensor {
   // Takes one sample at ctx.stamp: updates the header and the output, and advances the
   // schedule. A disabled sensor only records a "Disabled" header.
   void sample(const SensorContext& ctx);
+  // Called by the simulation once at the start and after every world step (at time t, before
+  // any sensor samples), whether or not this sensor samples then: a sensor that needs the motion
+  // between its samples (lidar3d's motion distortion) records it here. Default: nothing.
+  virtual void observe(const World& /*world*/, Nanos /*t*/) {}
 
  protected:
   // Fills the sensor's output; returns whether the sample is valid and its status name.

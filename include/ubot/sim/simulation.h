@@ -6,6 +6,7 @@
 // media of the step are collected once from every provider (SPEC §8), so all sensors of a step
 // see the same smoke.
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,9 @@ class Simulation {
 
   const World& world() const { return world_; }
   const scene::Scene& scene() const { return *scene_; }
+  // The scene 3D sensors cast in (SensorContext::scene3d): objects without an explicit height
+  // are 1 m tall there. The same as scene() when no object differs (or no 3D sensor exists).
+  const scene::Scene& scene3d() const { return scene3d_ ? *scene3d_ : *scene_; }
   const std::vector<std::unique_ptr<Sensor>>& sensors() const { return sensors_; }
   // A sensor, for its operations (e.g. Imu::reset_bias).
   Sensor& sensor(std::size_t i) { return *sensors_[i]; }
@@ -49,7 +53,12 @@ class Simulation {
 
  private:
   void build_scene();
-  void update_scene();
+  // Adds every visible object (and the ground) to `scene`; `height`: the extrusion of objects
+  // without an explicit height (unset: unbounded).
+  void fill_scene(scene::Scene& scene, std::optional<double> height,
+                  std::vector<scene::BodyId>& bodies);
+  void update_scene(scene::Scene& scene, std::optional<double> height,
+                    const std::vector<scene::BodyId>& bodies);
   void collect_media();
   void sample_sensors();
 
@@ -57,6 +66,8 @@ class Simulation {
   SimulationOptions options_;
   std::unique_ptr<scene::Scene> scene_;
   std::vector<scene::BodyId> body_of_object_;  // kNoBody for objects sensors cannot see
+  std::unique_ptr<scene::Scene> scene3d_;       // null: 3D sensors use scene_
+  std::vector<scene::BodyId> body3d_of_object_;
   std::vector<std::unique_ptr<Sensor>> sensors_;
   std::vector<int> sampled_;
   std::vector<std::unique_ptr<media::MediumProvider>> providers_;  // declared first, then added
