@@ -187,6 +187,7 @@ void read_channels(Mapping& m, Lidar3dModel& l) {
   }
   l.vertical_angles.assign(static_cast<std::size_t>(n), (lo + hi) / 2.0);
   for (int k = 0; n > 1 && k < n; ++k) l.vertical_angles[k] = lo + (hi - lo) * k / (n - 1);
+  if (n > 1) l.vertical_angles.back() = hi;  // exactly, as numpy.linspace
 }
 
 // Columns per sweep: `number`, or `horizontal_resolution` (rad) / `horizontal_resolution_deg`
