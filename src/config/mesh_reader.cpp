@@ -19,7 +19,7 @@ std::shared_ptr<TriangleMesh> read_mesh_file(const std::string& path) {
   }
   Assimp::Importer importer;
   const aiScene* scene = importer.ReadFile(
-      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+      path, aiProcess_DropNormals | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                 aiProcess_PreTransformVertices | aiProcess_SortByPType |
                 aiProcess_ValidateDataStructure);
   if (scene == nullptr) {
