@@ -8,6 +8,7 @@ import json
 import math
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -255,6 +256,138 @@ class ImuOutputs(unittest.TestCase):
         self.assertEqual(s["status"], "Disabled")
         self.assertFalse(s["valid"])
         self.assertNotIn("linear_acceleration", s)
+
+
+LIDAR3D_WORLD = """
+world: {width: 30, height: 30, offset: [-15, -15]}
+ground: {z: 0}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    state: [0, 0, 0.4]
+    static: true
+    height: 0.3
+    sensors:
+      - {name: lidar3d, preset: VLP-16, number: 900, offset: [0.2, 0, 0.7], range_max: 40}
+obstacle:
+  - {shape: {name: box, size: [1, 8, 3]}, state: [6, 0, 0]}
+  - {shape: {name: sphere, radius: 1}, state: [0, 6, 0]}
+media:
+  - cells: [{position: [-5, 0, 0.7], radius: 1, density: 1}]
+"""
+
+
+def read_points(out, entry):
+    """The records of one lidar3d step entry, unpacked from points.bin (XYZIRT, 24 bytes)."""
+    with open(os.path.join(out, "points.bin"), "rb") as f:
+        f.seek(entry["points_offset"])
+        data = f.read(24 * entry["point_count"])
+    return [struct.unpack_from("<ffffHHf", data, 24 * i) for i in range(entry["point_count"])]
+
+
+class Lidar3dPoints(unittest.TestCase):
+    def run_world(self, out, yaml, *args):
+        path = os.path.join(out, "w.yaml")
+        with open(path, "w") as f:
+            f.write(yaml)
+        run("run", path, "--out", out, "--quiet", *args)
+        frames = os.path.join(out, "frames.jsonl")
+        return read_frames(frames) if os.path.exists(frames) else None
+
+    def test_points_bin_layout_read_back_independently(self):
+        with tempfile.TemporaryDirectory() as out:
+            frames = self.run_world(out, LIDAR3D_WORLD, "--steps", "3")
+            header = frames[0]["sensors"][0]
+            self.assertEqual(header["type"], "lidar3d")
+            self.assertEqual(header["points_file"], "points.bin")
+            self.assertEqual(header["preset"], "VLP-16")
+            self.assertEqual(header["channels"], 16)
+            self.assertEqual(header["columns"], 900)
+            self.assertEqual(header["offset"], [0.2, 0, 0.7])
+            angles = header["vertical_angles"]
+            self.assertEqual(len(angles), 16)
+            for k, a in enumerate(angles):
+                self.assertAlmostEqual(a, math.radians(-15 + 2 * k), places=14)
+            az0, inc = header["azimuth_min"], header["azimuth_increment"]
+            self.assertAlmostEqual(inc, 2 * math.pi / 900, places=15)
+            period = 1 / header["rotation_rate_hz"]
+            with open(os.path.join(out, "points.bin"), "rb") as f:
+                blob = f.read()
+            self.assertEqual(blob[:8], b"UBOTPTS1")
+            self.assertEqual(struct.unpack_from("<II", blob, 8), (1, 24))
+            entries = [s for step in frames[1:] for s in step["sensors"]]
+            self.assertEqual(len(entries), 3)
+            offset = 16
+            for e in entries:
+                # Samples follow each other; the file holds exactly the listed records.
+                self.assertEqual(e["points_offset"], offset)
+                offset += 24 * e["point_count"]
+                expected = [0.2 * math.cos(0.4), 0.2 * math.sin(0.4), 0.7]
+                for got, want in zip(e["origin"][:3], expected):
+                    self.assertAlmostEqual(got, want, places=15)
+                # Whole nanoseconds: the sweep ends at the stamp.
+                self.assertAlmostEqual(e["sweep_start"], e["stamp"] - period * 899 / 900, delta=1e-9)
+            self.assertEqual(offset, len(blob))
+            points = read_points(out, entries[-1])
+            self.assertGreater(len(points), 5000)
+            cut = 0
+            for x, y, z, intensity, ring, pad, t in points:
+                self.assertEqual(pad, 0)
+                self.assertLess(ring, 16)
+                # Each point lies along its ring's vertical angle and its column's azimuth, and
+                # its time is its column's firing time.
+                r = math.sqrt(x * x + y * y + z * z)
+                self.assertAlmostEqual(math.asin(z / r), angles[ring], delta=1e-5)
+                column = round(((math.atan2(y, x) - az0) % (2 * math.pi)) / inc) % 900
+                self.assertAlmostEqual(t, period * column / 900, delta=1e-6)
+                self.assertIn(intensity, (0.0, 1.0))
+                if ring < 8 and intensity == 1.0 and abs(x) < 4 and abs(y) < 4:
+                    self.assertAlmostEqual(z, -0.7, delta=1e-5)  # the ground, 0.7 m below
+                if intensity == 0.0:
+                    cut += 1
+                    # Smoke: the entry point, on the cell's sphere (centre 5.2 m behind, radius 1
+                    # in the sensor frame at yaw 0.4).
+                    c = (-5 - 0.2 * math.cos(0.4), -0.2 * math.sin(0.4), 0.0)
+                    cx = math.cos(0.4) * c[0] + math.sin(0.4) * c[1]
+                    cy = -math.sin(0.4) * c[0] + math.cos(0.4) * c[1]
+                    self.assertAlmostEqual(math.dist((x, y, z), (cx, cy, 0.0)), 1.0, delta=1e-5)
+            self.assertGreater(cut, 10)
+
+    def test_thinned_frames_keep_only_their_points_and_none_writes_no_file(self):
+        with tempfile.TemporaryDirectory() as out:
+            frames = self.run_world(out, LIDAR3D_WORLD, "--steps", "5", "--frames", "2")
+            entries = [s for step in frames[1:] for s in step["sensors"]]
+            self.assertEqual([s["sequence"] for s in entries], [1, 3, 4])
+            size = os.path.getsize(os.path.join(out, "points.bin"))
+            self.assertEqual(size, 16 + 24 * sum(e["point_count"] for e in entries))
+        with tempfile.TemporaryDirectory() as out:
+            self.run_world(out, LIDAR3D_WORLD, "--steps", "2", "--frames", "none")
+            self.assertFalse(os.path.exists(os.path.join(out, "points.bin")))
+        with tempfile.TemporaryDirectory() as out:  # no lidar3d: no points.bin
+            run("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "2", "--out", out,
+                "--quiet")
+            self.assertFalse(os.path.exists(os.path.join(out, "points.bin")))
+
+    def test_points_are_the_same_bytes_whatever_the_thread_count(self):
+        blobs = []
+        for threads in ("1", "2"):
+            with tempfile.TemporaryDirectory() as out:
+                run("run", os.path.join(EXAMPLES, "lidar3d_world.yaml"), "--steps", "8", "--out",
+                    out, "--quiet", "--seed", "4", "--threads", threads)
+                with open(os.path.join(out, "points.bin"), "rb") as f:
+                    blobs.append(f.read())
+        self.assertGreater(len(blobs[0]), 100000)
+        self.assertEqual(blobs[0], blobs[1])
+
+    def test_map_accumulates_3d_points(self):
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "w.yaml")
+            with open(path, "w") as f:
+                f.write(LIDAR3D_WORLD)
+            r = run("run", path, "--out", out, "--steps", "2", "--map", os.path.join(out, "m.ply"))
+            self.assertIn("attached to rover/lidar3d_0 (lidar3d, range_max 40 m)", r.stderr)
+            stats = json.loads(run("map", "stats", os.path.join(out, "m.ply"), "--json").stdout)
+            self.assertGreater(stats["points"], 1000)
 
 
 class Determinism(unittest.TestCase):

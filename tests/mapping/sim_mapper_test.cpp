@@ -80,6 +80,62 @@ obstacle:
   EXPECT_EQ(b.intensities.front(), 65535);
 }
 
+TEST(SimulationMapper, Lidar3dSweepsMapWhereTheyWereMeasuredEvenWhileMoving) {
+  // A moving robot with a distorted sweep inside a 10 m box room 2 m tall on a ground plane: the
+  // world view puts every point on the floor or a wall, 10 km from the origin.
+  Simulation sim = make_sim(R"(
+world: {width: 40, height: 40, offset: [10000, 10000], step_time: 0.1}
+ground: {z: 0}
+robot:
+  - name: scout
+    kinematics: {name: diff}
+    state: [10010, 10010, 0.3]
+    goal: [10013, 10012, 0]
+    behavior: {name: dash}
+    sensors:
+      - {name: lidar3d, channels: 16, vertical_fov_deg: [-30, 10], number: 600,
+         motion_distortion: true, offset: [0, 0, 1]}
+obstacle:
+  - shape: {name: linestring, vertices: [[-5, -5], [5, -5], [5, 5], [-5, 5], [-5, -5]]}
+    state: [10010, 10010, 0]
+    height: 2
+    static: true
+mapping: {scanners: [scout]}
+)");
+  std::vector<std::string> info;
+  SimulationMapper mapper(sim, sim.world().model().maps,
+                          {.out_dir = "",
+                           .threaded = false,
+                           .info = [&](const std::string& s) { info.push_back(s); },
+                           .warn = {}});
+  ASSERT_EQ(info.size(), 1u);
+  EXPECT_EQ(info[0], "map 'map': attached to scout/lidar3d_0 (lidar3d, range_max 100 m)");
+  std::size_t total = 0;
+  for (int k = 0; k < 10; ++k) {
+    sim.step();
+    mapper.after_step(sim);
+    const auto& lidar = static_cast<const Lidar3d&>(*sim.sensors()[0]);
+    const PointBatch b = batch_from_sweep(lidar, 0);
+    EXPECT_EQ(b.origin_W, lidar.sweep().pose.position);
+    EXPECT_EQ(b.range_max, 100.0);
+    ASSERT_EQ(b.points_W.size(), lidar.sweep().points.size());
+    ASSERT_GT(b.points_W.size(), 5000u);
+    for (const Eigen::Vector3d& p : b.points_W) {
+      const double wall = std::max(std::abs(p.x() - 10010), std::abs(p.y() - 10010));
+      const bool on_wall = std::abs(wall - 5.0) < 1e-9 && p.z() >= -1e-9 && p.z() <= 2 + 1e-9;
+      const bool on_floor = std::abs(p.z()) < 1e-9 && wall <= 5.0 + 1e-9;
+      ASSERT_TRUE(on_wall || on_floor) << p.transpose();
+    }
+    EXPECT_EQ(b.intensities.front(), 65535);
+    total += b.points_W.size();
+  }
+  EXPECT_GT(sim.world().object(0).velocity[0], 0.0);  // it moved while scanning
+  const AccumulatorStats stats = mapper.accumulator(0).stats();
+  EXPECT_EQ(stats.received, total);
+  EXPECT_EQ(stats.dropped_far, 0u);
+  EXPECT_GT(stats.points, 1000u);
+}
+
 // A robot drives 1 km along a walled corridor whose world offset is [10000, 10000], mapping
 // every step. Every map point (probed, saved in LAS and PLY) lies on a wall face within 1 mm and
 // is the first scan point of its voxel; the store re-bounds thousands of times.

@@ -13,6 +13,7 @@
 #include "ubot/ros2/fake_transport.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar3d.h"
 
 namespace ubot::ros2 {
 namespace {
@@ -350,6 +351,57 @@ robot:
   // The first two samples are WarmingUp: still published, with zero rates.
   EXPECT_EQ(msgs[0].angular_velocity.z, 0.0);
   EXPECT_EQ(msgs[0].linear_acceleration.z, 0.0);
+}
+
+}  // namespace
+}  // namespace ubot::ros2
+
+namespace ubot::ros2 {
+namespace {
+
+TEST(Bridge, Lidar3dSweepsArePublishedAsXyzirtCloudsStampedAtTheSweepStart) {
+  FakeTransport transport;
+  Simulation sim = make_sim(R"(
+ground: {z: 0}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    state: [1, 1, 0]
+    static: true
+    sensors:
+      - {name: lidar3d, preset: VLP-16, number: 360, offset: [0.1, 0, 0.8], rpy: [0, 0.05, 0]}
+)");
+  Bridge bridge(transport, sim);
+  const auto statics = transport.messages<TFMessage>("/tf_static");
+  ASSERT_EQ(statics.at(0).transforms.size(), 1u);
+  const TransformStamped& mount = statics[0].transforms[0];
+  EXPECT_EQ(mount.child_frame_id, "rover/lidar3d_0");
+  EXPECT_DOUBLE_EQ(mount.transform.translation.x, 0.1);
+  EXPECT_DOUBLE_EQ(mount.transform.translation.z, 0.8);
+  EXPECT_DOUBLE_EQ(mount.transform.rotation.y, std::sin(0.025));
+  for (int k = 1; k <= 3; ++k) {
+    sim.step(bridge.commands(sim));
+    bridge.publish(sim);
+  }
+  const auto clouds = transport.messages<PointCloud2>("/rover/points");
+  ASSERT_EQ(clouds.size(), 3u);
+  const auto& lidar = static_cast<const Lidar3d&>(*sim.sensors()[0]);
+  const PointCloud2& pc = clouds.back();
+  EXPECT_EQ(pc.header.frame_id, "rover/lidar3d_0");
+  // Stamp: the sweep's start (0.3 s - 359/360 of 0.1 s), so stamp + time is a point's firing.
+  const Nanos start = lidar.sweep().sweep_start;
+  EXPECT_EQ(start, seconds_to_nanos(0.3 - 0.1 * 359 / 360));
+  EXPECT_EQ(pc.header.stamp.sec, 0);
+  EXPECT_EQ(pc.header.stamp.nanosec, static_cast<std::uint32_t>(start));
+  ASSERT_EQ(pc.width, lidar.sweep().points.size());
+  ASSERT_GT(pc.width, 1000u);
+  EXPECT_EQ(pc.point_step, 24u);
+  // The message bytes are the sweep's records.
+  ASSERT_EQ(pc.data.size(), pc.width * sizeof(LidarPoint));
+  EXPECT_EQ(0, std::memcmp(pc.data.data(), lidar.sweep().points.data(), pc.data.size()));
+  float time_last;
+  std::memcpy(&time_last, pc.data.data() + pc.data.size() - 4, 4);
+  EXPECT_FLOAT_EQ(time_last, static_cast<float>(lidar.sweep_duration()));
 }
 
 }  // namespace
