@@ -18,10 +18,10 @@ std::shared_ptr<TriangleMesh> read_mesh_file(const std::string& path) {
     throw Error(fmt::format("{}: no such mesh file", path));
   }
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(
-      path, aiProcess_DropNormals | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                aiProcess_PreTransformVertices | aiProcess_SortByPType |
-                aiProcess_ValidateDataStructure);
+  const aiScene* scene =
+      importer.ReadFile(path, aiProcess_DropNormals | aiProcess_Triangulate |
+                                  aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |
+                                  aiProcess_SortByPType | aiProcess_ValidateDataStructure);
   if (scene == nullptr) {
     throw Error(fmt::format("{}: cannot read the mesh: {}", path, importer.GetErrorString()));
   }

@@ -35,7 +35,9 @@ const char* solid_name(SolidKind kind) {
   return "?";
 }
 
-double SolidModel::bottom() const { return kind == SolidKind::kMesh && mesh ? mesh->min().z() : 0.0; }
+double SolidModel::bottom() const {
+  return kind == SolidKind::kMesh && mesh ? mesh->min().z() : 0.0;
+}
 
 double SolidModel::top() const {
   switch (kind) {

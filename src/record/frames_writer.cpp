@@ -266,11 +266,8 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
 void write_lidar3d(JsonWriter& j, const Lidar3d& lidar, PointsWriter& points) {
   const LidarSweep& s = lidar.sweep();
   const Eigen::Quaterniond& q = s.pose.orientation;
-  const double origin[7] = {s.pose.position.x(), s.pose.position.y(), s.pose.position.z(),
-                            q.x(),
-                            q.y(),
-                            q.z(),
-                            q.w()};
+  const double origin[7] = {
+      s.pose.position.x(), s.pose.position.y(), s.pose.position.z(), q.x(), q.y(), q.z(), q.w()};
   j.key("sweep_start").value(nanos_to_seconds(s.sweep_start));
   j.key("origin").array(origin);
   j.key("point_count").value(static_cast<std::uint64_t>(s.points.size()));

@@ -23,9 +23,9 @@ bool refine(const ExactRay& r, const MeshBodyRecord& b, const TriangleMesh& mesh
       b.rotation.transpose() * (Eigen::Vector3d(r.ox, r.oy, r.oz) - b.translation);
   const Eigen::Vector3d d = b.rotation.transpose() * Eigen::Vector3d(r.dx, r.dy, r.dz);
   const auto& tri = mesh.triangles[prim];
-  double t, u, v;
-  if (!ray_triangle_plane(o, d, mesh.vertices[tri[0]], mesh.vertices[tri[1]],
-                          mesh.vertices[tri[2]], &t, &u, &v)) {
+  double t;
+  if (!ray_triangle_plane(o, d, mesh.vertices[tri[0]], mesh.vertices[tri[1]], mesh.vertices[tri[2]],
+                          &t)) {
     return false;
   }
   if (!(t >= 0.0) || t > r.t_max) return false;
@@ -37,16 +37,12 @@ bool refine(const ExactRay& r, const MeshBodyRecord& b, const TriangleMesh& mesh
 
 bool ray_triangle_plane(const Eigen::Vector3d& o, const Eigen::Vector3d& d,
                         const Eigen::Vector3d& a, const Eigen::Vector3d& b,
-                        const Eigen::Vector3d& c, double* t, double* u, double* v) {
+                        const Eigen::Vector3d& c, double* t) {
   const Eigen::Vector3d e1 = b - a, e2 = c - a;
-  const Eigen::Vector3d p = d.cross(e2);
-  const double det = e1.dot(p);
+  const double det = e1.dot(d.cross(e2));
   if (det == 0.0 || !std::isfinite(det)) return false;
-  const Eigen::Vector3d s = o - a;
-  const Eigen::Vector3d q = s.cross(e1);
-  *u = s.dot(p) / det;
-  *v = d.dot(q) / det;
-  *t = e2.dot(q) / det;
+  // Möller–Trumbore's t (the barycentric coordinates are Embree's decision).
+  *t = e2.dot((o - a).cross(e1)) / det;
   return true;
 }
 
@@ -146,16 +142,15 @@ Scene::MeshId Scene::add_mesh(std::shared_ptr<const TriangleMesh> mesh) {
   for (std::size_t i = 0; i < mesh->triangles.size(); ++i) {
     for (const std::uint32_t k : mesh->triangles[i]) {
       if (k >= n) {
-        fail("add_mesh: triangle " + std::to_string(i) + " refers to vertex " +
-             std::to_string(k) + " of " + std::to_string(n));
+        fail("add_mesh: triangle " + std::to_string(i) + " refers to vertex " + std::to_string(k) +
+             " of " + std::to_string(n));
       }
     }
   }
   return impl_->solids->add_mesh(std::move(mesh));
 }
 
-BodyId Scene::add_mesh_body(MeshId mesh, const Eigen::Isometry3d& pose, bool dynamic,
-                            int user_id) {
+BodyId Scene::add_mesh_body(MeshId mesh, const Eigen::Isometry3d& pose, bool dynamic, int user_id) {
   Impl& m = *impl_;
   if (mesh < 0 || static_cast<std::size_t>(mesh) >= m.solids->mesh_count()) {
     fail("add_mesh_body: no mesh " + std::to_string(mesh));
@@ -165,8 +160,8 @@ BodyId Scene::add_mesh_body(MeshId mesh, const Eigen::Isometry3d& pose, bool dyn
   const auto id = static_cast<BodyId>(m.bodies.size());
   BodyRecord rec{ShapeKind::kPolygon, dynamic, user_id};
   rec.solid = SolidKind::kMesh;
-  rec.prim = m.solids->add_mesh_body(
-      {pose.linear(), pose.translation(), mesh, id, user_id}, dynamic);
+  rec.prim =
+      m.solids->add_mesh_body({pose.linear(), pose.translation(), mesh, id, user_id}, dynamic);
   m.bodies.push_back(rec);
   return id;
 }

@@ -283,8 +283,7 @@ void SolidLayer::sync(double extent) {
   }
 }
 
-Eigen::Vector3d SolidLayer::normal(const Best& best, const ExactRay& r,
-                                   std::uint32_t prim) const {
+Eigen::Vector3d SolidLayer::normal(const Best& best, const ExactRay& r, std::uint32_t prim) const {
   const Eigen::Vector3d d(r.dx, r.dy, r.dz);
   if (best.slot == kGroundSlot) return Eigen::Vector3d::UnitZ();
   if (best.slot == kMeshSlot) {
@@ -311,8 +310,8 @@ using internal::SolidKind;
 namespace {
 [[noreturn]] void fail(const std::string& message) { throw Error("scene: " + message); }
 
-const BodyRecord& solid_record(const std::vector<BodyRecord>& bodies, BodyId body,
-                               SolidKind kind, const char* what) {
+const BodyRecord& solid_record(const std::vector<BodyRecord>& bodies, BodyId body, SolidKind kind,
+                               const char* what) {
   if (body < 0 || static_cast<std::size_t>(body) >= bodies.size()) {
     fail(std::string(what) + ": no body " + std::to_string(body));
   }
@@ -323,8 +322,7 @@ const BodyRecord& solid_record(const std::vector<BodyRecord>& bodies, BodyId bod
 }
 }  // namespace
 
-BodyId Scene::add_sphere(const Eigen::Vector3d& center, double radius, bool dynamic,
-                         int user_id) {
+BodyId Scene::add_sphere(const Eigen::Vector3d& center, double radius, bool dynamic, int user_id) {
   if (!center.allFinite()) fail("sphere center must be finite");
   if (!std::isfinite(radius) || !(radius > 0.0)) fail("sphere radius must be > 0");
   if (user_id == kNoUserId) fail("user_id must not be kNoUserId");
@@ -332,8 +330,8 @@ BodyId Scene::add_sphere(const Eigen::Vector3d& center, double radius, bool dyna
   const auto id = static_cast<BodyId>(m.bodies.size());
   BodyRecord rec{ShapeKind::kCircle, dynamic, user_id};
   rec.solid = SolidKind::kSphere;
-  rec.prim = m.solids->add_sphere({center.x(), center.y(), center.z(), radius, id, user_id},
-                                  dynamic);
+  rec.prim =
+      m.solids->add_sphere({center.x(), center.y(), center.z(), radius, id, user_id}, dynamic);
   m.bodies.push_back(rec);
   return id;
 }

@@ -132,7 +132,7 @@ class SolidLayer {
   std::vector<MeshBodyRecord> staged_mesh_bodies_, live_mesh_bodies_;
   std::vector<std::uint8_t> mesh_dynamic_;
   std::vector<std::uint8_t> mesh_body_dirty_;
-  std::vector<RTCGeometry> mesh_instances_;  // per mesh body, nullptr until attached
+  std::vector<RTCGeometry> mesh_instances_;     // per mesh body, nullptr until attached
   std::vector<std::int32_t> body_of_instance_;  // top-scene geometry id -> mesh body, -1 none
   double live_extent_ = 0.0;
 };
@@ -150,10 +150,10 @@ bool intersect_sphere(const ExactRay& r, double cx, double cy, double cz, double
                       ExactHit* hit);
 // The ground z = height (open half-space below): see Scene::set_ground.
 bool intersect_ground(const ExactRay& r, double height, ExactHit* hit);
-// Möller–Trumbore in double: the parameter t where the ray meets the plane of triangle
-// (a, b, c), and its barycentric coordinates (u, v) there. False when the ray is parallel.
+// Möller–Trumbore in double: the parameter t where the ray o + t d meets the plane of triangle
+// (a, b, c). False when the ray is parallel to it.
 bool ray_triangle_plane(const Eigen::Vector3d& o, const Eigen::Vector3d& d,
                         const Eigen::Vector3d& a, const Eigen::Vector3d& b,
-                        const Eigen::Vector3d& c, double* t, double* u, double* v);
+                        const Eigen::Vector3d& c, double* t);
 
 }  // namespace ubot::scene::internal

@@ -79,7 +79,8 @@ RayHit Scene::Impl::resolve(const Best& best, const ExactRay& r) const {
   hit.distance = best.t;
   hit.body = best.body;
   if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
-    if (best.feature != Feature::kInside) hit.normal = solids->normal(best, r, bodies[best.body].prim);
+    if (best.feature != Feature::kInside)
+      hit.normal = solids->normal(best, r, bodies[best.body].prim);
     return hit;
   }
   switch (best.feature) {

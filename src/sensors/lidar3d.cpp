@@ -56,8 +56,8 @@ Pose3d Lidar3d::pose_at(Nanos t, const Pose3d& now) const {
   const auto after = std::lower_bound(history_.begin(), history_.end(), t,
                                       [](const auto& e, Nanos x) { return e.first < x; });
   const auto before = after - 1;
-  const double u = static_cast<double>(t - before->first) /
-                   static_cast<double>(after->first - before->first);
+  const double u =
+      static_cast<double>(t - before->first) / static_cast<double>(after->first - before->first);
   const Pose3d& a = before->second;
   const Pose3d& b = after->second;
   return {a.position + u * (b.position - a.position), a.orientation.slerp(u, b.orientation)};

@@ -41,8 +41,8 @@ scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape,
 
 // Objects a ray-cast sees as a sphere or a mesh (the other 3D shapes are extrusions).
 bool is_solid_body(const ObjectModel& m) {
-  return m.shape.solid && (m.shape.solid->kind == SolidKind::kSphere ||
-                           m.shape.solid->kind == SolidKind::kMesh);
+  return m.shape.solid &&
+         (m.shape.solid->kind == SolidKind::kSphere || m.shape.solid->kind == SolidKind::kMesh);
 }
 
 Eigen::Vector3d sphere_center(const World& world, int id) {
@@ -149,9 +149,8 @@ void Simulation::build_scene() {
   fill_scene(*scene_, std::nullopt, body_of_object_);
   // 3D sensors need a scene of their own when some object has no explicit height: there it is
   // 1 m tall, while 2D scans still see it from below to above their plane.
-  const bool any_3d = std::any_of(sensors_.begin(), sensors_.end(), [](const auto& s) {
-    return s->kind() == SensorKind::kLidar3d;
-  });
+  const bool any_3d = std::any_of(sensors_.begin(), sensors_.end(),
+                                  [](const auto& s) { return s->kind() == SensorKind::kLidar3d; });
   const bool any_heightless = std::any_of(
       world_.model().objects.begin(), world_.model().objects.end(),
       [](const ObjectModel& m) { return !m.unobstructed && !m.height && !is_solid_body(m); });
@@ -193,8 +192,8 @@ void Simulation::update_scene(scene::Scene& scene, std::optional<double> height,
     const ObjectModel& m = world_.object_model(id);
     if (bodies[id] == scene::kNoBody || m.is_static) continue;
     if (!is_solid_body(m)) {
-      scene.update_body(bodies[id], body_geometry(m, world_.shape(id),
-                                                  world_.pose3d(id).position.z(), height));
+      scene.update_body(bodies[id],
+                        body_geometry(m, world_.shape(id), world_.pose3d(id).position.z(), height));
     } else if (m.shape.solid->kind == SolidKind::kSphere) {
       scene.update_sphere(bodies[id], sphere_center(world_, id));
     } else {

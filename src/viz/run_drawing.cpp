@@ -68,7 +68,7 @@ render::BeamsDrawing horizon_points(const Lidar3d& lidar) {
   const LidarSweep& s = lidar.sweep();
   b.origin = s.pose.position.head<2>();
   b.color = {0.55, 0.2, 0.75, 0.0};  // transparent lines; the dots get their own opacity
-  b.line_width_px = 1.5;              // sets the dots' size
+  b.line_width_px = 1.5;             // sets the dots' size
   std::uint16_t ring = 0;
   for (std::size_t k = 0; k < lidar.channels(); ++k) {
     if (std::abs(lidar.vertical_angles()[k]) <= std::abs(lidar.vertical_angles()[ring])) {

@@ -46,7 +46,8 @@ obstacle:
   ASSERT_TRUE(box.solid);
   EXPECT_EQ(box.solid->kind, SolidKind::kBox);
   EXPECT_EQ(box.kind, ShapeKind::kRectangle);
-  EXPECT_EQ(box.vertices, (std::vector<Eigen::Vector2d>{{-1, -0.5}, {1, -0.5}, {1, 0.5}, {-1, 0.5}}));
+  EXPECT_EQ(box.vertices,
+            (std::vector<Eigen::Vector2d>{{-1, -0.5}, {1, -0.5}, {1, 0.5}, {-1, 0.5}}));
   EXPECT_EQ(m.objects[0].height, 0.5);
   EXPECT_EQ(m.objects[0].z, 0.25);
   const ShapeModel& sphere = m.objects[1].shape;
@@ -187,7 +188,8 @@ TEST(World3dErrors, EveryCaseHasAPreciseMessage) {
       {"obstacle:\n  - {shape: {name: box, size: [1, 1]}}\n",
        "w.yaml:2:31: obstacle[0].shape.size: expected 3 numbers, got 2"},
       {"obstacle:\n  - {shape: {name: box, size: [1, 1, 1]}, height: 2}\n",
-       "w.yaml:2:51: obstacle[0].height: does not apply to a box shape (its size gives its height)"},
+       "w.yaml:2:51: obstacle[0].height: does not apply to a box shape (its size gives its "
+       "height)"},
       {"obstacle:\n  - {shape: {name: sphere}}\n",
        "w.yaml:2:13: obstacle[0].shape: missing required key 'radius'"},
       {"obstacle:\n  - {shape: {name: cylinder, radius: 1, wheelbase: 1, height: 1}}\n",
@@ -208,11 +210,9 @@ TEST(World3dErrors, BrokenMeshFilesNameTheFileAndTheKey) {
   const std::filesystem::path dir = fixture_dir("world3d_bad_mesh");
   std::ofstream(dir / "parts" / "bad.stl") << "solid nothing useful\n  not a facet\n";
   std::ofstream(dir / "parts" / "points.obj") << "v 0 0 0\nv 1 0 0\np 1 2\n";
-  for (const auto& [file, reason] :
-       {std::pair{"parts/bad.stl", "cannot read the mesh: "},
-        std::pair{"parts/points.obj", "the file holds no triangle"}}) {
-    std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: " << file
-                                  << "}}\n";
+  for (const auto& [file, reason] : {std::pair{"parts/bad.stl", "cannot read the mesh: "},
+                                     std::pair{"parts/points.obj", "the file holds no triangle"}}) {
+    std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: " << file << "}}\n";
     try {
       load_world((dir / "w.yaml").string());
       ADD_FAILURE() << file;

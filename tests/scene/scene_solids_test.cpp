@@ -98,8 +98,8 @@ TEST_P(SceneSolids, RandomRaysMeetRandomSpheresAtTheAnalyticDistance) {
     Scene scene;
     std::vector<std::pair<Eigen::Vector3d, double>> spheres;
     for (int k = 0; k < kSpheres; ++k) {
-      const Eigen::Vector3d c = offset + Eigen::Vector3d(rng.uniform(-20, 20),
-                                                         rng.uniform(-20, 20), rng.uniform(-5, 5));
+      const Eigen::Vector3d c =
+          offset + Eigen::Vector3d(rng.uniform(-20, 20), rng.uniform(-20, 20), rng.uniform(-5, 5));
       const double r = rng.uniform(0.05, 3.0);
       scene.add_sphere(c, r, k % 2 == 1, k);
       spheres.emplace_back(c, r);
@@ -155,10 +155,9 @@ TEST_P(SceneSolids, RaysMeetMeshesAtTheAnalyticDistance) {
   double worst = 0.0;
   Eigen::Isometry3d placed = Eigen::Isometry3d::Identity();
   for (int trial = 0; trial < kTrials; ++trial) {
-    const Eigen::Isometry3d x =
-        pose(offset + Eigen::Vector3d(rng.uniform(-20, 20), rng.uniform(-20, 20),
-                                      rng.uniform(-5, 5)),
-             random_unit(rng), rng.angle());
+    const Eigen::Isometry3d x = pose(
+        offset + Eigen::Vector3d(rng.uniform(-20, 20), rng.uniform(-20, 20), rng.uniform(-5, 5)),
+        random_unit(rng), rng.angle());
     if (trial % 10 == 0) {
       scene.update_mesh_body(id, x);
       scene.commit();

@@ -135,7 +135,7 @@ TEST(Lidar3dMedia, SeedExampleGivesAPointAtTheEntryWithIntensityZero) {
   Simulation sim = make_sim(smoke_world("vertical_angles: [0], number: 4", cell));
   sim.step();
   const LidarSweep& s = lidar3d(sim).sweep();
-  ASSERT_EQ(s.points.size(), 1u);  // only +x meets anything
+  ASSERT_EQ(s.points.size(), 1u);         // only +x meets anything
   EXPECT_NEAR(s.points[0].x, 5.0, 1e-6);  // 8 - 3, not the wall at 12
   EXPECT_EQ(s.points[0].intensity, 0.0f);
   EXPECT_EQ(s.hit_object[0], -1);
@@ -154,9 +154,9 @@ TEST(Lidar3dMedia, SeedExampleGivesAPointAtTheEntryWithIntensityZero) {
   EXPECT_NEAR(lidar3d(thin).sweep().points[0].x, 12.0, 1e-6);
   EXPECT_EQ(lidar3d(thin).sweep().points[0].intensity, 1.0f);
   // Inside a cell: entry 0, a point at the sensor (range_min 0).
-  Simulation inside = make_sim(smoke_world(
-      "vertical_angles: [0], number: 4", "  - cells: [{position: [0, 0, 1], radius: 1, "
-                                         "density: 1}]\n"));
+  Simulation inside = make_sim(smoke_world("vertical_angles: [0], number: 4",
+                                           "  - cells: [{position: [0, 0, 1], radius: 1, "
+                                           "density: 1}]\n"));
   inside.step();
   ASSERT_EQ(lidar3d(inside).sweep().points.size(), 4u);
   for (const LidarPoint& p : lidar3d(inside).sweep().points) {

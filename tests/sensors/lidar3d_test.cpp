@@ -140,7 +140,7 @@ robot:
     EXPECT_NEAR(range_of(p), expected, 2e-6 * expected);  // float coordinates
     EXPECT_NEAR(p.z, -1.2, 1e-5);
     EXPECT_EQ(p.intensity, 1.0f);
-    EXPECT_EQ(s.hit_object[i], -1);  // the ground is no object
+    EXPECT_EQ(s.hit_object[i], -1);                  // the ground is no object
     EXPECT_NEAR(s.points_world[i].z(), 0.0, 1e-12);  // the world view, in double
   }
   EXPECT_NEAR(s.pose.position.x(), 3 + 0.1 * std::cos(0.7), 1e-15);
@@ -150,14 +150,14 @@ robot:
 TEST(Lidar3dRanges, BoxesSpheresCylindersAndMeshesAtTheAnalyticDistance) {
   // One horizontal channel at z = 0.5, looking along +x, +y, -x, -y at four shapes.
   const std::string mesh = std::string(UBOT_SOURCE_DIR) + "/examples/meshes/cube.obj";
-  Simulation sim = make_sim(world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]",
-                                  fmt::format(R"(
+  Simulation sim =
+      make_sim(world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]", fmt::format(R"(
   - {{shape: {{name: box, size: [1, 2, 1]}}, state: [5, 0, 0]}}
   - {{shape: {{name: sphere, radius: 0.5}}, state: [0, 7, 0]}}
   - {{shape: {{name: cylinder, radius: 0.25, height: 0.6}}, state: [-4, 0, 0]}}
   - {{shape: {{name: mesh, file: {}, scale: 2}}, state: [0, -6, 0.3]}}
 )",
-                                              mesh)));
+                                                                                         mesh)));
   sim.step();
   const Lidar3d& l = lidar3d(sim);
   ASSERT_EQ(l.azimuths(), (std::vector<double>{-kPi, -kPi / 2, 0.0, kPi / 2}));
@@ -222,9 +222,10 @@ TEST(Lidar3dRanges, OwnBodyIsInvisibleAndRangeLimitsDropPoints) {
   const LidarSweep& s = lidar3d(sim).sweep();
   ASSERT_EQ(s.points.size(), 1u);  // -x at 8 m; +x at 3 m < range_min: blocked, no point
   EXPECT_NEAR(s.points[0].x, -8.0, 1e-6);
-  Simulation near = make_sim(world("vertical_angles: [0], number: 2, offset: [0, 0, 1], "
-                                   "range_max: 7.5",
-                                   walls, ""));
+  Simulation near =
+      make_sim(world("vertical_angles: [0], number: 2, offset: [0, 0, 1], "
+                     "range_max: 7.5",
+                     walls, ""));
   near.step();
   ASSERT_EQ(lidar3d(near).sweep().points.size(), 1u);  // -x at 8 m > range_max: no return
   EXPECT_NEAR(lidar3d(near).sweep().points[0].x, 3.0, 1e-6);
@@ -255,9 +256,10 @@ TEST(Lidar3dTiming, RingsAndTimesDescribeTheSweep) {
 
 TEST(Lidar3dNoise, RangeNoiseHasTheConfiguredSigmaOverOneHundredThousandSamples) {
   const double sigma = 0.04;
-  Simulation sim = make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
-                                              "offset: [0, 0, 2]",
-                                              sigma)));
+  Simulation sim =
+      make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
+                                 "offset: [0, 0, 2]",
+                                 sigma)));
   std::vector<double> errors;
   while (errors.size() < 100000) {
     sim.step();
@@ -274,17 +276,19 @@ TEST(Lidar3dNoise, RangeNoiseHasTheConfiguredSigmaOverOneHundredThousandSamples)
   EXPECT_NEAR(stddev, sigma, 0.02 * sigma);
   EXPECT_NEAR(mean, 0.0, 5 * sigma / std::sqrt(errors.size()));
   // Same seed, same points.
-  Simulation again = make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
-                                                "offset: [0, 0, 2]",
-                                                sigma)));
+  Simulation again =
+      make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
+                                 "offset: [0, 0, 2]",
+                                 sigma)));
   again.step();
-  Simulation first = make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
-                                                "offset: [0, 0, 2]",
-                                                sigma)));
+  Simulation first =
+      make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
+                                 "offset: [0, 0, 2]",
+                                 sigma)));
   first.step();
-  EXPECT_EQ(0, std::memcmp(lidar3d(again).sweep().points.data(),
-                           lidar3d(first).sweep().points.data(),
-                           lidar3d(first).sweep().points.size() * sizeof(LidarPoint)));
+  EXPECT_EQ(0,
+            std::memcmp(lidar3d(again).sweep().points.data(), lidar3d(first).sweep().points.data(),
+                        lidar3d(first).sweep().points.size() * sizeof(LidarPoint)));
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ class Bridge {
   Writer<TFMessage> tf_;
   Writer<TFMessage> tf_static_;
   std::vector<Command> commands_;
-  PointCloud2 cloud_;            // reused buffers
+  PointCloud2 cloud_;  // reused buffers
   PointCloudData cloud_data_;
 };
 

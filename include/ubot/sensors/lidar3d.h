@@ -47,8 +47,8 @@ static_assert(sizeof(LidarPoint) == 24);
 
 // One sweep. Points are the valid returns, column by column, channels ascending in each column.
 struct LidarSweep {
-  Pose3d pose;             // sensor pose in the world at the stamp (the sweep's end)
-  Nanos sweep_start = 0;   // stamp - time of the last column
+  Pose3d pose;            // sensor pose in the world at the stamp (the sweep's end)
+  Nanos sweep_start = 0;  // stamp - time of the last column
   std::vector<LidarPoint> points;
   std::vector<Eigen::Vector3d> points_world;  // the same points in the world frame
   std::vector<int> hit_object;  // per point: the object hit, -1 for media cuts and the ground

@@ -66,7 +66,7 @@ class Simulation {
   SimulationOptions options_;
   std::unique_ptr<scene::Scene> scene_;
   std::vector<scene::BodyId> body_of_object_;  // kNoBody for objects sensors cannot see
-  std::unique_ptr<scene::Scene> scene3d_;       // null: 3D sensors use scene_
+  std::unique_ptr<scene::Scene> scene3d_;      // null: 3D sensors use scene_
   std::vector<scene::BodyId> body3d_of_object_;
   std::vector<std::unique_ptr<Sensor>> sensors_;
   std::vector<int> sampled_;
