@@ -127,13 +127,17 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
     by_id_[o.id] = r.get();
     robots_.push_back(std::move(r));
   }
-  // Writers in sensor order, so a robot's first lidar gets <ns>/scan.
+  // Writers in sensor order, so a robot's first lidar gets <ns>/scan (<ns>/points).
   for (const auto& sensor : sim.sensors()) {
     Robot* r = robot(sensor->object_id());
-    if (!r || sensor->kind() != SensorKind::kLidar2d) continue;
     const std::string& name = sensor->model().common.name;
-    r->scans[name] =
-        make_writer<LaserScan>(transport_, sensor_topic(*r, name, "scan"), r->sensor_qos);
+    if (r && sensor->kind() == SensorKind::kLidar2d) {
+      r->scans[name] =
+          make_writer<LaserScan>(transport_, sensor_topic(*r, name, "scan"), r->sensor_qos);
+    } else if (r && sensor->kind() == SensorKind::kLidar3d) {
+      r->points[name] =
+          make_writer<PointCloud2>(transport_, sensor_topic(*r, name, "points"), r->sensor_qos);
+    }
   }
   for (auto& r : robots_) {
     // A receiver that cannot subscribe keeps its error (last_error) and the run goes on.

@@ -13,6 +13,8 @@ namespace {
 
 const GeomDesc& desc_of(void* user_ptr) { return *static_cast<const GeomDesc*>(user_ptr); }
 
+}  // namespace
+
 void set_bounds(RTCBounds* out, double min_x, double min_y, double min_z, double max_x,
                 double max_y, double max_z, double extent) {
   out->lower_x = static_cast<float>(min_x - pad_for(extent, min_x));
@@ -34,8 +36,6 @@ void accept(const RTCIntersectFunctionNArguments* args, CastContext* ctx, unsign
   RTCHitN_geomID(out, args->N, i) = args->geomID;
   RTCHitN_primID(out, args->N, i) = args->primID;
 }
-
-}  // namespace
 
 void circle_bounds(const RTCBoundsFunctionArguments* args) {
   const GeomDesc& desc = desc_of(args->geometryUserPtr);

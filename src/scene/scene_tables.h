@@ -118,6 +118,13 @@ inline CastContext* cast_context(RTCIntersectContext* context) {
   return reinterpret_cast<CastContext*>(context);
 }
 
+// Shared by the user-geometry callbacks (embree_callbacks.cpp): padded float bounds, and
+// offering an exact hit for lane i of an intersect call (if it is the new best, Embree is told).
+void set_bounds(RTCBounds* out, double min_x, double min_y, double min_z, double max_x,
+                double max_y, double max_z, double extent);
+void accept(const RTCIntersectFunctionNArguments* args, CastContext* ctx, unsigned i,
+            const ExactHit& hit, BodyId body, std::uint8_t slot);
+
 // Embree callbacks (embree_callbacks.cpp).
 void circle_bounds(const RTCBoundsFunctionArguments* args);
 void prism_bounds(const RTCBoundsFunctionArguments* args);

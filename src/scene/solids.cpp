@@ -16,29 +16,6 @@ namespace {
 // The ground's extent in x and y around the origin (metres): far beyond any sensor's range.
 constexpr double kGroundHalfSize = 1.0e6;
 
-void set_bounds(RTCBounds* out, const Eigen::Vector3d& lo, const Eigen::Vector3d& hi,
-                double extent) {
-  out->lower_x = static_cast<float>(lo.x() - pad_for(extent, lo.x()));
-  out->lower_y = static_cast<float>(lo.y() - pad_for(extent, lo.y()));
-  out->lower_z = static_cast<float>(lo.z() - pad_for(extent, lo.z()));
-  out->upper_x = static_cast<float>(hi.x() + pad_for(extent, hi.x()));
-  out->upper_y = static_cast<float>(hi.y() + pad_for(extent, hi.y()));
-  out->upper_z = static_cast<float>(hi.z() + pad_for(extent, hi.z()));
-}
-
-// Offers `hit` for lane i of a user-geometry intersect call; if it is the lane's new best, tells
-// Embree (the same protocol as the 2D shapes' callbacks).
-void offer(const RTCIntersectFunctionNArguments* args, CastContext* ctx, unsigned i,
-           const ExactHit& hit, BodyId body, std::uint8_t slot) {
-  RTCRayN* ray = RTCRayHitN_RayN(args->rayhit, args->N);
-  const unsigned lane = RTCRayN_id(ray, args->N, i);
-  if (!ctx->offer(lane, hit, body, slot, args->primID)) return;
-  RTCRayN_tfar(ray, args->N, i) = ctx->embree_tfar(lane);
-  RTCHitN* out = RTCRayHitN_HitN(args->rayhit, args->N);
-  RTCHitN_geomID(out, args->N, i) = args->geomID;
-  RTCHitN_primID(out, args->N, i) = args->primID;
-}
-
 double sphere_extent(const std::vector<SphereRecord>& spheres) {
   double e = 0.0;
   for (const SphereRecord& s : spheres) {
@@ -90,8 +67,8 @@ bool intersect_ground(const ExactRay& r, double height, ExactHit* hit) {
 void sphere_bounds(const RTCBoundsFunctionArguments* args) {
   const auto& desc = *static_cast<const SphereDesc*>(args->geometryUserPtr);
   const SphereRecord& s = (*desc.spheres)[args->primID];
-  const Eigen::Vector3d c(s.cx, s.cy, s.cz), r = Eigen::Vector3d::Constant(s.radius);
-  set_bounds(args->bounds_o, c - r, c + r, desc.extent);
+  set_bounds(args->bounds_o, s.cx - s.radius, s.cy - s.radius, s.cz - s.radius, s.cx + s.radius,
+             s.cy + s.radius, s.cz + s.radius, desc.extent);
 }
 
 void sphere_intersect(const RTCIntersectFunctionNArguments* args) {
@@ -105,7 +82,7 @@ void sphere_intersect(const RTCIntersectFunctionNArguments* args) {
     ExactHit hit;
     if (intersect_sphere(ctx->rays[RTCRayN_id(ray, args->N, i)], s.cx, s.cy, s.cz, s.radius,
                          &hit)) {
-      offer(args, ctx, i, hit, s.body, desc.slot);
+      accept(args, ctx, i, hit, s.body, desc.slot);
     }
   }
 }
@@ -128,7 +105,7 @@ void ground_intersect(const RTCIntersectFunctionNArguments* args) {
     if (args->valid[i] == 0) continue;
     ExactHit hit;
     if (intersect_ground(ctx->rays[RTCRayN_id(ray, args->N, i)], g.z, &hit)) {
-      offer(args, ctx, i, hit, g.body, static_cast<std::uint8_t>(kGroundSlot));
+      accept(args, ctx, i, hit, g.body, static_cast<std::uint8_t>(kGroundSlot));
     }
   }
 }

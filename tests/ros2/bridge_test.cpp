@@ -370,10 +370,14 @@ robot:
     static: true
     sensors:
       - {name: lidar3d, preset: VLP-16, number: 360, offset: [0.1, 0, 0.8], rpy: [0, 0.05, 0]}
+      - {name: lidar3d, preset: VLP-16, number: 36, update_rate_hz: 5, enabled: false}
 )");
   Bridge bridge(transport, sim);
+  // Topics in sensor order, whichever samples first.
+  ASSERT_NE(transport.writer_qos("/rover/points"), nullptr);
+  ASSERT_NE(transport.writer_qos("/rover/lidar3d_1/points"), nullptr);
   const auto statics = transport.messages<TFMessage>("/tf_static");
-  ASSERT_EQ(statics.at(0).transforms.size(), 1u);
+  ASSERT_EQ(statics.at(0).transforms.size(), 2u);
   const TransformStamped& mount = statics[0].transforms[0];
   EXPECT_EQ(mount.child_frame_id, "rover/lidar3d_0");
   EXPECT_DOUBLE_EQ(mount.transform.translation.x, 0.1);
@@ -385,6 +389,7 @@ robot:
   }
   const auto clouds = transport.messages<PointCloud2>("/rover/points");
   ASSERT_EQ(clouds.size(), 3u);
+  EXPECT_TRUE(transport.messages<PointCloud2>("/rover/lidar3d_1/points").empty());  // disabled
   const auto& lidar = static_cast<const Lidar3d&>(*sim.sensors()[0]);
   const PointCloud2& pc = clouds.back();
   EXPECT_EQ(pc.header.frame_id, "rover/lidar3d_0");
