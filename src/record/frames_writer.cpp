@@ -20,6 +20,33 @@ void write_point(JsonWriter& j, const Eigen::Vector2d& p) {
   j.array(xy);
 }
 
+void write_vector(JsonWriter& j, std::string_view key, const Eigen::Vector3d& v) {
+  j.key(key).array(std::span<const double>(v.data(), 3));
+}
+
+// A 3D shape's own keys, as in the world file (a mesh also gives its triangle count).
+void write_solid(JsonWriter& j, const SolidModel& s) {
+  j.key("solid").begin_object().key("name").value(solid_name(s.kind));
+  switch (s.kind) {
+    case SolidKind::kBox:
+      write_vector(j, "size", s.size);
+      break;
+    case SolidKind::kSphere:
+      j.key("radius").value(s.radius);
+      break;
+    case SolidKind::kCylinder:
+      j.key("radius").value(s.radius).key("height").value(s.height);
+      break;
+    case SolidKind::kMesh:
+      j.key("file").value(s.file);
+      write_vector(j, "scale", s.scale);
+      write_vector(j, "rpy", s.rpy);
+      j.key("triangles").value(static_cast<std::uint64_t>(s.mesh->triangles.size()));
+      break;
+  }
+  j.end_object();
+}
+
 void write_shape(JsonWriter& j, const ShapeModel& s) {
   j.begin_object().key("name").value(shape_name(s.kind));
   if (s.kind == ShapeKind::kCircle) {
@@ -32,6 +59,7 @@ void write_shape(JsonWriter& j, const ShapeModel& s) {
     for (const auto& v : s.vertices) write_point(j, v);
     j.end_array();
   }
+  if (s.solid) write_solid(j, *s.solid);
   j.end_object();
 }
 
@@ -49,10 +77,6 @@ void write_lidar_parameters(JsonWriter& j, const Lidar2d& lidar) {
       .array(std::span<const double>(p.offset.data(), 3))
       .key("angles")
       .array(lidar.angles());
-}
-
-void write_vector(JsonWriter& j, std::string_view key, const Eigen::Vector3d& v) {
-  j.key(key).array(std::span<const double>(v.data(), 3));
 }
 
 // The IMU's parameters under their YAML names; the noise σ are per sample at the configured
@@ -190,8 +214,13 @@ void write_header(JsonWriter& j, const Simulation& sim) {
       .value(m.seed)
       .key("step_time")
       .value(m.world.step_time)
-      .key("objects")
-      .begin_array();
+      .key("ground");
+  if (m.ground) {
+    j.value(*m.ground);
+  } else {
+    j.null();
+  }
+  j.key("objects").begin_array();
   for (const ObjectModel& o : m.objects) {
     j.begin_object()
         .key("id")
@@ -209,7 +238,15 @@ void write_header(JsonWriter& j, const Simulation& sim) {
         .key("unobstructed")
         .value(o.unobstructed)
         .key("state")
-        .array(o.state);
+        .array(o.state)
+        .key("z")
+        .value(o.z)
+        .key("height");
+    if (o.height) {
+      j.value(*o.height);
+    } else {
+      j.null();  // reaches every 2D scan plane (3D sensors: 1 m)
+    }
     if (!o.tags.empty()) {  // legacy smoke volumes (SPEC §8)
       j.key("tags").begin_array();
       for (const std::string& t : o.tags) j.value(t);
