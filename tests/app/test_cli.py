@@ -297,6 +297,13 @@ class Lidar3dPoints(unittest.TestCase):
     def test_points_bin_layout_read_back_independently(self):
         with tempfile.TemporaryDirectory() as out:
             frames = self.run_world(out, LIDAR3D_WORLD, "--steps", "3")
+            self.assertEqual(frames[0]["ground"], 0)
+            objects = frames[0]["objects"]
+            self.assertEqual((objects[0]["z"], objects[0]["height"]), (0, 0.3))
+            self.assertEqual(objects[1]["shape"]["name"], "rectangle")  # the box's footprint
+            self.assertEqual(objects[1]["shape"]["solid"], {"name": "box", "size": [1, 8, 3]})
+            self.assertEqual(objects[1]["height"], 3)
+            self.assertEqual(objects[2]["shape"]["solid"], {"name": "sphere", "radius": 1})
             header = frames[0]["sensors"][0]
             self.assertEqual(header["type"], "lidar3d")
             self.assertEqual(header["points_file"], "points.bin")
