@@ -69,6 +69,8 @@ void mesh_filter(const RTCFilterFunctionNArguments* args) {
 std::int32_t SolidLayer::add_mesh(std::shared_ptr<const TriangleMesh> mesh) {
   auto shape = std::make_unique<MeshShape>();
   shape->mesh = std::move(mesh);
+  shape->min = shape->mesh->min();
+  shape->max = shape->mesh->max();
   shape->layer = this;
   meshes_.push_back(std::move(shape));
   return static_cast<std::int32_t>(meshes_.size() - 1);

@@ -167,8 +167,9 @@ double SolidLayer::stage_for_commit(bool* heavy) {
   }
   double e = std::max(sphere_extent(live_spheres_[0]), sphere_extent(live_spheres_[1]));
   for (const MeshBodyRecord& b : live_mesh_bodies_) {
-    const TriangleMesh& mesh = *meshes_[static_cast<std::size_t>(b.mesh)]->mesh;
-    const Eigen::Vector3d lo = mesh.min(), hi = mesh.max();
+    const MeshShape& shape = *meshes_[static_cast<std::size_t>(b.mesh)];
+    const Eigen::Vector3d& lo = shape.min;
+    const Eigen::Vector3d& hi = shape.max;
     for (int corner = 0; corner < 8; ++corner) {
       const Eigen::Vector3d p((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(),
                               (corner & 4) ? hi.z() : lo.z());

@@ -65,6 +65,7 @@ struct SphereDesc {
 // A registered mesh: its data, BVH and the user data its filter gets.
 struct MeshShape {
   std::shared_ptr<const TriangleMesh> mesh;
+  Eigen::Vector3d min = Eigen::Vector3d::Zero(), max = Eigen::Vector3d::Zero();  // its bounds
   RTCScene scene = nullptr;
   RTCGeometry geometry = nullptr;
   const SolidLayer* layer = nullptr;

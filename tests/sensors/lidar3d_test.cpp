@@ -179,6 +179,33 @@ TEST(Lidar3dRanges, BoxesSpheresCylindersAndMeshesAtTheAnalyticDistance) {
   }
 }
 
+TEST(Lidar3dRanges, MovingSpheresMeshesAndBoxesAreSeenWhereTheyAre) {
+  // Three obstacles drive away from the sensor along +x, -x and +y at 1 m/s (omni, world
+  // frame); a horizontal channel 0.5 m up sees each at its distance after every step.
+  const std::string mesh = std::string(UBOT_SOURCE_DIR) + "/examples/meshes/cube.obj";
+  Simulation sim =
+      make_sim(world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]", fmt::format(R"(
+  - {{shape: {{name: sphere, radius: 0.5}}, state: [5, 0, 0], kinematics: {{name: omni}},
+     velocity: [1, 0], behavior: {{name: dash}}, goal: [40, 0, 0], vel_max: [1, 1]}}
+  - {{shape: {{name: mesh, file: {}}}, state: [-5, 0, 3.141592653589793],
+     kinematics: {{name: omni}}, behavior: {{name: dash}}, goal: [-40, 0, 0], vel_max: [1, 1]}}
+  - {{shape: {{name: box, size: [1, 1, 1]}}, state: [0, 5, 1.5707963267948966],
+     kinematics: {{name: omni}}, behavior: {{name: dash}}, goal: [0, 40, 0], vel_max: [1, 1]}}
+)",
+                                                                                         mesh)));
+  for (int k = 1; k <= 5; ++k) {
+    sim.step();
+    const LidarSweep& s = lidar3d(sim).sweep();
+    ASSERT_EQ(s.points.size(), 3u) << "step " << k;
+    double x[3];
+    for (int i = 0; i < 3; ++i) x[i] = sim.world().object(i + 1).state[i == 2 ? 1 : 0];
+    EXPECT_GT(x[0], 5.0 + 0.05 * k);                        // they move
+    EXPECT_NEAR(range_of(s.points[0]), -x[1] - 0.5, 1e-6);  // -x: the mesh cube
+    EXPECT_NEAR(range_of(s.points[1]), x[0] - 0.5, 1e-6);   // +x: the sphere
+    EXPECT_NEAR(range_of(s.points[2]), x[2] - 0.5, 1e-6);   // +y: the box
+  }
+}
+
 TEST(Lidar3dRanges, HeightlessObjectsAreOneMetreTallFor3dSensorsOnly) {
   // A rectangle without `height`: lidar2d scans at 3 m see it (it reaches every scan plane),
   // lidar3d rays at 0.5 m see it, at 1.5 m pass over it. With height 2 the 1.5 m ray sees it and
