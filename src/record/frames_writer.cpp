@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "output_file.h"
 #include "points_writer.h"
 #include "ubot/core/error.h"
 #include "ubot/sensors/imu.h"
@@ -417,12 +418,7 @@ void FramesWriter::write_line() {
 
 void FramesWriter::close() {
   if (points_) points_->close();
-  if (!file_) return;
-  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
-  const int error = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (failed) throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(error)));
+  close_output(file_, path_);
 }
 
 }  // namespace ubot

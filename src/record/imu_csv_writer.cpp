@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "output_file.h"
 #include "ubot/core/error.h"
 
 namespace ubot {
@@ -36,13 +37,6 @@ void ImuCsvWriter::put(const std::string& line) {
   }
 }
 
-void ImuCsvWriter::close() {
-  if (!file_) return;
-  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
-  const int error = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (failed) throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(error)));
-}
+void ImuCsvWriter::close() { close_output(file_, path_); }
 
 }  // namespace ubot

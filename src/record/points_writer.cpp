@@ -1,12 +1,9 @@
 #include "points_writer.h"
 
-#include <fmt/format.h>
-
 #include <bit>
-#include <cerrno>
-#include <cstring>
+#include <cstddef>
 
-#include "ubot/core/error.h"
+#include "output_file.h"
 
 namespace ubot {
 
@@ -15,9 +12,7 @@ static_assert(std::endian::native == std::endian::little);
 static_assert(offsetof(LidarPoint, intensity) == 12 && offsetof(LidarPoint, ring) == 16 &&
               offsetof(LidarPoint, time) == 20);
 
-PointsWriter::PointsWriter(std::string path) : path_(std::move(path)) {
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) throw Error(fmt::format("{}: cannot be written: {}", path_, std::strerror(errno)));
+PointsWriter::PointsWriter(std::string path) : path_(std::move(path)), file_(open_output(path_)) {
   const std::uint32_t header[2] = {kPointsVersion, sizeof(LidarPoint)};
   write(kPointsMagic, sizeof(kPointsMagic));
   write(header, sizeof(header));
@@ -34,19 +29,10 @@ std::uint64_t PointsWriter::append(std::span<const LidarPoint> points) {
 }
 
 void PointsWriter::write(const void* data, std::size_t bytes) {
-  if (bytes > 0 && std::fwrite(data, 1, bytes, file_) != bytes) {
-    throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
-  }
+  write_output(file_, data, bytes, path_);
   offset_ += bytes;
 }
 
-void PointsWriter::close() {
-  if (!file_) return;
-  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
-  const int error = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (failed) throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(error)));
-}
+void PointsWriter::close() { close_output(file_, path_); }
 
 }  // namespace ubot
