@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ubot/core/pose3d.h"
 #include "ubot/ros2/names.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/sensor.h"
@@ -79,6 +80,10 @@ TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_
   if (const auto* lidar = std::get_if<Lidar2dModel>(&sensor.model().params)) {
     t.transform.translation = {lidar->offset.x(), lidar->offset.y(), lidar->z};
     t.transform.rotation = yaw_quaternion(lidar->offset.z());
+  } else if (const auto* imu = std::get_if<ImuModel>(&sensor.model().params)) {
+    t.transform.translation = {imu->offset.x(), imu->offset.y(), imu->offset.z()};
+    const Eigen::Quaterniond q = rotation_from_rpy(imu->rpy);
+    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
   }
   return t;
 }
