@@ -147,8 +147,13 @@ void McapWriter::emit(std::span<const std::uint8_t> bytes) {
   }
 }
 
+void McapWriter::check_open() const {
+  if (!file_) throw Error(fmt::format("{}: the MCAP file is already closed", path_));
+}
+
 std::uint16_t McapWriter::add_schema(std::string_view name, std::string_view encoding,
                                      std::string_view data) {
+  check_open();
   const auto id = static_cast<std::uint16_t>(schema_records_.size() + 1);
   std::vector<std::uint8_t>& r = schema_records_.emplace_back();
   const std::size_t at = begin_record(r, kSchema);
@@ -164,6 +169,7 @@ std::uint16_t McapWriter::add_schema(std::string_view name, std::string_view enc
 std::uint16_t McapWriter::add_channel(std::uint16_t schema_id, std::string_view topic,
                                       std::string_view message_encoding,
                                       const std::map<std::string, std::string>& metadata) {
+  check_open();
   const auto id = static_cast<std::uint16_t>(channel_records_.size());
   std::vector<std::uint8_t>& r = channel_records_.emplace_back();
   const std::size_t at = begin_record(r, kChannel);
@@ -185,7 +191,10 @@ std::uint16_t McapWriter::add_channel(std::uint16_t schema_id, std::string_view 
 
 void McapWriter::write(std::uint16_t channel_id, std::uint32_t sequence, Nanos log_time,
                        Nanos publish_time, std::span<const std::uint8_t> data) {
-  if (!file_) return;
+  check_open();
+  if (channel_id >= channel_records_.size()) {
+    throw Error(fmt::format("{}: no channel {}", path_, channel_id));
+  }
   if (chunk_.empty()) chunk_start_ = log_time;
   chunk_end_ = std::max(chunk_end_, log_time);
   if (stats_.messages == 0) first_time_ = log_time;
@@ -199,7 +208,7 @@ void McapWriter::write(std::uint16_t channel_id, std::uint32_t sequence, Nanos l
   put<std::uint64_t>(chunk_, publish_time);
   put_bytes(chunk_, data);
   chunk_index_[channel_id].emplace_back(log_time, offset);
-  ++channel_messages_.at(channel_id);
+  ++channel_messages_[channel_id];
   ++stats_.messages;
   stats_.message_bytes += data.size();
   if (chunk_.size() >= options_.chunk_size) flush_chunk();

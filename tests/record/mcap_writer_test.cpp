@@ -272,6 +272,23 @@ TEST(McapWriter, CompressionNames) {
   EXPECT_THROW(parse_mcap_compression("gzip"), Error);
 }
 
+TEST(McapWriter, UnknownChannelsAndUseAfterCloseAreErrors) {
+  const std::string path = temp_path("misuse.mcap");
+  McapWriter w(path, {});
+  const std::uint16_t ch = w.add_channel(0, "/x", "cdr");
+  const Bytes data(4, 1);
+  EXPECT_THROW(w.write(ch + 1, 0, 0, 0, data), Error);
+  w.write(ch, 0, 0, 0, data);
+  w.close();
+  w.close();  // idempotent
+  EXPECT_EQ(w.statistics().messages, 1u);
+  EXPECT_THROW(w.write(ch, 1, 1, 1, data), Error);
+  EXPECT_THROW(w.add_channel(0, "/y", "cdr"), Error);
+  EXPECT_THROW(w.add_schema("a/msg/B", "ros2msg", ""), Error);
+  EXPECT_NO_THROW(parse(read_file(path)));
+  std::filesystem::remove(path);
+}
+
 TEST(McapWriter, UnwritablePathIsAnErrorNamingIt) {
   try {
     McapWriter w("/nonexistent-ubot-dir/run.mcap", {});

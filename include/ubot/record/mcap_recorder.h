@@ -1,12 +1,12 @@
 #pragma once
-// A run recorded as MCAP with ROS 2 encodings, which Foxglove (and `ros2 bag`'s MCAP storage)
-// opens: profile "ros2", one Schema per message type (encoding "ros2msg", name
-// "<pkg>/msg/<Type>", data = the .msg text with its dependencies), one Channel per topic (message
-// encoding "cdr", metadata offered_qos_profiles and topic_type_hash), messages in the bytes a
-// ROS 2 rmw puts on the wire (ubot/ros2/cdr.h). The topics, types and values are the ROS 2
-// bridge's (ubot/ros2/sim_messages.h), for every robot whether its ros2.enabled is set or not:
-//   /tf_static (once, at time 0), then after every record(): /clock, /tf, <ns>/odom, and the
-//   samples of the step on <ns>/scan, <ns>/imu (and <ns>/points through record_points()).
+// A run recorded as MCAP with ROS 2 encodings, which Foxglove opens (written to the ros2
+// profile, as rosbag2's MCAP storage writes it): profile "ros2"; one Schema per message type
+// (encoding "ros2msg", name "<pkg>/msg/<Type>", data = the .msg text with its dependencies); one
+// Channel per topic (message encoding "cdr", metadata offered_qos_profiles and topic_type_hash);
+// messages in the bytes a ROS 2 rmw puts on the wire (ubot/ros2/cdr.h). Topics, types and values
+// are the ROS 2 bridge's (ubot/ros2/sim_messages.h), for every robot, ros2.enabled or not:
+//   /tf_static (once, at time 0), then at every record(): /clock, each robot's <ns>/odom, /tf,
+//   and the samples of the step on <ns>/scan, <ns>/imu (<ns>/points through record_points()).
 // Time base: log_time = publish_time = the simulation time (ns, starting at 0) of the step that
 // produced the message; header stamps are the samples' own. Nothing depends on the wall clock:
 // the same world and seed give the same bytes.

@@ -62,7 +62,8 @@ class McapWriter {
   std::uint16_t add_channel(std::uint16_t schema_id, std::string_view topic,
                             std::string_view message_encoding,
                             const std::map<std::string, std::string>& metadata = {});
-  // One message; `sequence` is the publisher's counter. ubot::Error on a write failure.
+  // One message on a channel added before; `sequence` is the publisher's counter. ubot::Error on
+  // a write failure or an unknown channel. Adding or writing after close() is an ubot::Error.
   void write(std::uint16_t channel_id, std::uint32_t sequence, Nanos log_time, Nanos publish_time,
              std::span<const std::uint8_t> data);
   // Writes the last chunk, the summary and the footer, and closes the file. ubot::Error on a
@@ -73,6 +74,7 @@ class McapWriter {
 
  private:
   struct ChunkIndex;
+  void check_open() const;
   void flush_chunk();
   void compress(std::span<const std::uint8_t> in);
   void write_summary();

@@ -2,11 +2,11 @@
 // The simulation as ROS 2 messages, built in one place for the two sinks that speak ROS 2: the
 // bridge publishes them over DDS, the MCAP recorder writes them to a file, so both carry the same
 // topics, frames and values (README, "ROS 2 bridge"):
-//   /clock       rosgraph_msgs/Clock       simulation time
-//   /tf          tf2_msgs/TFMessage        map -> <robot>/base_link (odometry())
-//   /tf_static   tf2_msgs/TFMessage        <robot>/base_link -> each sensor frame
-//   (sensor_transform()) <ns>/odom    nav_msgs/Odometry         odometry() <ns>/scan, <ns>/imu,
-//   <ns>/points       sensor samples (sensor_messages.h; imu_data())
+//   /clock      rosgraph_msgs/Clock    clock_message(): simulation time
+//   /tf         tf2_msgs/TFMessage     to_transform(odometry()): map -> <robot>/base_link
+//   /tf_static  tf2_msgs/TFMessage     sensor_transform(): <robot>/base_link -> sensor frames
+//   <ns>/odom   nav_msgs/Odometry      odometry()
+//   <ns>/scan, <ns>/imu, <ns>/points   sensor samples (sensor_messages.h; imu_data())
 // A robot's second sensor of a kind goes to <ns>/<sensor name>/<suffix> (RobotTopics).
 #include <map>
 #include <string>
