@@ -52,13 +52,14 @@ const std::string& RobotTopics::sensor_topic(const std::string& sensor_name,
 Clock clock_message(const World& world) { return Clock{to_time(world.time_ns())}; }
 
 Odometry odometry(const World& world, int id, const std::string& base_frame) {
-  const ObjectModel& o = world.object_model(id);
-  const ObjectState& s = world.object(id);
+  // The full 3D pose: z, roll and pitch of tilted objects and scripted trajectories included.
+  const Pose3d pose = world.pose3d(id);
   Odometry odom;
   odom.header = {to_time(world.time_ns()), kWorldFrame};
   odom.child_frame_id = base_frame;
-  odom.pose.pose.position = {s.state[0], s.state[1], o.z};
-  odom.pose.pose.orientation = yaw_quaternion(s.state[2]);
+  odom.pose.pose.position = {pose.position.x(), pose.position.y(), pose.position.z()};
+  const Eigen::Quaterniond& q = pose.orientation;
+  odom.pose.pose.orientation = {q.x(), q.y(), q.z(), q.w()};
   odom.twist.twist = body_twist(world, id);
   return odom;
 }
