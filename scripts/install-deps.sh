@@ -11,9 +11,11 @@ build_pkgs=(
   libgtest-dev libgmock-dev libbenchmark-dev
   liboctomap-dev
   cyclonedds-dev cyclonedds-tools libssl-dev
+  libzstd-dev liblz4-dev zlib1g-dev
   libfastrtps-dev libfastcdr-dev fastddsgen default-jre-headless iproute2 util-linux
 )
-# node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping).
+# node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping), the MCAP files
+# with npm @mcap/core and Foxglove's ROS 2 message readers (tests/record).
 test_pkgs=(clang-format python3 nodejs)
 # Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
 command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)

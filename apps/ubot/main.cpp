@@ -53,6 +53,14 @@ int main(int argc, char** argv) {
       ->default_str("1")
       ->check(CLI::PositiveNumber);
 
+  CLI::Option* mcap = run_cmd->add_option(
+      "--mcap", run.mcap, "Record the run as MCAP with ROS 2 messages (opens in Foxglove)");
+  run_cmd
+      ->add_option("--mcap-compression", run.mcap_compression,
+                   "MCAP chunk compression: zstd | lz4 | none (default zstd)")
+      ->check(CLI::IsMember({"zstd", "lz4", "none"}))
+      ->needs(mcap);
+
   std::string validate_world;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a world file and exit");
   validate_cmd->add_option("world", validate_world, "World file")->required();

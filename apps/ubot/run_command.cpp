@@ -20,6 +20,7 @@
 #include "ubot/mapping/sim_mapper.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/record/imu_csv_writer.h"
+#include "ubot/record/mcap_recorder.h"
 #include "ubot/render/drawing.h"
 #include "ubot/render/plot.h"
 #include "ubot/ros2/bridge.h"
@@ -255,6 +256,15 @@ int run(const RunOptions& options) {
     gif->add_frame(first);
   }
 
+  std::unique_ptr<McapRecorder> recorder;
+  if (!options.mcap.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(options.mcap).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    recorder = std::make_unique<McapRecorder>(
+        options.mcap, sim, McapRecorderOptions{parse_mcap_compression(options.mcap_compression)});
+    recorder->record(sim);
+  }
+
   std::unique_ptr<ros2::Transport> transport;
   std::unique_ptr<ros2::Bridge> bridge;
   if (options.ros2) {
@@ -275,6 +285,7 @@ int run(const RunOptions& options) {
   while (!finished()) {
     sim.step(bridge ? bridge->commands(sim) : std::span<const Command>{});
     if (bridge) bridge->publish(sim);
+    if (recorder) recorder->record(sim);
     if (mapper) mapper->after_step(sim);
     const std::int64_t k = sim.world().step_count();
     const bool last = finished();
@@ -289,6 +300,7 @@ int run(const RunOptions& options) {
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
   if (frames) frames->close();
+  if (recorder) recorder->close();
   if (gif) gif->close();
   imu_outputs.close();
   render::write_png(drawing.draw(sim), size, (out / "world.png").string());
@@ -305,6 +317,12 @@ int run(const RunOptions& options) {
         wall > 0 ? nanos_to_seconds(sim.world().time_ns()) / wall : 0.0,
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
     for (const mapping::SavedMap& m : saved_maps) print_map_summary(m);
+    if (recorder) {
+      const McapStatistics& s = recorder->statistics();
+      std::printf("mcap: %llu messages, %.1f MiB (%s) in %s\n",
+                  static_cast<unsigned long long>(s.messages), s.file_bytes / 1048576.0,
+                  options.mcap_compression.c_str(), options.mcap.c_str());
+    }
   }
   return 0;
 }

@@ -17,8 +17,10 @@ struct RunOptions {
   int threads = 0;                    // sensor threads, 0 = all cores
   std::string map;    // --map PATH: map the lidars into PATH (.las/.ply/.pcd); "" = the world's
   bool ros2 = false;  // ROS 2 bridge: publish topics, receive cmd_vel
-  std::optional<int> ros_domain_id;  // overrides ROS_DOMAIN_ID
-  std::optional<double> realtime;    // pace simulation time at this multiple of wall time
+  std::optional<int> ros_domain_id;       // overrides ROS_DOMAIN_ID
+  std::optional<double> realtime;         // pace simulation time at this multiple of wall time
+  std::string mcap;                       // --mcap PATH: record as MCAP ("" = no recording)
+  std::string mcap_compression = "zstd";  // --mcap-compression: zstd | lz4 | none
 };
 
 // Runs; returns the process exit code. Throws ubot::Error on bad input or I/O failure.

@@ -1,5 +1,6 @@
 #include "ubot/core/random.h"
 
+#include <array>
 #include <cmath>
 
 namespace ubot {
@@ -25,6 +26,14 @@ std::uint64_t hash_id(std::string_view id) {
 
 }  // namespace
 
+Xoshiro256pp::Xoshiro256pp(std::uint64_t seed) {
+  // SplitMix64 as a sequence: state += golden ratio, then the finaliser.
+  for (std::uint64_t& word : s_) {
+    seed += 0x9e3779b97f4a7c15ULL;
+    word = mix64(seed - 0x9e3779b97f4a7c15ULL);
+  }
+}
+
 std::uint64_t derive_seed(std::uint64_t world_seed, std::string_view stable_id) {
   return mix64(mix64(world_seed) ^ hash_id(stable_id));
 }
@@ -36,21 +45,56 @@ RandomStream::RandomStream(std::uint64_t world_seed, std::string_view stable_id)
 
 double RandomStream::uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 
-double RandomStream::gaussian(double stddev) {
-  if (has_spare_) {
-    has_spare_ = false;
-    return spare_ * stddev;
+namespace {
+
+// Ziggurat tables for the unnormalised density f(x) = exp(-x^2 / 2) with 256 layers of equal
+// area v: x[0] = v / f(r) (the base layer's pseudo-width, tail included), x[1] = r, ...,
+// x[256] = 0, with f(x[i + 1]) = f(x[i]) + v / x[i].
+struct Ziggurat {
+  static constexpr double kR = 3.6541528853610088;
+  static constexpr double kV = 0.00492867323399;
+  std::array<double, 257> x{};
+  std::array<double, 257> f{};
+  Ziggurat() {
+    const auto pdf = [](double t) { return std::exp(-0.5 * t * t); };
+    x[0] = kV / pdf(kR);
+    x[1] = kR;
+    for (int i = 1; i < 255; ++i) x[i + 1] = std::sqrt(-2.0 * std::log(kV / x[i] + pdf(x[i])));
+    x[256] = 0.0;
+    for (int i = 0; i < 257; ++i) f[i] = pdf(x[i]);
   }
-  double u, v, s;
-  do {
-    u = 2.0 * uniform() - 1.0;
-    v = 2.0 * uniform() - 1.0;
-    s = u * u + v * v;
-  } while (s >= 1.0 || s == 0.0);
-  const double scale = std::sqrt(-2.0 * std::log(s) / s);
-  spare_ = v * scale;
-  has_spare_ = true;
-  return u * scale * stddev;
+};
+
+const Ziggurat& ziggurat() {
+  static const Ziggurat z;
+  return z;
+}
+
+}  // namespace
+
+double RandomStream::standard_normal() {
+  const Ziggurat& z = ziggurat();
+  for (;;) {
+    const std::uint64_t bits = engine_();
+    const int i = static_cast<int>(bits & 0xff);
+    // 53 bits as a uniform in (-1, 1): symmetric around 0.
+    const double u =
+        static_cast<double>(static_cast<std::int64_t>(bits >> 11) - (std::int64_t{1} << 52)) *
+        0x1.0p-52;
+    const double x = u * z.x[i];
+    if (std::abs(x) < z.x[i + 1]) return x;  // inside the layer's rectangle: accept
+    if (i == 0) {
+      // The tail beyond r, by Marsaglia's method.
+      double tx, ty;
+      do {
+        tx = std::log(1.0 - uniform()) / Ziggurat::kR;
+        ty = std::log(1.0 - uniform());
+      } while (-2.0 * ty < tx * tx);
+      return u < 0.0 ? tx - Ziggurat::kR : Ziggurat::kR - tx;
+    }
+    // In the wedge between the rectangle and the curve: accept under the density.
+    if (z.f[i + 1] + (z.f[i] - z.f[i + 1]) * uniform() < std::exp(-0.5 * x * x)) return x;
+  }
 }
 
 }  // namespace ubot

@@ -13,67 +13,17 @@
 namespace ubot::ros2 {
 namespace {
 
-constexpr const char* kWorldFrame = "map";
-
 Qos to_qos(const Ros2QosModel& m) {
   return {m.reliable ? Reliability::kReliable : Reliability::kBestEffort,
           m.transient_local ? Durability::kTransientLocal : Durability::kVolatile, m.depth};
 }
 
-// Body-frame twist of an object (IR-SIM's kinematics): diff (v, 0, ω), omni (forward, lateral,
-// 0), acker (v, 0, v tan(steer) / L).
-Twist body_twist(const World& world, int id) {
-  Twist t;
-  const ObjectModel& m = world.object_model(id);
-  const ObjectState& s = world.object(id);
-  switch (m.kinematics.kind) {
-    case KinematicsKind::kOmni:
-      t.linear = {s.velocity[0], s.velocity[1], 0.0};
-      break;
-    case KinematicsKind::kDiff:
-    case KinematicsKind::kAcker:
-      t.linear.x = s.velocity[0];
-      t.angular.z = world.angular_velocity(id);
-      break;
-    case KinematicsKind::kNone:
-      break;
-  }
-  return t;
-}
-
-// An IMU sample as the Imu message carries it: every variance is known (the orientation is
-// exact, so its variance is 0).
-ImuData imu_data(const ubot::Imu& imu) {
-  const ImuSample& d = imu.data();
-  ImuData m;
-  m.header = imu.header();
-  m.orientation = d.orientation;
-  m.orientation_variance = Eigen::Vector3d::Zero();
-  m.angular_velocity = d.angular_velocity;
-  m.angular_velocity_variance = d.angular_velocity_variance;
-  m.linear_acceleration = d.linear_acceleration;
-  m.linear_acceleration_variance = d.linear_acceleration_variance;
-  return m;
-}
-
-// A 3D lidar sweep as PointCloud2 input: XYZIRT points in the sensor frame, stamped with the
-// sweep's start so that stamp + point.time is each point's firing time (LIO-SAM, FAST-LIO).
-void fill_cloud(const Lidar3d& lidar, PointCloudData& out) {
-  out.header = lidar.header();
-  out.header.stamp = lidar.sweep().sweep_start;
-  out.points.resize(lidar.sweep().points.size());
-  for (std::size_t i = 0; i < out.points.size(); ++i) {
-    const LidarPoint& p = lidar.sweep().points[i];
-    out.points[i] = {p.x, p.y, p.z, p.intensity, p.ring, p.time};
-  }
-}
-
 }  // namespace
 
 struct Bridge::Robot {
+  explicit Robot(const ObjectModel& o) : id(o.id), topics(o) {}
   int id = 0;
-  std::string ns;
-  std::string base_frame;
+  RobotTopics topics;
   Qos sensor_qos;
   bool use_inf = false;
   Writer<Odometry> odom;
@@ -82,16 +32,12 @@ struct Bridge::Robot {
   std::map<std::string, Writer<Imu>> imus;
   std::map<std::string, Writer<Image>> images;
   std::map<std::string, Writer<CameraInfo>> camera_infos;
-  std::map<std::string, int> suffix_users;    // suffix -> sensors named so far
-  std::map<std::string, std::string> topics;  // "<sensor>|<suffix>" -> topic
   int target_id = -1;
   std::unique_ptr<RobotTwistTarget> target;
   std::unique_ptr<TwistCommandReceiver> receiver;
 };
 
-std::string Bridge::base_frame(const ObjectModel& object) {
-  return fmt::format("{}/base_link", object.name);
-}
+std::string Bridge::base_frame(const ObjectModel& object) { return ros2::base_frame(object); }
 
 Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transport) {
   const World& world = sim.world();
@@ -101,13 +47,10 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
   commands_.assign(world.size(), std::nullopt);
   for (const ObjectModel& o : world.model().objects) {
     if (o.role != Role::kRobot || !o.ros2.enabled) continue;
-    auto r = std::make_unique<Robot>();
-    r->id = o.id;
-    r->ns = resolve_namespace(o.name, o.ros2.namespace_override);
-    r->base_frame = base_frame(o);
+    auto r = std::make_unique<Robot>(o);
     r->sensor_qos = to_qos(o.ros2.sensor_qos);
     r->use_inf = o.ros2.use_inf;
-    r->odom = make_writer<Odometry>(transport_, r->ns + "/odom", r->sensor_qos);
+    r->odom = make_writer<Odometry>(transport_, r->topics.odom_topic(), r->sensor_qos);
     r->target_id = o.id;
     if (!o.ros2.target.empty()) {
       r->target_id = -1;
@@ -133,10 +76,10 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
     const std::string& name = sensor->model().common.name;
     if (r && sensor->kind() == SensorKind::kLidar2d) {
       r->scans[name] =
-          make_writer<LaserScan>(transport_, sensor_topic(*r, name, "scan"), r->sensor_qos);
+          make_writer<LaserScan>(transport_, r->topics.sensor_topic(name, "scan"), r->sensor_qos);
     } else if (r && sensor->kind() == SensorKind::kLidar3d) {
-      r->points[name] =
-          make_writer<PointCloud2>(transport_, sensor_topic(*r, name, "points"), r->sensor_qos);
+      r->points[name] = make_writer<PointCloud2>(transport_, r->topics.sensor_topic(name, "points"),
+                                                 r->sensor_qos);
     }
   }
   for (auto& r : robots_) {
@@ -163,19 +106,7 @@ TwistCommandReceiver* Bridge::receiver(int object_id) {
 
 std::string Bridge::robot_namespace(int object_id) const {
   const auto it = by_id_.find(object_id);
-  return it == by_id_.end() ? "" : it->second->ns;
-}
-
-std::string Bridge::sensor_topic(Robot& r, const std::string& sensor_name,
-                                 const std::string& suffix) {
-  const std::string key = sensor_name + "|" + suffix;
-  if (const auto it = r.topics.find(key); it != r.topics.end()) return it->second;
-  const bool first = r.suffix_users[suffix]++ == 0;
-  const std::string topic =
-      first ? fmt::format("{}/{}", r.ns, suffix)
-            : fmt::format("{}/{}/{}", r.ns, sanitize_token(sensor_name), suffix);
-  r.topics[key] = topic;
-  return topic;
+  return it == by_id_.end() ? "" : it->second->topics.ns();
 }
 
 void Bridge::publish_static_tf(const Simulation& sim) {
@@ -183,19 +114,7 @@ void Bridge::publish_static_tf(const Simulation& sim) {
   for (const auto& sensor : sim.sensors()) {
     const Robot* r = robot(sensor->object_id());
     if (!r) continue;
-    TransformStamped t;
-    t.header = {to_time(0), r->base_frame};
-    t.child_frame_id = sensor->header().frame_id;
-    if (const auto* lidar = std::get_if<Lidar2dModel>(&sensor->model().params)) {
-      t.transform.translation = {lidar->offset.x(), lidar->offset.y(), lidar->z};
-      t.transform.rotation = yaw_quaternion(lidar->offset.z());
-    } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(sensor.get())) {
-      const Pose3d& m = lidar3d->mount();
-      t.transform.translation = {m.position.x(), m.position.y(), m.position.z()};
-      t.transform.rotation = {m.orientation.x(), m.orientation.y(), m.orientation.z(),
-                              m.orientation.w()};
-    }
-    m.transforms.push_back(std::move(t));
+    m.transforms.push_back(sensor_transform(*sensor, r->topics.base_frame()));
   }
   tf_static_.write(m);
 }
@@ -214,25 +133,12 @@ std::span<const Command> Bridge::commands(const Simulation& sim) {
 
 void Bridge::publish(const Simulation& sim) {
   const World& world = sim.world();
-  const Time now = to_time(world.time_ns());
-  clock_.write(Clock{now});
+  clock_.write(clock_message(world));
   TFMessage tf;
   for (auto& r : robots_) {
-    const ObjectModel& o = world.object_model(r->id);
-    const ObjectState& s = world.object(r->id);
-    Odometry odom;
-    odom.header = {now, kWorldFrame};
-    odom.child_frame_id = r->base_frame;
-    odom.pose.pose.position = {s.state[0], s.state[1], o.z};
-    odom.pose.pose.orientation = yaw_quaternion(s.state[2]);
-    odom.twist.twist = body_twist(world, r->id);
+    const Odometry odom = odometry(world, r->id, r->topics.base_frame());
     r->odom.write(odom);
-    TransformStamped t;
-    t.header = odom.header;
-    t.child_frame_id = r->base_frame;
-    t.transform.translation = {s.state[0], s.state[1], o.z};
-    t.transform.rotation = odom.pose.pose.orientation;
-    tf.transforms.push_back(std::move(t));
+    tf.transforms.push_back(to_transform(odom));
   }
   if (!tf.transforms.empty()) tf_.write(tf);
   for (int index : sim.sampled()) {
@@ -244,7 +150,7 @@ void Bridge::publish(const Simulation& sim) {
     } else if (const auto* imu = dynamic_cast<const ubot::Imu*>(&sensor)) {
       publish_imu(sensor.object_id(), sensor.model().common.name, imu_data(*imu));
     } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(&sensor)) {
-      fill_cloud(*lidar3d, cloud_data_);
+      lidar3d_cloud(*lidar3d, cloud_data_);
       publish_points(sensor.object_id(), sensor.model().common.name, cloud_data_);
     }
   }
@@ -260,7 +166,7 @@ void Bridge::publish_points(int object_id, const std::string& sensor_name,
   if (!r) return;
   auto& writer = r->points[sensor_name];
   if (!writer) {
-    writer = make_writer<PointCloud2>(transport_, sensor_topic(*r, sensor_name, "points"),
+    writer = make_writer<PointCloud2>(transport_, r->topics.sensor_topic(sensor_name, "points"),
                                       r->sensor_qos);
   }
   to_point_cloud2(cloud, cloud_);
@@ -272,7 +178,8 @@ void Bridge::publish_imu(int object_id, const std::string& sensor_name, const Im
   if (!r) return;
   auto& writer = r->imus[sensor_name];
   if (!writer) {
-    writer = make_writer<Imu>(transport_, sensor_topic(*r, sensor_name, "imu"), r->sensor_qos);
+    writer =
+        make_writer<Imu>(transport_, r->topics.sensor_topic(sensor_name, "imu"), r->sensor_qos);
   }
   writer.write(to_imu(imu));
 }
@@ -281,7 +188,7 @@ void Bridge::publish_image(int object_id, const std::string& camera_name, const 
                            const CameraIntrinsics* intrinsics) {
   Robot* r = robot(object_id);
   if (!r) return;
-  const std::string base = fmt::format("{}/{}", r->ns, sanitize_token(camera_name));
+  const std::string base = fmt::format("{}/{}", r->topics.ns(), sanitize_token(camera_name));
   auto& writer = r->images[camera_name];
   if (!writer) writer = make_writer<Image>(transport_, base + "/image_raw", r->sensor_qos);
   const Image m = to_image(image);

@@ -108,13 +108,16 @@ inline bool intersect_cylinder(const ExactRay& r, double cx, double cy, double r
   return true;
 }
 
-// Hit of the ray on the vertical rectangle over segment a-b, either side. Parallel rays miss.
+// Hit of the ray on the vertical rectangle over segment a-b, either side. Rays parallel to the
+// wall miss, and so do rays within rounding of parallel (~1e-14 rad): there both numerator and
+// denominator of t are rounding noise, and Embree, in single precision, sees them as parallel.
 inline bool intersect_wall(const ExactRay& r, Vec2 a, Vec2 b, double z_min, double z_max,
                            double* t_out) {
   const double ex = b.x - a.x;
   const double ey = b.y - a.y;
   double den = r.dx * ey - r.dy * ex;  // cross(d, e)
-  if (den == 0.0) return false;
+  constexpr double kParallel = 64.0 * std::numeric_limits<double>::epsilon();
+  if (!(std::abs(den) > kParallel * (std::abs(r.dx * ey) + std::abs(r.dy * ex)))) return false;
   const double wx = a.x - r.ox;
   const double wy = a.y - r.oy;
   // o + t d = a + s e  =>  t = cross(w, e) / den, s = cross(w, d) / den. The range tests are

@@ -125,9 +125,14 @@ Scene::Impl::Impl() {
   const float identity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
   for (std::size_t c = 0; c < children.size(); ++c) {
     children[c] = rtcNewScene(device);
-    if (c > 0) {  // dynamic: a per-geometry BVH rebuilt at each commit
-      rtcSetSceneFlags(children[c], RTC_SCENE_FLAG_DYNAMIC);
+    // Robust (watertight) wall tests: a wall quad's diagonal crosses z = 0 at the wall's middle,
+    // and the default tests lose rays that hit it within float rounding.
+    const RTCSceneFlags robust = RTC_SCENE_FLAG_ROBUST;
+    if (c > 0) {  // dynamic: a per-geometry BVH rebuilt after each commit, when first needed
+      rtcSetSceneFlags(children[c], robust | RTC_SCENE_FLAG_DYNAMIC);
       rtcSetSceneBuildQuality(children[c], RTC_BUILD_QUALITY_LOW);
+    } else {
+      rtcSetSceneFlags(children[c], robust);
     }
     rtcCommitScene(children[c]);
     instances[c] = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_INSTANCE);
@@ -239,6 +244,7 @@ void Scene::Impl::create_geometry(int slot, std::size_t count) {
         g, circle ? internal::circle_intersect : internal::prism_intersect);
   }
   rtcSetGeometryUserData(g, &s.desc);
+  if (!dynamic) rtcSetGeometryPointQueryFunction(g, fan_query_function(slot));
   rtcSetGeometryBuildQuality(g, dynamic ? kDynamicQuality : kStaticQuality);
   s.geometry = g;
   if (s.desc.kind == PrimKind::kWall) write_wall_quads(slot);
@@ -246,15 +252,33 @@ void Scene::Impl::create_geometry(int slot, std::size_t count) {
   s.id = rtcAttachGeometry(child_of(slot), g);
 }
 
-void Scene::Impl::build() {
-  std::array<bool, 1 + internal::kKindCount> changed{};
-  for (int s = 0; s < kSlotCount; ++s) {
-    if (sync_slot(s)) changed[s < internal::kKindCount ? 0 : 1 + s % internal::kKindCount] = true;
+void Scene::Impl::build_static() {
+  bool changed = false;
+  for (int s = 0; s < internal::kKindCount; ++s) changed |= sync_slot(s);
+  if (!changed) return;
+  rtcCommitScene(children[0]);
+  static_instance_stale = true;
+  embree_ready.store(false, std::memory_order_relaxed);
+}
+
+void Scene::Impl::ensure_embree() const {
+  if (embree_ready.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(embree_mutex);
+  if (embree_ready.load(std::memory_order_relaxed)) return;
+  auto& self = const_cast<Impl&>(*this);
+  self.serial_arena.execute([&self] { self.build_deferred(); });
+  embree_ready.store(true, std::memory_order_release);
+}
+
+void Scene::Impl::build_deferred() {
+  for (int k = 0; k < internal::kKindCount; ++k) {
+    if (!sync_slot(internal::kKindCount + k)) continue;
+    rtcCommitScene(children[1 + k]);
+    rtcCommitGeometry(instances[1 + k]);  // picks up the child's new bounds
   }
-  for (std::size_t c = 0; c < changed.size(); ++c) {
-    if (!changed[c]) continue;
-    rtcCommitScene(children[c]);
-    rtcCommitGeometry(instances[c]);  // picks up the child's new bounds
+  if (static_instance_stale) {
+    rtcCommitGeometry(instances[0]);
+    static_instance_stale = false;
   }
   solids->sync(extent);
   rtcCommitScene(scene);
@@ -266,7 +290,7 @@ bool Scene::Impl::sync_slot(int slot) {
   // Pads use twice the current extent so that bodies may wander outwards for a while before a
   // static geometry needs new pads (and so a rebuild).
   const bool pads_too_small = extent > s.desc.extent;
-  if (!s.dirty && !pads_too_small) return false;
+  if (!s.stale && !pads_too_small) return false;
   if (pads_too_small) s.desc.extent = 2.0 * extent;
   if (s.geometry != nullptr && count == s.prim_count) {  // same primitives, new positions
     if (s.desc.kind == PrimKind::kWall) {
@@ -283,7 +307,7 @@ bool Scene::Impl::sync_slot(int slot) {
     if (count > 0) create_geometry(slot, count);
   }
   s.prim_count = count;
-  s.dirty = false;
+  s.stale = false;
   return true;
 }
 
@@ -353,24 +377,27 @@ void Scene::update_body(BodyId body, const BodyGeometry& geometry) {
 void Scene::commit() {
   Impl& m = *impl_;
   for (int dynamic = 0; dynamic < 2; ++dynamic) {
-    bool dirty = false;
-    for (int k = 0; k < internal::kKindCount; ++k) {
-      dirty |= m.slots[dynamic * internal::kKindCount + k].dirty;
+    GeometrySlot* group = &m.slots[dynamic * internal::kKindCount];
+    if (std::none_of(group, group + internal::kKindCount, [](auto& s) { return s.dirty; })) {
+      continue;
     }
-    if (!dirty) continue;
     m.live[dynamic] = m.staged[dynamic];  // reuses capacity: no allocation in steady state
     m.extent = std::max(m.extent, extent_of(m.live[dynamic]));
+    for (int k = 0; k < internal::kKindCount; ++k) {
+      group[k].stale |= group[k].dirty;
+      group[k].dirty = false;
+    }
+    if (dynamic) m.dynamic_grid.build(m.live[1]);
+    m.embree_ready.store(false, std::memory_order_relaxed);
   }
-  bool static_work = false;
-  m.extent = std::max(m.extent, m.solids->stage_for_commit(&static_work));
-  for (int s = 0; s < internal::kKindCount; ++s) {
-    static_work |= m.slots[s].dirty || m.extent > m.slots[s].desc.extent;
-  }
-  if (static_work) {
-    m.build();
-  } else {
-    m.serial_arena.execute([&m] { m.build(); });
-  }
+  // 3D content (solids.h): staged first, so that its extent pads the static shapes too; new
+  // static content (mesh BVHs, static spheres) is built now, with every thread, the rest with
+  // the deferred build.
+  bool heavy = false, changed = false;
+  m.extent = std::max(m.extent, m.solids->stage_for_commit(&heavy, &changed));
+  if (changed) m.embree_ready.store(false, std::memory_order_relaxed);
+  m.build_static();
+  if (heavy) m.solids->sync(m.extent);
   m.throw_if_embree_error("commit");
   m.committed = true;
 }

@@ -78,6 +78,27 @@ struct Best {
   std::uint32_t prim = 0;
 };
 
+// Records `hit` in `b` if it is nearer than b (ties: lower body, slot, prim); returns whether it
+// was. The one tie rule of every cast path.
+inline bool offer(Best& b, const ExactHit& hit, BodyId body, std::uint8_t slot,
+                  std::uint32_t prim) {
+  if (hit.t != b.t) {
+    if (hit.t > b.t) return false;
+  } else if (body != b.body) {
+    if (body > b.body) return false;
+  } else if (slot != b.slot ? slot > b.slot : prim >= b.prim) {
+    return false;
+  }
+  b = {hit.t, body, slot, hit.feature, prim};
+  return true;
+}
+
+// A primitive a 2D fan may hit.
+struct FanCandidate {
+  std::uint8_t slot;
+  std::uint32_t prim;
+};
+
 inline constexpr int kMaxLanes = 16;
 
 struct CastContext {
@@ -91,16 +112,7 @@ struct CastContext {
   // Records the hit if nearer than the lane's best; returns whether it was.
   bool offer(unsigned lane, const ExactHit& hit, BodyId body, std::uint8_t slot,
              std::uint32_t prim) {
-    Best& b = best[lane];
-    if (hit.t != b.t) {
-      if (hit.t > b.t) return false;
-    } else if (body != b.body) {
-      if (body > b.body) return false;
-    } else if (slot != b.slot ? slot > b.slot : prim >= b.prim) {
-      return false;
-    }
-    b = {hit.t, body, slot, hit.feature, prim};
-    return true;
+    return internal::offer(best[lane], hit, body, slot, prim);
   }
 
   // Embree-side far limit that still admits every candidate as near as the lane's best.

@@ -153,17 +153,21 @@ void SolidLayer::set_ground(const GroundRecord& ground) {
   has_ground_ = true;
 }
 
-double SolidLayer::stage_for_commit(bool* heavy) {
+double SolidLayer::stage_for_commit(bool* heavy, bool* changed) {
   for (int d = 0; d < 2; ++d) {
     if (!spheres_dirty_[d]) continue;
     live_spheres_[d] = staged_spheres_[d];
     if (d == 0) *heavy = true;
+    *changed = true;
   }
   if (has_ground_ && !ground_attached_) *heavy = true;
   for (const auto& m : meshes_) *heavy = *heavy || !m->built;
+  *changed = *changed || *heavy;
   live_mesh_bodies_.resize(staged_mesh_bodies_.size());
   for (std::size_t i = 0; i < staged_mesh_bodies_.size(); ++i) {
-    if (mesh_body_dirty_[i]) live_mesh_bodies_[i] = staged_mesh_bodies_[i];
+    if (!mesh_body_dirty_[i]) continue;
+    live_mesh_bodies_[i] = staged_mesh_bodies_[i];
+    *changed = true;
   }
   double e = std::max(sphere_extent(live_spheres_[0]), sphere_extent(live_spheres_[1]));
   for (const MeshBodyRecord& b : live_mesh_bodies_) {

@@ -91,10 +91,17 @@ class SolidLayer {
   void set_ground(const GroundRecord& ground);
 
   // commit(), first half: staged -> live. Returns the extent (max |x|, |y|) of the live content;
-  // `heavy` is set when BVHs of static content will be built (worth all threads).
-  double stage_for_commit(bool* heavy);
-  // commit(), second half, before the top scene is committed: brings Embree up to date.
+  // sets `heavy` when BVHs of static content are to be built (worth all threads) and `changed`
+  // when Embree must be brought up to date.
+  double stage_for_commit(bool* heavy, bool* changed);
+  // Brings Embree up to date with the live content (before the top scene is committed).
   void sync(double extent);
+  // Whether a horizontal fan at height z could meet some of this content (spheres and meshes
+  // always; the ground only from below it).
+  bool can_meet_fan(double z) const {
+    return !live_spheres_[0].empty() || !live_spheres_[1].empty() || !live_mesh_bodies_.empty() ||
+           (has_ground_ && z < ground_.z);
+  }
 
   // Unit normal at a hit of this layer (facing the ray's origin); `prim` is the body's record
   // index for meshes (BodyRecord::prim), unused otherwise.

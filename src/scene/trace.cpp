@@ -14,9 +14,7 @@ namespace ubot::scene {
 using internal::Best;
 using internal::CastContext;
 using internal::ExactRay;
-using internal::Feature;
 using internal::kMaxLanes;
-using internal::PrimKind;
 
 namespace {
 
@@ -73,43 +71,6 @@ void prepare_lane(const Ray& ray, unsigned lane, double extent, CastContext* ctx
 
 }  // namespace
 
-RayHit Scene::Impl::resolve(const Best& best, const ExactRay& r) const {
-  RayHit hit;
-  if (best.body == kNoBody) return hit;
-  hit.distance = best.t;
-  hit.body = best.body;
-  if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
-    if (best.feature != Feature::kInside)
-      hit.normal = solids->normal(best, r, bodies[best.body].prim);
-    return hit;
-  }
-  switch (best.feature) {
-    case Feature::kInside:
-      return hit;  // normal stays zero
-    case Feature::kBottomCap:
-      hit.normal = -Eigen::Vector3d::UnitZ();
-      return hit;
-    case Feature::kTopCap:
-      hit.normal = Eigen::Vector3d::UnitZ();
-      return hit;
-    case Feature::kSide:
-      break;
-  }
-  const internal::GeomDesc& desc = slots[best.slot].desc;
-  Eigen::Vector2d n;
-  if (desc.kind == PrimKind::kCircle) {
-    const internal::CircleRecord& c = desc.tables->circles[best.prim];
-    n = {r.ox + best.t * r.dx - c.cx, r.oy + best.t * r.dy - c.cy};
-  } else {
-    const internal::WallRecord& w = desc.tables->walls[best.prim];
-    n = {w.b.y - w.a.y, w.a.x - w.b.x};
-    if (n.x() * r.dx + n.y() * r.dy > 0.0) n = -n;  // face the ray's origin
-  }
-  const double norm = n.norm();
-  if (norm > 0.0) hit.normal = {n.x() / norm, n.y() / norm, 0.0};
-  return hit;
-}
-
 void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
                                RTCIntersectContextFlags flags, std::span<RayHit> out) const {
   alignas(64) PacketRayHit rayhit;
@@ -132,6 +93,7 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
   if (!m.committed) fail("cast() before the first commit()");
   if (out.size() != rays.size()) fail("cast(): out and rays differ in size");
   for (std::size_t i = 0; i < rays.size(); ++i) check_ray(rays[i], i);
+  m.ensure_embree();
   for (std::size_t i = 0; i < rays.size(); i += kMaxLanes) {
     const std::span<const Ray> packet =
         rays.subspan(i, std::min<std::size_t>(kMaxLanes, rays.size() - i));
@@ -158,6 +120,12 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
   for (std::size_t i = 0; i < yaws.size(); ++i) {
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }
+  // The 2D fan path knows the extruded shapes only: with 3D content a fan could meet, Embree.
+  if (!m.solids->can_meet_fan(origin.z()) &&
+      m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
+    return;
+  }
+  m.ensure_embree();
   std::array<Ray, kMaxLanes> batch;
   for (std::size_t i = 0; i < yaws.size(); i += kMaxLanes) {
     const std::size_t n = std::min<std::size_t>(kMaxLanes, yaws.size() - i);

@@ -637,6 +637,83 @@ class Ros2AndPacing(unittest.TestCase):
         self.assertIn("robot_0: ros2.target: no object named 'ghost'", r.stderr)
 
 
+class McapRecording(unittest.TestCase):
+    """--mcap / --mcap-compression (the files' contents: tests/record, with Foxglove's readers)."""
+
+    MAGIC = b"\x89MCAP0\r\n"
+
+    def record(self, out, *extra, world="warehouse.yaml", steps="40"):
+        path = os.path.join(out, "rec", "run.mcap")  # rec/ does not exist yet
+        r = run("run", os.path.join(EXAMPLES, world), "--steps", steps, "--out", out,
+                "--mcap", path, *extra)
+        with open(path, "rb") as f:
+            return f.read(), r
+
+    def chunk_compressions(self, data):
+        """The compression field of every Chunk record (MCAP: opcode, uint64 length, content)."""
+        found, at = [], 8
+        while at < len(data) - 8:
+            op, n = data[at], int.from_bytes(data[at + 1:at + 9], "little")
+            if op == 0x06:
+                k = int.from_bytes(data[at + 9 + 28:at + 9 + 32], "little")
+                found.append(data[at + 9 + 32:at + 9 + 32 + k].decode())
+            if op == 0x0F:  # Data End: the summary follows
+                break
+            at += 9 + n
+        return found
+
+    def test_records_a_valid_file_and_reports_it(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            data, r = self.record(a)
+            self.assertTrue(data.startswith(self.MAGIC) and data.endswith(self.MAGIC))
+            self.assertRegex(r.stdout, r"mcap: \d+ messages, [0-9.]+ MiB \(zstd\) in .*run\.mcap")
+            self.assertEqual(self.chunk_compressions(data), ["zstd"])
+            # Recording changes no other output.
+            run("run", os.path.join(EXAMPLES, "warehouse.yaml"), "--steps", "40", "--out", b,
+                "--quiet")
+            with open(os.path.join(a, "frames.jsonl"), "rb") as fa, \
+                    open(os.path.join(b, "frames.jsonl"), "rb") as fb:
+                self.assertEqual(fa.read(), fb.read())
+
+    def test_compression_option(self):
+        sizes = {}
+        for codec, field in (("zstd", "zstd"), ("lz4", "lz4"), ("none", "")):
+            with self.subTest(codec=codec), tempfile.TemporaryDirectory() as out:
+                data, _ = self.record(out, "--mcap-compression", codec, "--quiet")
+                self.assertEqual(set(self.chunk_compressions(data)), {field})
+                sizes[codec] = len(data)
+        self.assertLess(sizes["zstd"], sizes["none"] * 0.6)
+        self.assertLess(sizes["lz4"], sizes["none"])
+
+    def test_same_seed_same_bytes_whatever_the_thread_count(self):
+        files = []
+        for threads in ("1", "2"):
+            with tempfile.TemporaryDirectory() as out:
+                files.append(self.record(out, "--seed", "11", "--threads", threads, "--quiet",
+                                         world="imu_world.yaml", steps="150")[0])
+        self.assertEqual(files[0], files[1])
+        with tempfile.TemporaryDirectory() as out:
+            other, _ = self.record(out, "--seed", "12", "--quiet", world="imu_world.yaml",
+                                   steps="150")
+        self.assertNotEqual(files[0], other)
+
+    def test_bad_mcap_arguments_exit_2(self):
+        world = os.path.join(EXAMPLES, "lidar_world.yaml")
+        with tempfile.TemporaryDirectory() as out:
+            for args in (["--mcap", os.path.join(out, "r.mcap"), "--mcap-compression", "gzip"],
+                         ["--mcap-compression", "zstd"], ["--mcap"]):
+                with self.subTest(args=args):
+                    r = run("run", world, "--steps", "1", "--out", out, *args, check=False)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+
+    def test_unwritable_mcap_exits_nonzero_naming_it(self):
+        with tempfile.TemporaryDirectory() as out:
+            r = run("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "1", "--out",
+                    out, "--mcap", "/proc/ubot-run.mcap", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("/proc/ubot-run.mcap", r.stderr)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)

@@ -409,5 +409,34 @@ robot:
   EXPECT_FLOAT_EQ(time_last, static_cast<float>(lidar.sweep_duration()));
 }
 
+TEST(Bridge, OdometryAndTfCarryTheFull3dPose) {
+  FakeTransport transport;
+  Simulation sim = make_sim(R"(
+robot:
+  - name: tilted
+    kinematics: {name: diff}
+    state: [1, 2, 0.4]
+    z: 0.5
+    roll: 0.1
+    pitch: -0.2
+    static: true
+)");
+  Bridge bridge(transport, sim);
+  sim.step(bridge.commands(sim));
+  bridge.publish(sim);
+  const Odometry odom = transport.messages<Odometry>("/tilted/odom").back();
+  const Pose3d pose = sim.world().pose3d(0);
+  EXPECT_EQ(odom.pose.pose.position.z, 0.5);
+  const Eigen::Quaterniond q(odom.pose.pose.orientation.w, odom.pose.pose.orientation.x,
+                             odom.pose.pose.orientation.y, odom.pose.pose.orientation.z);
+  EXPECT_TRUE(q.isApprox(pose.orientation, 1e-15));
+  // roll 0.1, pitch -0.2, yaw 0.4 in REP 103's fixed-axis order: the body x axis.
+  const Eigen::Vector3d x_axis = q * Eigen::Vector3d::UnitX();
+  EXPECT_NEAR(x_axis.z(), std::sin(0.2), 1e-12);
+  const auto tf = transport.messages<TFMessage>("/tf").back();
+  EXPECT_EQ(tf.transforms[0].transform.rotation.x, odom.pose.pose.orientation.x);
+  EXPECT_EQ(tf.transforms[0].transform.translation.z, 0.5);
+}
+
 }  // namespace
 }  // namespace ubot::ros2

@@ -318,6 +318,35 @@ TEST(SceneSolidsGround, DownwardRaysHitTheGroundAtTheAnalyticDistance) {
   EXPECT_THROW(scene.set_ground(0.0, -1), Error);
 }
 
+TEST(SceneSolidsFan, FansSeeSpheresAndMeshesToo) {
+  // cast_fan() gives what cast() gives for the same horizontal rays, 3D content included.
+  Scene scene;
+  scene.add_body(circle(-4, 0, 0.5), false, 1);
+  scene.add_sphere({0, 3, 0.5}, 1.0, true, 2);
+  scene.add_mesh_body(scene.add_mesh(cube_mesh()), pose({3, 0, 0.5}, {0, 0, 1}, 0.3), false, 3);
+  scene.set_ground(0.0, -1);
+  scene.commit();
+  std::vector<double> yaws;
+  for (int i = 0; i < 720; ++i) yaws.push_back(-M_PI + i * M_PI / 360);
+  std::vector<RayHit> fan(yaws.size()), rays(yaws.size());
+  const Eigen::Vector3d o(0, 0, 0.5);
+  scene.cast_fan(o, yaws, 20.0, kNoUserId, fan);
+  std::vector<Ray> r;
+  for (double y : yaws) r.push_back({o, {std::cos(y), std::sin(y), 0}, 20.0});
+  scene.cast(r, kNoUserId, rays);
+  int spheres = 0, meshes = 0;
+  for (std::size_t i = 0; i < yaws.size(); ++i) {
+    ASSERT_EQ(fan[i].body, rays[i].body) << i;
+    ASSERT_EQ(fan[i].distance, rays[i].distance) << i;
+    if (!fan[i].hit()) continue;
+    spheres += scene.user_id(fan[i].body) == 2;
+    meshes += scene.user_id(fan[i].body) == 3;
+  }
+  EXPECT_EQ(spheres, 77);  // within asin(1/3) = 19.47 degrees of its bearing: 2 x 38 + 1 beams
+  EXPECT_GT(meshes, 40);
+  EXPECT_NEAR(fan[540].distance, 2.0, 1e-12);  // yaw pi/2: the sphere of radius 1 at y = 3
+}
+
 TEST(SceneSolidsErrors, BadInputIsRejectedWithAMessage) {
   Scene scene;
   EXPECT_THROW(scene.add_sphere({0, 0, NAN}, 1.0, false, 1), Error);

@@ -11,6 +11,16 @@
 
 namespace ubot::scene::testing {
 
+// Randomised reference tests run their full case counts in the Release build; the sanitizer
+// build (10-20x slower) runs an eighth of them, enough to exercise every code path for memory
+// and undefined-behaviour errors.
+#ifdef UBOT_SANITIZED
+inline constexpr int kCaseDivisor = 8;
+#else
+inline constexpr int kCaseDivisor = 1;
+#endif
+inline constexpr int cases(int n) { return n / kCaseDivisor > 0 ? n / kCaseDivisor : 1; }
+
 inline BodyGeometry circle(double x, double y, double r) {
   BodyGeometry g;
   g.kind = ShapeKind::kCircle;

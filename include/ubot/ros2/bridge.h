@@ -23,6 +23,7 @@
 #include "ubot/ros2/command_receiver.h"
 #include "ubot/ros2/robot_target.h"
 #include "ubot/ros2/sensor_messages.h"
+#include "ubot/ros2/sim_messages.h"
 #include "ubot/ros2/transport.h"
 #include "ubot/sim/simulation.h"
 
@@ -61,9 +62,6 @@ class Bridge {
  private:
   struct Robot;
   Robot* robot(int object_id);
-  // The topic of a robot's sensor: <ns>/<suffix> for its first sensor of that suffix, else
-  // <ns>/<sensor>/<suffix>.
-  std::string sensor_topic(Robot& r, const std::string& sensor_name, const std::string& suffix);
   void publish_static_tf(const Simulation& sim);
 
   Transport& transport_;

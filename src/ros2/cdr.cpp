@@ -1,0 +1,209 @@
+#include "ubot/ros2/cdr.h"
+
+#include <string>
+
+namespace ubot::ros2 {
+namespace {
+
+constexpr std::size_t kEncapsulation = 4;  // 00 01 00 00: CDR_LE, options 0
+
+// Appends XCDR1 little-endian values; alignment is relative to the payload (after the
+// encapsulation header). x86-64 and aarch64 are little-endian, so values are copied as they are.
+class CdrWriter {
+ public:
+  explicit CdrWriter(std::vector<std::uint8_t>& out) : out_(out) {
+    out_.assign({0x00, 0x01, 0x00, 0x00});
+  }
+
+  template <class T>
+  void put(T value) {
+    align(sizeof(T));
+    append(&value, sizeof(T));
+  }
+  void put(bool value) { put<std::uint8_t>(value ? 1 : 0); }
+  void put(const std::string& s) {
+    put(static_cast<std::uint32_t>(s.size() + 1));
+    append(s.data(), s.size());
+    out_.push_back(0);
+  }
+  // A sequence of primitives: count, then the elements in one copy.
+  template <class T>
+  void put_sequence(const std::vector<T>& v) {
+    put(static_cast<std::uint32_t>(v.size()));
+    put_array(v.data(), v.size());
+  }
+  template <class T>
+  void put_array(const T* data, std::size_t n) {
+    if (n == 0) return;
+    align(sizeof(T));
+    append(data, n * sizeof(T));
+  }
+  template <class T, std::size_t N>
+  void put(const std::array<T, N>& a) {
+    put_array(a.data(), N);
+  }
+
+ private:
+  void align(std::size_t n) {
+    const std::size_t offset = out_.size() - kEncapsulation;
+    out_.resize(out_.size() + (n - offset % n) % n, 0);
+  }
+  void append(const void* data, std::size_t n) {
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    out_.insert(out_.end(), bytes, bytes + n);
+  }
+
+  std::vector<std::uint8_t>& out_;
+};
+
+void put(CdrWriter& w, const Time& t) {
+  w.put(t.sec);
+  w.put(t.nanosec);
+}
+void put(CdrWriter& w, const Header& h) {
+  put(w, h.stamp);
+  w.put(h.frame_id);
+}
+template <class V>  // Vector3, Point
+void put_xyz(CdrWriter& w, const V& v) {
+  w.put(v.x);
+  w.put(v.y);
+  w.put(v.z);
+}
+void put(CdrWriter& w, const Quaternion& q) {
+  put_xyz(w, q);
+  w.put(q.w);
+}
+void put(CdrWriter& w, const Twist& t) {
+  put_xyz(w, t.linear);
+  put_xyz(w, t.angular);
+}
+void put(CdrWriter& w, const TransformStamped& t) {
+  put(w, t.header);
+  w.put(t.child_frame_id);
+  put_xyz(w, t.transform.translation);
+  put(w, t.transform.rotation);
+}
+void put(CdrWriter& w, const PointField& f) {
+  w.put(f.name);
+  w.put(f.offset);
+  w.put(f.datatype);
+  w.put(f.count);
+}
+void put(CdrWriter& w, const RegionOfInterest& r) {
+  w.put(r.x_offset);
+  w.put(r.y_offset);
+  w.put(r.height);
+  w.put(r.width);
+  w.put(r.do_rectify);
+}
+
+}  // namespace
+
+void serialize_cdr(const Clock& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.clock);
+}
+
+void serialize_cdr(const TFMessage& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  w.put(static_cast<std::uint32_t>(m.transforms.size()));
+  for (const TransformStamped& t : m.transforms) put(w, t);
+}
+
+void serialize_cdr(const Odometry& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  w.put(m.child_frame_id);
+  put_xyz(w, m.pose.pose.position);
+  put(w, m.pose.pose.orientation);
+  w.put(m.pose.covariance);
+  put(w, m.twist.twist);
+  w.put(m.twist.covariance);
+}
+
+void serialize_cdr(const Twist& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m);
+}
+
+void serialize_cdr(const TwistStamped& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  put(w, m.twist);
+}
+
+void serialize_cdr(const LaserScan& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  for (float f : {m.angle_min, m.angle_max, m.angle_increment, m.time_increment, m.scan_time,
+                  m.range_min, m.range_max}) {
+    w.put(f);
+  }
+  w.put_sequence(m.ranges);
+  w.put_sequence(m.intensities);
+}
+
+void serialize_cdr(const PointCloud2& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  w.put(m.height);
+  w.put(m.width);
+  w.put(static_cast<std::uint32_t>(m.fields.size()));
+  for (const PointField& f : m.fields) put(w, f);
+  w.put(m.is_bigendian);
+  w.put(m.point_step);
+  w.put(m.row_step);
+  w.put_sequence(m.data);
+  w.put(m.is_dense);
+}
+
+void serialize_cdr(const Imu& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  put(w, m.orientation);
+  w.put(m.orientation_covariance);
+  put_xyz(w, m.angular_velocity);
+  w.put(m.angular_velocity_covariance);
+  put_xyz(w, m.linear_acceleration);
+  w.put(m.linear_acceleration_covariance);
+}
+
+void serialize_cdr(const Image& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  w.put(m.height);
+  w.put(m.width);
+  w.put(m.encoding);
+  w.put(m.is_bigendian);
+  w.put(m.step);
+  w.put_sequence(m.data);
+}
+
+void serialize_cdr(const CameraInfo& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  w.put(m.height);
+  w.put(m.width);
+  w.put(m.distortion_model);
+  w.put_sequence(m.d);
+  w.put(m.k);
+  w.put(m.r);
+  w.put(m.p);
+  w.put(m.binning_x);
+  w.put(m.binning_y);
+  put(w, m.roi);
+}
+
+void serialize_cdr(MessageKind kind, const void* message, std::vector<std::uint8_t>& out) {
+  switch (kind) {
+#define UBOT_ROS2_SERIALIZE_KIND(T, pkg)                 \
+  case MessageKind::k##T:                                \
+    serialize_cdr(*static_cast<const T*>(message), out); \
+    return;
+    UBOT_ROS2_MESSAGE_TYPES(UBOT_ROS2_SERIALIZE_KIND)
+#undef UBOT_ROS2_SERIALIZE_KIND
+  }
+}
+
+}  // namespace ubot::ros2

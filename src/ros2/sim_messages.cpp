@@ -1,0 +1,121 @@
+#include "ubot/ros2/sim_messages.h"
+
+#include <fmt/format.h>
+
+#include "ubot/core/pose3d.h"
+#include "ubot/ros2/names.h"
+#include "ubot/sensors/imu.h"
+#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/sensor.h"
+#include "ubot/world/world.h"
+
+namespace ubot::ros2 {
+namespace {
+
+// Body-frame twist of an object (IR-SIM's kinematics): diff (v, 0, ω), omni (forward, lateral,
+// 0), acker (v, 0, v tan(steer) / L).
+Twist body_twist(const World& world, int id) {
+  Twist t;
+  const ObjectModel& m = world.object_model(id);
+  const ObjectState& s = world.object(id);
+  switch (m.kinematics.kind) {
+    case KinematicsKind::kOmni:
+      t.linear = {s.velocity[0], s.velocity[1], 0.0};
+      break;
+    case KinematicsKind::kDiff:
+    case KinematicsKind::kAcker:
+      t.linear.x = s.velocity[0];
+      t.angular.z = world.angular_velocity(id);
+      break;
+    case KinematicsKind::kNone:
+      break;
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string base_frame(const ObjectModel& robot) { return fmt::format("{}/base_link", robot.name); }
+
+RobotTopics::RobotTopics(const ObjectModel& robot)
+    : ns_(resolve_namespace(robot.name, robot.ros2.namespace_override)),
+      base_frame_(ros2::base_frame(robot)) {}
+
+const std::string& RobotTopics::sensor_topic(const std::string& sensor_name,
+                                             const std::string& suffix) {
+  const std::string key = sensor_name + "|" + suffix;
+  if (const auto it = topics_.find(key); it != topics_.end()) return it->second;
+  const bool first = suffix_users_[suffix]++ == 0;
+  return topics_[key] = first ? fmt::format("{}/{}", ns_, suffix)
+                              : fmt::format("{}/{}/{}", ns_, sanitize_token(sensor_name), suffix);
+}
+
+Clock clock_message(const World& world) { return Clock{to_time(world.time_ns())}; }
+
+Odometry odometry(const World& world, int id, const std::string& base_frame) {
+  // The full 3D pose: z, roll and pitch of tilted objects and scripted trajectories included.
+  const Pose3d pose = world.pose3d(id);
+  Odometry odom;
+  odom.header = {to_time(world.time_ns()), kWorldFrame};
+  odom.child_frame_id = base_frame;
+  odom.pose.pose.position = {pose.position.x(), pose.position.y(), pose.position.z()};
+  const Eigen::Quaterniond& q = pose.orientation;
+  odom.pose.pose.orientation = {q.x(), q.y(), q.z(), q.w()};
+  odom.twist.twist = body_twist(world, id);
+  return odom;
+}
+
+TransformStamped to_transform(const Odometry& odom) {
+  TransformStamped t;
+  t.header = odom.header;
+  t.child_frame_id = odom.child_frame_id;
+  const Point& p = odom.pose.pose.position;
+  t.transform.translation = {p.x, p.y, p.z};
+  t.transform.rotation = odom.pose.pose.orientation;
+  return t;
+}
+
+TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_frame) {
+  TransformStamped t;
+  t.header = {to_time(0), base_frame};
+  t.child_frame_id = sensor.header().frame_id;
+  if (const auto* lidar = std::get_if<Lidar2dModel>(&sensor.model().params)) {
+    t.transform.translation = {lidar->offset.x(), lidar->offset.y(), lidar->z};
+    t.transform.rotation = yaw_quaternion(lidar->offset.z());
+  } else if (const auto* imu = std::get_if<ImuModel>(&sensor.model().params)) {
+    t.transform.translation = {imu->offset.x(), imu->offset.y(), imu->offset.z()};
+    const Eigen::Quaterniond q = rotation_from_rpy(imu->rpy);
+    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+  } else if (const auto* lidar3d = std::get_if<Lidar3dModel>(&sensor.model().params)) {
+    t.transform.translation = {lidar3d->offset.x(), lidar3d->offset.y(), lidar3d->offset.z()};
+    const Eigen::Quaterniond q = rotation_from_rpy(lidar3d->rpy);
+    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+  }
+  return t;
+}
+
+ImuData imu_data(const ubot::Imu& imu) {
+  const ImuSample& d = imu.data();
+  ImuData m;
+  m.header = imu.header();
+  m.orientation = d.orientation;
+  m.orientation_variance = Eigen::Vector3d::Zero();
+  m.angular_velocity = d.angular_velocity;
+  m.angular_velocity_variance = d.angular_velocity_variance;
+  m.linear_acceleration = d.linear_acceleration;
+  m.linear_acceleration_variance = d.linear_acceleration_variance;
+  return m;
+}
+
+void lidar3d_cloud(const Lidar3d& lidar, PointCloudData& out) {
+  const LidarSweep& sweep = lidar.sweep();
+  out.header = lidar.header();
+  out.header.stamp = sweep.sweep_start;
+  out.points.resize(sweep.points.size());
+  for (std::size_t i = 0; i < out.points.size(); ++i) {
+    const LidarPoint& p = sweep.points[i];
+    out.points[i] = {p.x, p.y, p.z, p.intensity, p.ring, p.time};
+  }
+}
+
+}  // namespace ubot::ros2

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Reads ubot's MCAP recordings with the readers Foxglove itself uses and compares them with the
+run's frames.jsonl.
+
+Readers: npm @mcap/core (streaming and indexed readers: magic, footer, summary CRC, chunk CRCs,
+chunk and message indexes), @mcap/support (zstd / lz4), @foxglove/rosmsg (parses each channel's
+ros2msg schema) and @foxglove/rosmsg2-serialization (decodes the CDR; a message with bytes left
+over fails). This script checks what they read: topics, types, QoS metadata, per-channel counts
+against the statistics and the indexes, the data-section CRC (zlib), chunk indexes pointing at
+chunks, times = simulation time, and the values against frames.jsonl (ranges, intensities,
+poses, IMU samples, transforms).
+
+usage: check_mcap_with_foxglove.py --ubot PATH/ubot --npm-dir DIR
+The npm packages are installed into DIR (npm registry) when missing. Without node or npm the
+test fails: CI has them (scripts/install-deps.sh test).
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+PACKAGES = ["@mcap/core@2.2.2", "@mcap/support@1.1.0", "@foxglove/rosmsg@5.0.5",
+            "@foxglove/rosmsg2-serialization@3.1.0"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+WORLD = os.path.join(ROOT, "tests", "data", "mcap_world.yaml")
+STEPS = 600
+NS = 1_000_000_000
+
+
+def fail(message):
+    print(f"FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def install(npm_dir):
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        fail("node and npm are needed to check MCAP files with @mcap/core; install them "
+             "(scripts/install-deps.sh test installs nodejs and npm)")
+    marker = os.path.join(npm_dir, "node_modules", "@mcap", "core", "package.json")
+    if not os.path.exists(marker) or json.load(open(marker))["version"] != "2.2.2":
+        os.makedirs(npm_dir, exist_ok=True)
+        r = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
+                            npm_dir, *PACKAGES], capture_output=True, text=True)
+        if r.returncode != 0:
+            fail(f"npm install {' '.join(PACKAGES)} failed:\n{r.stdout}\n{r.stderr}")
+    script = os.path.join(npm_dir, "mcap_check.mjs")  # next to node_modules, for ESM resolution
+    shutil.copyfile(os.path.join(HERE, "mcap_check.mjs"), script)
+    return node, script
+
+
+def read_with_foxglove(node, script, path):
+    r = subprocess.run([node, script, path], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"Foxglove's readers rejected {path}:\n{r.stderr}")
+    return json.loads(r.stdout)
+
+
+def f32(x):
+    """The float32 a double becomes in a ROS message (JSON spells infinities as strings)."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def number(v):
+    return float(v) if isinstance(v, str) else v
+
+
+def stamp_ns(stamp):
+    return stamp["sec"] * NS + stamp["nanosec"]
+
+
+def check_container(path, got, compression):
+    """Bytes of the file against what the readers report: CRCs and where the indexes point."""
+    data = open(path, "rb").read()
+    name = os.path.basename(path)
+    check(got["header"]["profile"] == "ros2", f"{name}: profile {got['header']['profile']}")
+    check(got["header"]["library"].startswith("ubot "), f"{name}: library field")
+    end = got["data_end_offset"]
+    check(data[end] == 0x0F, f"{name}: no Data End at {end}")
+    check(got["data_section_crc"] != 0 and got["data_section_crc"] == zlib.crc32(data[:end]),
+          f"{name}: data section CRC {got['data_section_crc']} != zlib {zlib.crc32(data[:end])}")
+    footer = got["footer"]
+    check(footer["summaryCrc"] == zlib.crc32(data[footer["summaryStart"]:len(data) - 12]),
+          f"{name}: summary CRC")
+    check(got["summary_offset_opcodes"] == [0x03, 0x04, 0x08, 0x0B],
+          f"{name}: summary groups {got['summary_offset_opcodes']}")
+    check(got["chunk_compressions"] == [compression], f"{name}: chunk compression "
+          f"{got['chunk_compressions']}, expected {compression!r}")
+    channels = {c["id"]: c for c in got["channels"]}
+    for c in got["chunk_indexes"]:
+        at = c["chunk_start_offset"]
+        length = struct.unpack_from("<Q", data, at + 1)[0]
+        check(data[at] == 0x06 and 9 + length == c["chunk_length"],
+              f"{name}: chunk index does not point at a chunk of its length ({at})")
+        total = 0
+        for channel, offset in c["message_index_offsets"].items():
+            op, n, ch = struct.unpack_from("<BQH", data, offset)
+            check(op == 0x07 and ch == int(channel), f"{name}: message index at {offset}")
+            total += 9 + n
+        check(total == c["message_index_length"], f"{name}: message index length")
+    stats = got["statistics"]
+    counts = {c["topic"]: 0 for c in got["channels"]}
+    for topic, messages in got["messages"].items():
+        counts[topic] = len(messages)
+    check(stats["messageCount"] == sum(counts.values()), f"{name}: statistics message count")
+    check(stats["chunkCount"] == len(got["chunk_indexes"]), f"{name}: statistics chunk count")
+    check(stats["channelCount"] == len(channels) and stats["schemaCount"] == len(got["schemas"]),
+          f"{name}: statistics channel / schema counts")
+    for cid, n in stats["channelMessageCounts"].items():
+        topic = channels[int(cid)]["topic"]
+        check(n == counts[topic] == got["per_topic_indexed"][topic],
+              f"{name}: {topic}: statistics {n}, streamed {counts[topic]}, indexed "
+              f"{got['per_topic_indexed'][topic]}")
+    return counts
+
+
+TYPES = {"/clock": "rosgraph_msgs/msg/Clock", "/tf": "tf2_msgs/msg/TFMessage",
+         "/tf_static": "tf2_msgs/msg/TFMessage", "/scout/odom": "nav_msgs/msg/Odometry",
+         "/fleet/hauler/odom": "nav_msgs/msg/Odometry", "/car/odom": "nav_msgs/msg/Odometry",
+         "/scout/scan": "sensor_msgs/msg/LaserScan",
+         "/scout/lidar2d_1/scan": "sensor_msgs/msg/LaserScan",
+         "/fleet/hauler/scan": "sensor_msgs/msg/LaserScan", "/scout/imu": "sensor_msgs/msg/Imu"}
+# topic -> (object id, sensor index) in frames.jsonl
+SENSORS = {"/scout/scan": (0, 0), "/scout/lidar2d_1/scan": (0, 1), "/scout/imu": (0, 2),
+           "/fleet/hauler/scan": (1, 0)}
+ROBOTS = {0: "scout", 1: "hauler", 2: "car"}
+ODOM = {0: "/scout/odom", 1: "/fleet/hauler/odom", 2: "/car/odom"}
+
+
+def check_topics(got):
+    schemas = {s["id"]: s for s in got["schemas"]}
+    topics = {c["topic"]: c for c in got["channels"]}
+    check(set(topics) == set(TYPES), f"topics {sorted(topics)}, expected {sorted(TYPES)}")
+    for topic, c in topics.items():
+        s = schemas[c["schema_id"]]
+        check(s["name"] == TYPES[topic] and s["encoding"] == "ros2msg",
+              f"{topic}: schema {s['name']} ({s['encoding']})")
+        check(c["message_encoding"] == "cdr", f"{topic}: message encoding")
+        qos = c["metadata"].get("offered_qos_profiles", "")
+        durability = 1 if topic == "/tf_static" else 2
+        check(f"durability: {durability}\n" in qos, f"{topic}: offered_qos_profiles {qos!r}")
+        check(c["metadata"].get("topic_type_hash", "").startswith("RIHS01_"),
+              f"{topic}: topic_type_hash")
+
+
+def check_values(got, frames):
+    header, steps = frames[0], frames[1:]
+    messages = got["messages"]
+    for topic, ms in messages.items():
+        for m in ms:
+            check(m["publish_time"] == m["log_time"], f"{topic}: publish_time != log_time")
+            stamp = m["msg"].get("header", {}).get("stamp")
+            if stamp is not None:
+                check(stamp_ns(stamp) == m["log_time"], f"{topic}: stamp != log_time")
+        check([m["sequence"] for m in ms] == list(range(len(ms))), f"{topic}: sequences")
+    # The state before the first step, then one message per step on /clock, /tf and odometry.
+    times = [0] + [round(s["time"] * NS) for s in steps]
+    check([stamp_ns(m["msg"]["clock"]) for m in messages["/clock"]] == times, "/clock times")
+    check([m["log_time"] for m in messages["/clock"]] == times, "/clock log times")
+    check(len(messages["/tf"]) == len(times), "/tf count")
+    for k, step in enumerate(steps, start=1):
+        tf = messages["/tf"][k]["msg"]["transforms"]
+        check([t["child_frame_id"] for t in tf] ==
+              [f"{ROBOTS[i]}/base_link" for i in sorted(ROBOTS)], "/tf frames")
+        for obj in step["objects"]:
+            if obj["id"] not in ODOM:
+                continue
+            x, y, yaw = obj["state"][:3]
+            odom = messages[ODOM[obj["id"]]][k]["msg"]
+            p, q = odom["pose"]["pose"]["position"], odom["pose"]["pose"]["orientation"]
+            check(p["x"] == x and p["y"] == y, f"odometry of object {obj['id']} at step {k}")
+            check(abs(q["z"] - math.sin(yaw / 2)) < 1e-15 and abs(q["w"] - math.cos(yaw / 2)) < 1e-15,
+                  f"odometry yaw of object {obj['id']} at step {k}")
+            t = tf[obj["id"]]["transform"]
+            check(t["translation"]["x"] == x and t["translation"]["y"] == y and
+                  t["rotation"] == q, f"/tf of object {obj['id']} at step {k}")
+            check(odom["twist"]["twist"]["linear"]["x"] == obj["velocity"][0],
+                  f"odometry twist of object {obj['id']} at step {k}")
+    # Sensors: one message per sample, equal to frames.jsonl's entry.
+    checked = 0
+    for topic, (oid, index) in SENSORS.items():
+        entries = [s for step in steps for s in step["sensors"]
+                   if s["object_id"] == oid and s["index"] == index and s["status"] != "Disabled"]
+        sensor = next(s for s in header["sensors"] if s["object_id"] == oid and s["index"] == index)
+        ms = messages[topic]
+        check(len(ms) == len(entries), f"{topic}: {len(ms)} messages, {len(entries)} samples")
+        for m, e in zip(ms, entries):
+            msg = m["msg"]
+            check(m["log_time"] == round(e["stamp"] * NS), f"{topic}: log time")
+            if "ranges" in e:
+                use_inf = topic.startswith("/fleet/hauler")  # ros2.use_inf: true
+                expected = [f32(r) if v or not use_inf else
+                            (math.inf if r >= sensor["range_max"] else -math.inf)
+                            for r, v in zip(e["ranges"], e["valid"])]
+                got_ranges = [number(r) for r in msg["ranges"]]
+                check(got_ranges == expected, f"{topic}: ranges differ at {e['stamp']} s")
+                check([number(i) for i in msg["intensities"]] ==
+                      [f32(i) for i in e["intensities"]], f"{topic}: intensities")
+                check(msg["range_max"] == f32(sensor["range_max"]), f"{topic}: range_max")
+                check(len(msg["ranges"]) == sensor["number"], f"{topic}: beams")
+                checked += len(expected)
+            else:
+                o, w, a = msg["orientation"], msg["angular_velocity"], msg["linear_acceleration"]
+                check([o["x"], o["y"], o["z"], o["w"]] == e["orientation"], f"{topic}: orientation")
+                check([w["x"], w["y"], w["z"]] == e["angular_velocity"], f"{topic}: gyro")
+                check([a["x"], a["y"], a["z"]] == e["linear_acceleration"], f"{topic}: accel")
+                cov = msg["angular_velocity_covariance"]
+                check([cov[0], cov[4], cov[8]] == e["angular_velocity_variance"], f"{topic}: cov")
+                checked += 9
+            check(msg["header"]["frame_id"] == f"{ROBOTS[oid]}/{sensor['name']}",
+                  f"{topic}: frame_id {msg['header']['frame_id']}")
+    # /tf_static: once, at 0, a transform per sensor of every robot, where it is mounted.
+    statics = messages["/tf_static"]
+    check(len(statics) == 1 and statics[0]["log_time"] == 0, "/tf_static once at time 0")
+    mounts = {(t["header"]["frame_id"], t["child_frame_id"]): t["transform"]
+              for t in statics[0]["msg"]["transforms"]}
+    for s in header["sensors"]:
+        key = (f"{ROBOTS[s['object_id']]}/base_link", f"{ROBOTS[s['object_id']]}/{s['name']}")
+        check(key in mounts, f"/tf_static has no {key}")
+        if "angles" in s:  # lidars: offset [x, y, yaw]
+            t = mounts[key]
+            check(t["translation"]["x"] == s["offset"][0] and t["translation"]["y"] == s["offset"][1]
+                  and abs(t["rotation"]["z"] - math.sin(s["offset"][2] / 2)) < 1e-15,
+                  f"/tf_static mount of {key}")
+    return checked
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ubot", required=True)
+    parser.add_argument("--npm-dir", required=True)
+    args = parser.parse_args()
+    node, script = install(args.npm_dir)
+    with tempfile.TemporaryDirectory() as out:
+        for compression, name in (("zstd", "zstd"), ("lz4", "lz4"), ("none", "")):
+            path = os.path.join(out, f"run_{compression}.mcap")
+            subprocess.run([args.ubot, "run", WORLD, "--steps", str(STEPS), "--out", out,
+                            "--quiet", "--mcap", path, "--mcap-compression", compression],
+                           check=True)
+            frames = [json.loads(line) for line in open(os.path.join(out, "frames.jsonl"))]
+            got = read_with_foxglove(node, script, path)
+            counts = check_container(path, got, name)
+            check_topics(got)
+            values = check_values(got, frames)
+            print(f"{os.path.basename(path)}: {sum(counts.values())} messages on "
+                  f"{len(counts)} topics in {len(got['chunk_indexes'])} chunks, read and decoded "
+                  f"by Foxglove's readers; {values} sensor values equal frames.jsonl")
+        # An example world recorded with the defaults.
+        path = os.path.join(out, "warehouse.mcap")
+        subprocess.run([args.ubot, "run", os.path.join(ROOT, "examples", "warehouse.yaml"),
+                        "--steps", "100", "--out", out, "--quiet", "--mcap", path], check=True)
+        got = read_with_foxglove(node, script, path)
+        counts = check_container(path, got, "zstd")
+        check(counts["/robot_0/scan"] == 100 and counts["/clock"] == 101, "warehouse counts")
+        print(f"warehouse.mcap: {sum(counts.values())} messages read and decoded")
+    print("mcap_foxglove: passed")
+
+
+if __name__ == "__main__":
+    main()
