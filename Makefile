@@ -27,7 +27,8 @@ build-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 demo: build
-	$(BUILD)/ubot run $(DEMO_WORLD) --out $(DEMO_OUT) --render
+	$(BUILD)/ubot run $(DEMO_WORLD) --out $(DEMO_OUT) --render \
+	  --map $(DEMO_OUT)/map.las --mcap $(DEMO_OUT)/run.mcap
 
 unit-test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
