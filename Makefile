@@ -20,10 +20,11 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
+# The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (only what
+# they need: no benchmarks, no CLI, no DDS interop peers, to keep `make test` short).
 build-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DUBOT_SANITIZE=ON \
-	  -DUBOT_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS="-O1" $(CMAKE_FLAGS)
+	  -DUBOT_BUILD_BENCH=OFF -DUBOT_BUILD_APPS=OFF -DCMAKE_CXX_FLAGS="-O1" $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 demo: build
