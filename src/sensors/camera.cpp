@@ -161,7 +161,7 @@ void Camera::fill_depth() {
     const int k = ray_of_pixel_[p];
     double d = hits_[k].hit() ? hits_[k].distance : kInf;
     const double medium = media_entry_[k] * inv_length_[k];  // entry depth
-    if (medium <= d) {
+    if (media_entry_[k] < kInf && medium <= d) {
       d = medium;
       ++image_.medium_pixels;
     }

@@ -45,6 +45,16 @@ struct CameraImage {
   int medium_pixels = 0;           // pixels a medium changed (cut depth or tinted colour)
 };
 
+// A depth image as 16-bit millimetres (PNG files, ROS 16UC1): round(depth x 1000), 0 = no data.
+// max_depth is at most 65.535 m, so every valid depth fits (a depth under 0.5 mm reads 0).
+inline void depth_to_millimetres(const std::vector<float>& depth, std::vector<std::uint16_t>& out) {
+  out.resize(depth.size());
+  for (std::size_t i = 0; i < depth.size(); ++i) {
+    const double mm = static_cast<double>(depth[i]) * 1000.0 + 0.5;
+    out[i] = mm >= 65535.0 ? 65535 : static_cast<std::uint16_t>(mm);
+  }
+}
+
 class Camera final : public Sensor {
  public:
   Camera(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
