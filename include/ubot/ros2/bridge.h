@@ -73,6 +73,7 @@ class Bridge {
   std::vector<Command> commands_;
   PointCloud2 cloud_;  // reused buffers
   PointCloudData cloud_data_;
+  ImageData image_data_;  // reused: camera samples
 };
 
 }  // namespace ubot::ros2
