@@ -229,25 +229,37 @@ void Camera::media_color(const SensorContext& ctx, const Pose3d& pose) {
       if (t < kInf) tinted_.push_back({p, t, ci});
     });
   }
-  // Per pixel, farthest cell first: the nearest smoke lies on top.
-  std::sort(tinted_.begin(), tinted_.end(), [](const Tinted& a, const Tinted& b) {
-    if (a.pixel != b.pixel) return a.pixel < b.pixel;
-    if (a.distance != b.distance) return a.distance > b.distance;
-    return a.cell < b.cell;
-  });
-  int last = -1;
-  for (const Tinted& t : tinted_) {
-    const media::MediaView::Cell& cell = media_.cells()[t.cell];
+  // Each view cell's tint and opacity, once.
+  blends_.clear();
+  for (const media::MediaView::Cell& cell : media_.cells()) {
     const media::MediumSnapshot& s = ctx.media[cell.snapshot];
     const media::Tint tint = s.legacy_tag.empty() ? s.tint : params_.smoke_interference_tint;
-    const double opacity =
-        std::min(s.cells[cell.index].effective_density() * params_.smoke_interference_opacity_scale,
-                 params_.max_smoke_interference_opacity);
-    double* c = &color_[3 * t.pixel];
-    const double target[3] = {tint.r, tint.g, tint.b};
-    for (int i = 0; i < 3; ++i) c[i] = c[i] + (target[i] - c[i]) * opacity;
-    if (t.pixel != last) ++image_.medium_pixels;
-    last = t.pixel;
+    blends_.push_back({tint.r, tint.g, tint.b,
+                       std::min(s.cells[cell.index].effective_density() *
+                                    params_.smoke_interference_opacity_scale,
+                                params_.max_smoke_interference_opacity)});
+  }
+  // Group the entries by pixel (a counting sort: linear), then per pixel farthest cell first:
+  // the nearest smoke lies on top.
+  const std::size_t n = pixel_of_ray_.size();
+  first_.assign(n + 1, 0);
+  for (const Tinted& t : tinted_) ++first_[t.pixel + 1];
+  for (std::size_t p = 0; p < n; ++p) first_[p + 1] += first_[p];
+  ordered_.resize(tinted_.size());
+  fill_ = first_;
+  for (const Tinted& t : tinted_) ordered_[fill_[t.pixel]++] = t;
+  for (std::size_t p = 0; p < n; ++p) {
+    const auto begin = ordered_.begin() + first_[p], end = ordered_.begin() + first_[p + 1];
+    if (begin == end) continue;
+    ++image_.medium_pixels;
+    std::sort(begin, end, [](const Tinted& a, const Tinted& b) {
+      return a.distance != b.distance ? a.distance > b.distance : a.cell < b.cell;
+    });
+    double* c = &color_[3 * p];
+    for (auto t = begin; t != end; ++t) {
+      const Blend& b = blends_[t->cell];
+      for (int i = 0; i < 3; ++i) c[i] = c[i] + (b.tint[i] - c[i]) * b.opacity;
+    }
   }
   for (std::size_t p = 0; p < pixel_of_ray_.size(); ++p) {
     for (int i = 0; i < 3; ++i) image_.rgba[4 * p + i] = to_byte(color_[3 * p + i]);

@@ -137,6 +137,8 @@ class FramesFormat(unittest.TestCase):
                                             header["sensors"]].index((s["object_id"], s["index"]))]
                 # robot_0's lidar is noisy (std 0.01); the others are exact.
                 tol = 0.08 if s["object_id"] == 0 else 1e-9
+                if "ranges" not in s:
+                    continue  # robot_1's cameras
                 ox, oy, oyaw = s["origin"]
                 for i, (r, ok, inten) in enumerate(zip(s["ranges"], s["valid"], s["intensities"])):
                     if not ok or inten != 0:
@@ -668,7 +670,10 @@ class McapRecording(unittest.TestCase):
             data, r = self.record(a)
             self.assertTrue(data.startswith(self.MAGIC) and data.endswith(self.MAGIC))
             self.assertRegex(r.stdout, r"mcap: \d+ messages, [0-9.]+ MiB \(zstd\) in .*run\.mcap")
-            self.assertEqual(self.chunk_compressions(data), ["zstd"])
+            # The warehouse's camera images fill several 1 MiB chunks, each compressed.
+            compressions = self.chunk_compressions(data)
+            self.assertGreaterEqual(len(compressions), 1)
+            self.assertEqual(set(compressions), {"zstd"})
             # Recording changes no other output.
             run("run", os.path.join(EXAMPLES, "warehouse.yaml"), "--steps", "40", "--out", b,
                 "--quiet")

@@ -107,7 +107,13 @@ class Camera final : public Sensor {
     double distance;
     int cell;
   };
-  std::vector<Tinted> tinted_;
+  std::vector<Tinted> tinted_, ordered_;   // in cell order; grouped by pixel
+  std::vector<std::size_t> first_, fill_;  // per pixel: its first entry in ordered_
+  struct Blend {
+    double tint[3];
+    double opacity;
+  };
+  std::vector<Blend> blends_;  // per view cell
   media::MediaView media_;
   std::vector<Eigen::Vector3d> object_colors_;  // by object id, resolved at the first sample
   std::vector<double> color_;                   // scratch: RGB in [0, 1] per pixel
