@@ -5,6 +5,7 @@
 #include <limits>
 #include <numbers>
 
+#include "ubot/core/unreal.h"
 #include "ubot/render/drawing.h"
 #include "ubot/world/world.h"
 
@@ -43,7 +44,10 @@ std::uint8_t to_byte(double c) {
 
 }  // namespace
 
-Eigen::Quaterniond Camera::optical_rotation() { return {0.5, -0.5, 0.5, -0.5}; }  // w, x, y, z
+// The conventions module holds the rotation and the frame suffix (SPEC §0).
+Eigen::Quaterniond Camera::optical_rotation() { return unreal::camera_link_to_optical(); }
+
+std::string Camera::optical_frame_id() const { return unreal::optical_frame_id(header().frame_id); }
 
 Eigen::Vector3d Camera::light_direction() { return Eigen::Vector3d(-0.5, 0.3, 0.8).normalized(); }
 

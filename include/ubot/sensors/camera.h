@@ -66,9 +66,10 @@ class Camera final : public Sensor {
   const CameraImage& image() const { return image_; }
   const Pose3d& mount() const { return mount_; }
   // Frame id of the images: the sensor frame id + "_optical".
-  std::string optical_frame_id() const { return header().frame_id + "_optical"; }
+  std::string optical_frame_id() const;
 
-  // Camera link -> optical frame (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5).
+  // Camera link -> optical frame (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5)
+  // (unreal::camera_link_to_optical).
   static Eigen::Quaterniond optical_rotation();
 
   static constexpr double kAmbient = 0.45;
