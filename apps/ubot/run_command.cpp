@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -18,6 +17,7 @@
 #include "ubot/core/error.h"
 #include "ubot/mapping/point_cloud_io.h"
 #include "ubot/mapping/sim_mapper.h"
+#include "ubot/record/camera_images.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/record/imu_csv_writer.h"
 #include "ubot/record/mcap_recorder.h"
@@ -58,16 +58,6 @@ std::int64_t frames_every(const std::string& frames) {
   return n;
 }
 
-// A file-name-safe version of an object or sensor name.
-std::string path_component(const std::string& name) {
-  std::string out = name.empty() ? "_" : name;
-  for (char& c : out) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
-  }
-  if (out == "." || out == "..") out = "_";
-  return out;
-}
-
 // Per IMU: DIR/<object>/<sensor>.csv with every sample and DIR/<object>/<sensor>.png plotting
 // its six channels.
 class ImuOutputs {
@@ -78,11 +68,11 @@ class ImuOutputs {
       if (sensor.kind() != SensorKind::kImu) continue;
       const auto& imu = static_cast<const Imu&>(sensor);
       const std::filesystem::path dir =
-          out / path_component(sim.world().object_model(sensor.object_id()).name);
+          out / file_safe_name(sim.world().object_model(sensor.object_id()).name);
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       if (ec) throw Error(fmt::format("{}: cannot create: {}", dir.string(), ec.message()));
-      const std::string stem = (dir / path_component(sensor.model().common.name)).string();
+      const std::string stem = (dir / file_safe_name(sensor.model().common.name)).string();
       imus_.push_back(
           {i, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(imu), stem + ".png"});
     }
@@ -243,6 +233,7 @@ int run(const RunOptions& options) {
   std::unique_ptr<FramesWriter> frames;
   if (every > 0) frames = std::make_unique<FramesWriter>((out / "frames.jsonl").string(), sim);
   ImuOutputs imu_outputs(sim, out);
+  CameraImagesWriter camera_images(out, sim);
   viz::RunDrawing drawing(sim);
   const render::Drawing first = drawing.draw(sim);
   const render::ImageSize size = render::fit_image(first, kPictureSide);
@@ -291,6 +282,7 @@ int run(const RunOptions& options) {
     const bool last = finished();
     if (frames && (k % every == 0 || last)) frames->write_step(sim);
     imu_outputs.record(sim);
+    camera_images.write(sim);
     drawing.record(sim);
     if (gif && (k % gif_every == 0 || last)) gif->add_frame(drawing.draw(sim));
     progress.update(k, nanos_to_seconds(sim.world().time_ns()));

@@ -251,6 +251,97 @@ Lidar3dModel read_lidar3d(Mapping& m, SensorCommon& common) {
   return l;
 }
 
+// ---- cameras -------------------------------------------------------------------------------
+
+constexpr int kMaxImageSide = 16384;
+// Depth images are 16-bit millimetres (PNG, ROS 16UC1): the farthest depth they can hold.
+constexpr double kMaxDepthMillimetres = 65.535;
+
+int image_side(Mapping& m, std::string_view key, int fallback) {
+  const auto f = m.get(key);
+  if (!f) return fallback;
+  const std::int64_t n = f->as_integer();
+  if (n < 1 || n > kMaxImageSide) {
+    f->fail(fmt::format("must be 1 to {} pixels, got {}", kMaxImageSide, n));
+  }
+  return static_cast<int>(n);
+}
+
+// `horizontal_fov` (rad) or `horizontal_fov_deg` (default 90°), or explicit fx, fy, cx, cy.
+void read_intrinsics(Mapping& m, CameraModel& c) {
+  const auto fov = one_of(m, "horizontal_fov", "horizontal_fov_deg");
+  const auto fx = m.get("fx");
+  const auto fy = m.get("fy");
+  const auto cx = m.get("cx");
+  const auto cy = m.get("cy");
+  if (fov && (fx || fy)) (fx ? *fx : *fy).fail("give either a horizontal fov or fx / fy");
+  c.cx = cx ? cx->as_finite() : (c.width - 1) / 2.0;
+  c.cy = cy ? cy->as_finite() : (c.height - 1) / 2.0;
+  if (fx || fy) {
+    if (!fx) fy->fail("fy needs fx");
+    c.fx = fx->as_positive();
+    c.fy = fy ? fy->as_positive() : c.fx;
+    return;
+  }
+  double a = std::numbers::pi / 2.0;
+  if (fov) {
+    a = fov->as_finite() * (fov->path().ends_with("_deg") ? kDeg : 1.0);
+    if (!(a > 0.0 && a < std::numbers::pi)) {
+      fov->fail(fmt::format("the horizontal fov must lie strictly between 0 and π, got {} rad", a));
+    }
+  }
+  c.fx = c.fy = c.width / (2.0 * std::tan(a / 2.0));
+}
+
+media::Tint read_tint(Mapping& m, std::string_view key, media::Tint fallback) {
+  const auto f = m.get(key);
+  if (!f) return fallback;
+  const auto v = f->as_numbers(3, 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    const double x = f->item(k).as_finite();
+    if (x < 0.0 || x > 1.0)
+      f->item(k).fail(fmt::format("a tint channel must be in [0, 1], got {}", x));
+  }
+  return {v[0], v[1], v[2]};
+}
+
+CameraModel read_camera(Mapping& m, bool depth) {
+  CameraModel c;
+  c.depth = depth;
+  c.width = image_side(m, "width", c.width);
+  c.height = image_side(m, "height", c.height);
+  read_intrinsics(m, c);
+  const char* near_key = depth ? "min_depth" : "near_clip";
+  const char* far_key = depth ? "max_depth" : "far_clip";
+  c.min_depth = m.non_negative(near_key, depth ? 0.1 : 0.01);
+  c.max_depth = m.positive(far_key, depth ? 10.0 : 100.0);
+  if (c.min_depth > c.max_depth) {
+    m.get(m.has(near_key) ? near_key : far_key)
+        ->fail(fmt::format("{} ({}) must not exceed {} ({})", near_key, c.min_depth, far_key,
+                           c.max_depth));
+  }
+  if (depth && c.max_depth > kMaxDepthMillimetres) {
+    m.get(far_key)->fail(
+        fmt::format("depth images hold 16-bit millimetres: max_depth must be at most {} m, got {}",
+                    kMaxDepthMillimetres, c.max_depth));
+  }
+  c.offset = read_vector3(m, "offset");
+  c.rpy = read_vector3(m, "rpy");
+  if (depth) {
+    c.std = m.non_negative("std", 0.0);
+    return c;
+  }
+  c.smoke_interference_tint = read_tint(m, "smoke_interference_tint", c.smoke_interference_tint);
+  c.smoke_interference_opacity_scale = m.non_negative("smoke_interference_opacity_scale", 0.75);
+  if (auto f = m.get("max_smoke_interference_opacity")) {
+    c.max_smoke_interference_opacity = f->as_non_negative();
+    if (c.max_smoke_interference_opacity > 1.0) f->fail("an opacity must be in [0, 1]");
+  }
+  c.preview_distance = m.positive("preview_distance", c.max_depth);
+  c.media_occlusion = m.boolean("media_occlusion", false);
+  return c;
+}
+
 ImuModel read_imu(Mapping& m) {
   ImuModel p;
   p.offset = read_vector3(m, "offset");
@@ -295,9 +386,10 @@ std::vector<SensorModel> read_sensors(const Field& list) {
     Mapping m(entry);
     std::optional<Field> type_field = m.get("name");
     if (auto t = m.get("type")) type_field = type_field ? type_field : t;
-    const std::string type =
-        type_field ? type_field->as_choice({"lidar2d", "fmcw_lidar2d", "lidar3d", "imu"})
-                   : "lidar2d";
+    const std::string type = type_field
+                                 ? type_field->as_choice({"lidar2d", "fmcw_lidar2d", "lidar3d",
+                                                          "imu", "depth_camera", "rgb_camera"})
+                                 : "lidar2d";
     SensorModel s;
     read_common(m, s.common);
     s.common.name = fmt::format("{}_{}", type, count_by_type[type]++);
@@ -305,6 +397,9 @@ std::vector<SensorModel> read_sensors(const Field& list) {
       s.common.update_rate_hz = s.common.update_rate_hz.value_or(kImuDefaultRateHz);
       s.common.seed = s.common.seed.value_or(kImuDefaultSeed);
       s.params = read_imu(m);
+    } else if (type == "depth_camera" || type == "rgb_camera") {
+      s.params = read_camera(m, type == "depth_camera");
+      read_smoke(m, s.common.smoke);
     } else if (type == "lidar3d") {
       s.params = read_lidar3d(m, s.common);
       read_smoke(m, s.common.smoke);

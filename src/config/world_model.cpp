@@ -88,6 +88,8 @@ const char* SensorModel::type_name() const {
         if constexpr (std::is_same_v<T, Lidar2dModel>) return p.fmcw ? "fmcw_lidar2d" : "lidar2d";
         if constexpr (std::is_same_v<T, ImuModel>) return "imu";
         if constexpr (std::is_same_v<T, Lidar3dModel>) return "lidar3d";
+        if constexpr (std::is_same_v<T, CameraModel>)
+          return p.depth ? "depth_camera" : "rgb_camera";
       },
       params);
 }

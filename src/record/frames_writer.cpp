@@ -9,6 +9,8 @@
 #include "output_file.h"
 #include "points_writer.h"
 #include "ubot/core/error.h"
+#include "ubot/record/camera_images.h"
+#include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
@@ -142,6 +144,59 @@ void write_lidar3d_parameters(JsonWriter& j, const Lidar3d& lidar) {
   write_vector(j, "offset", p.offset);
   write_vector(j, "rpy", p.rpy);
   j.key("points_file").value(kPointsFile);
+}
+
+// A camera's parameters under their YAML names, its resolved intrinsics, its frames and where
+// its images go (relative to frames.jsonl).
+void write_camera_parameters(JsonWriter& j, const Simulation& sim, const Camera& camera) {
+  const CameraModel& p = camera.params();
+  const SensorCommon& c = camera.model().common;
+  j.key("frame_id").value(camera.header().frame_id);
+  j.key("optical_frame_id").value(camera.optical_frame_id());
+  j.key("width").value(p.width).key("height").value(p.height);
+  j.key("fx").value(p.fx).key("fy").value(p.fy).key("cx").value(p.cx).key("cy").value(p.cy);
+  j.key(p.depth ? "min_depth" : "near_clip").value(p.min_depth);
+  j.key(p.depth ? "max_depth" : "far_clip").value(p.max_depth);
+  j.key("update_rate_hz");
+  if (c.update_rate_hz) {
+    j.value(*c.update_rate_hz);
+  } else {
+    j.null();  // every step
+  }
+  write_vector(j, "offset", p.offset);
+  write_vector(j, "rpy", p.rpy);
+  if (p.depth) {
+    j.key("noise").value(c.noise).key("std").value(p.std);
+    j.key("image_format").value("png16_mm");
+  } else {
+    const media::Tint& t = p.smoke_interference_tint;
+    const double tint[3] = {t.r, t.g, t.b};
+    j.key("smoke_interference_tint").array(tint);
+    j.key("smoke_interference_opacity_scale").value(p.smoke_interference_opacity_scale);
+    j.key("max_smoke_interference_opacity").value(p.max_smoke_interference_opacity);
+    j.key("preview_distance").value(p.preview_distance);
+    j.key("media_occlusion").value(p.media_occlusion);
+    j.key("image_format").value("png_rgba8");
+  }
+  const std::string first = camera_image_file(sim, camera);
+  j.key("image_dir").value(first.substr(0, first.rfind('/')));
+}
+
+// A camera sample: its link pose [x, y, z, qx, qy, qz, qw] at the stamp, its image file and the
+// number of pixels a medium changed.
+void write_camera(JsonWriter& j, const Simulation& sim, const Camera& camera) {
+  const CameraImage& img = camera.image();
+  const Eigen::Quaterniond& q = img.pose.orientation;
+  const double origin[7] = {img.pose.position.x(),
+                            img.pose.position.y(),
+                            img.pose.position.z(),
+                            q.x(),
+                            q.y(),
+                            q.z(),
+                            q.w()};
+  j.key("origin").array(origin);
+  j.key("image").value(camera_image_file(sim, camera));
+  j.key("medium_pixels").value(img.medium_pixels);
 }
 
 void write_smoke(JsonWriter& j, const media::SmokeSettings& smoke) {
@@ -278,6 +333,11 @@ void write_header(JsonWriter& j, const Simulation& sim) {
         write_lidar3d_parameters(j, static_cast<const Lidar3d&>(*sensor));
         write_smoke(j, sensor->model().common.smoke);
         break;
+      case SensorKind::kDepthCamera:
+      case SensorKind::kRgbCamera:
+        write_camera_parameters(j, sim, static_cast<const Camera&>(*sensor));
+        write_smoke(j, sensor->model().common.smoke);
+        break;
     }
     j.end_object();
   }
@@ -397,6 +457,10 @@ void FramesWriter::write_step(const Simulation& sim) {
           break;
         case SensorKind::kLidar3d:
           write_lidar3d(json_, static_cast<const Lidar3d&>(sensor), *points_);
+          break;
+        case SensorKind::kDepthCamera:
+        case SensorKind::kRgbCamera:
+          write_camera(json_, sim, static_cast<const Camera&>(sensor));
           break;
       }
     }

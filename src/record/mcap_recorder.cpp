@@ -6,6 +6,7 @@
 #include "ubot/ros2/message_definition.h"
 #include "ubot/ros2/sim_messages.h"
 #include "ubot/ros2/type_hash.h"
+#include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
@@ -64,6 +65,9 @@ McapRecorder::McapRecorder(const std::string& path, const Simulation& sim,
   for (const auto& sensor : sim.sensors()) {
     if (Robot* r = robot(sensor->object_id())) {
       statics.transforms.push_back(ros2::sensor_transform(*sensor, r->topics.base_frame()));
+      if (const auto* camera = dynamic_cast<const Camera*>(sensor.get())) {
+        statics.transforms.push_back(ros2::optical_transform(*camera));
+      }
     }
   }
   write(channel("/tf_static", MessageKind::kTFMessage, kStaticTfQos), statics);
@@ -123,6 +127,13 @@ void McapRecorder::record(const Simulation& sim) {
     } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(&sensor)) {
       ros2::lidar3d_cloud(*lidar3d, cloud_data_);
       record_points(sensor.object_id(), name, cloud_data_);
+    } else if (const auto* camera = dynamic_cast<const Camera*>(&sensor)) {
+      ros2::camera_image(*camera, image_data_);
+      const ros2::Image image = ros2::to_image(image_data_);
+      const std::string base = ros2::camera_topic_base(r->topics.ns(), name);
+      write(channel(base + "/image_raw", MessageKind::kImage, r->qos), image);
+      write(channel(base + "/camera_info", MessageKind::kCameraInfo, r->qos),
+            ros2::to_camera_info(image.header, ros2::camera_intrinsics(*camera)));
     }
   }
 }

@@ -6,6 +6,7 @@
 
 #include "ubot/core/error.h"
 #include "ubot/ros2/names.h"
+#include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
@@ -80,6 +81,12 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
     } else if (r && sensor->kind() == SensorKind::kLidar3d) {
       r->points[name] = make_writer<PointCloud2>(transport_, r->topics.sensor_topic(name, "points"),
                                                  r->sensor_qos);
+    } else if (r && (sensor->kind() == SensorKind::kDepthCamera ||
+                     sensor->kind() == SensorKind::kRgbCamera)) {
+      const std::string base = camera_topic_base(r->topics.ns(), name);
+      r->images[name] = make_writer<Image>(transport_, base + "/image_raw", r->sensor_qos);
+      r->camera_infos[name] =
+          make_writer<CameraInfo>(transport_, base + "/camera_info", r->sensor_qos);
     }
   }
   for (auto& r : robots_) {
@@ -115,6 +122,9 @@ void Bridge::publish_static_tf(const Simulation& sim) {
     const Robot* r = robot(sensor->object_id());
     if (!r) continue;
     m.transforms.push_back(sensor_transform(*sensor, r->topics.base_frame()));
+    if (const auto* camera = dynamic_cast<const Camera*>(sensor.get())) {
+      m.transforms.push_back(optical_transform(*camera));
+    }
   }
   tf_static_.write(m);
 }
@@ -152,6 +162,10 @@ void Bridge::publish(const Simulation& sim) {
     } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(&sensor)) {
       lidar3d_cloud(*lidar3d, cloud_data_);
       publish_points(sensor.object_id(), sensor.model().common.name, cloud_data_);
+    } else if (const auto* camera = dynamic_cast<const Camera*>(&sensor)) {
+      camera_image(*camera, image_data_);
+      const CameraIntrinsics intrinsics = camera_intrinsics(*camera);
+      publish_image(sensor.object_id(), sensor.model().common.name, image_data_, &intrinsics);
     }
   }
 }
@@ -188,7 +202,7 @@ void Bridge::publish_image(int object_id, const std::string& camera_name, const 
                            const CameraIntrinsics* intrinsics) {
   Robot* r = robot(object_id);
   if (!r) return;
-  const std::string base = fmt::format("{}/{}", r->topics.ns(), sanitize_token(camera_name));
+  const std::string base = camera_topic_base(r->topics.ns(), camera_name);
   auto& writer = r->images[camera_name];
   if (!writer) writer = make_writer<Image>(transport_, base + "/image_raw", r->sensor_qos);
   const Image m = to_image(image);

@@ -4,6 +4,7 @@
 
 #include "ubot/core/pose3d.h"
 #include "ubot/ros2/names.h"
+#include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar3d.h"
 #include "ubot/sensors/sensor.h"
@@ -90,6 +91,10 @@ TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_
     t.transform.translation = {lidar3d->offset.x(), lidar3d->offset.y(), lidar3d->offset.z()};
     const Eigen::Quaterniond q = rotation_from_rpy(lidar3d->rpy);
     t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+  } else if (const auto* camera = std::get_if<CameraModel>(&sensor.model().params)) {
+    t.transform.translation = {camera->offset.x(), camera->offset.y(), camera->offset.z()};
+    const Eigen::Quaterniond q = rotation_from_rpy(camera->rpy);
+    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
   }
   return t;
 }
@@ -116,6 +121,59 @@ void lidar3d_cloud(const Lidar3d& lidar, PointCloudData& out) {
     const LidarPoint& p = sweep.points[i];
     out.points[i] = {p.x, p.y, p.z, p.intensity, p.ring, p.time};
   }
+}
+
+std::string camera_topic_base(const std::string& ns, const std::string& camera_name) {
+  return ns + "/" + sanitize_token(camera_name);
+}
+
+void camera_image(const Camera& camera, ImageData& out) {
+  const CameraImage& img = camera.image();
+  out.header = camera.header();
+  out.header.frame_id = camera.optical_frame_id();
+  out.width = static_cast<std::uint32_t>(img.width);
+  out.height = static_cast<std::uint32_t>(img.height);
+  const std::size_t n = static_cast<std::size_t>(img.width) * img.height;
+  if (camera.params().depth) {
+    out.encoding = "16UC1";
+    out.step = out.width * 2;
+    std::vector<std::uint16_t> mm;
+    depth_to_millimetres(img.depth, mm);
+    out.data.resize(n * 2);
+    for (std::size_t i = 0; i < n; ++i) {  // little-endian (is_bigendian 0)
+      out.data[2 * i] = static_cast<std::uint8_t>(mm[i] & 0xFF);
+      out.data[2 * i + 1] = static_cast<std::uint8_t>(mm[i] >> 8);
+    }
+  } else {
+    out.encoding = "rgb8";
+    out.step = out.width * 3;
+    out.data.resize(n * 3);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int c = 0; c < 3; ++c) out.data[3 * i + c] = img.rgba[4 * i + c];
+    }
+  }
+}
+
+CameraIntrinsics camera_intrinsics(const Camera& camera) {
+  const CameraModel& p = camera.params();
+  CameraIntrinsics c;
+  c.width = static_cast<std::uint32_t>(p.width);
+  c.height = static_cast<std::uint32_t>(p.height);
+  c.fx = p.fx;
+  c.fy = p.fy;
+  c.cx = p.cx;
+  c.cy = p.cy;
+  return c;
+}
+
+TransformStamped optical_transform(const Camera& camera) {
+  TransformStamped t;
+  t.header = {to_time(0), camera.header().frame_id};
+  t.child_frame_id = camera.optical_frame_id();
+  const Eigen::Quaterniond q = Camera::optical_rotation();
+  t.transform.translation = {0.0, 0.0, 0.0};
+  t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+  return t;
 }
 
 }  // namespace ubot::ros2

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
@@ -100,6 +101,9 @@ std::unique_ptr<Sensor> make_sensor(const SensorModel& s, const ObjectModel& own
   if (std::holds_alternative<Lidar3dModel>(s.params)) {
     return std::make_unique<Lidar3d>(s, owner, index, seed);
   }
+  if (std::holds_alternative<CameraModel>(s.params)) {
+    return std::make_unique<Camera>(s, owner, index, seed);
+  }
   return std::make_unique<Lidar2d>(s, owner, index, seed);
 }
 
@@ -149,8 +153,10 @@ void Simulation::build_scene() {
   fill_scene(*scene_, std::nullopt, body_of_object_);
   // 3D sensors need a scene of their own when some object has no explicit height: there it is
   // 1 m tall, while 2D scans still see it from below to above their plane.
-  const bool any_3d = std::any_of(sensors_.begin(), sensors_.end(),
-                                  [](const auto& s) { return s->kind() == SensorKind::kLidar3d; });
+  const bool any_3d = std::any_of(sensors_.begin(), sensors_.end(), [](const auto& s) {
+    return s->kind() == SensorKind::kLidar3d || s->kind() == SensorKind::kDepthCamera ||
+           s->kind() == SensorKind::kRgbCamera;
+  });
   const bool any_heightless = std::any_of(
       world_.model().objects.begin(), world_.model().objects.end(),
       [](const ObjectModel& m) { return !m.unobstructed && !m.height && !is_solid_body(m); });

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ubot/core/time.h"
+#include "ubot/sensors/camera.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
 
@@ -57,6 +58,29 @@ render::BeamsDrawing beams(const Lidar2d& lidar) {
                               s.ranges[i] * Eigen::Vector2d(std::cos(yaw), std::sin(yaw)));
     b.hit.push_back(s.valid[i]);
     if (lidar.params().fmcw) b.beam_colors.push_back(doppler_color(s.radial_velocity[i]));
+  }
+  return b;
+}
+
+// A camera's frustum seen from above: its two side edges (the outer columns' rays, turned by the
+// camera's heading) as lines kCameraFrustumLength metres deep along the axis (less when the
+// camera's range is shorter), teal for rgb_camera, orange for depth_camera.
+constexpr double kCameraFrustumLength = 3.0;
+
+render::BeamsDrawing frustum(const Camera& camera) {
+  render::BeamsDrawing b;
+  const CameraModel& p = camera.params();
+  const Pose3d& pose = camera.image().pose;
+  b.origin = pose.position.head<2>();
+  b.color = p.depth ? render::Color{0.9, 0.5, 0.1, 0.8} : render::Color{0.1, 0.6, 0.6, 0.8};
+  b.line_width_px = 1.2;
+  b.mark_hits = false;
+  const double depth = std::min(kCameraFrustumLength, p.max_depth);
+  const double yaw = planar_yaw(pose.orientation);
+  const Eigen::Vector2d axis(std::cos(yaw), std::sin(yaw)), left(-axis.y(), axis.x());
+  for (const double u : {-0.5, p.width - 0.5}) {  // the image's outer edges
+    const double slope = (u - p.cx) / p.fx;       // optical x (right) per unit depth
+    b.end_points.push_back(b.origin + depth * (axis - slope * left));
   }
   return b;
 }
@@ -136,6 +160,10 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     if (sensor->kind() == SensorKind::kLidar3d && owner.plot.show_sensor &&
         sensor->header().status == "Valid") {
       d.beams.push_back(horizon_points(static_cast<const Lidar3d&>(*sensor)));
+    }
+    if ((sensor->kind() == SensorKind::kDepthCamera || sensor->kind() == SensorKind::kRgbCamera) &&
+        owner.plot.show_sensor && sensor->header().status == "Valid") {
+      d.beams.push_back(frustum(static_cast<const Camera&>(*sensor)));
     }
   }
   for (std::size_t id = 0; id < w.size(); ++id) {

@@ -380,6 +380,66 @@ robot:
   EXPECT_GT(recorded.back().size(), 90u * 8 * 24);  // the downward rings hit the ground
 }
 
+TEST(McapRecorder, CameraImagesAndInfoAreRecordedAsTheBridgePublishesThem) {
+  const std::string path = temp_path("cameras.mcap");
+  Simulation sim(load_world_from_string(R"(
+ground: {z: 0}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    state: [1, 1, 0]
+    goal: [5, 5, 0]
+    behavior: {name: dash}
+    sensors:
+      - {name: rgb_camera, width: 32, height: 24, offset: [0, 0, 1]}
+      - {name: depth_camera, width: 16, height: 12, offset: [0, 0, 1], update_rate_hz: 5}
+obstacle:
+  - {shape: {name: sphere, radius: 1}, state: [5, 2, 0], color: tomato}
+)",
+                                        "cameras.yaml"),
+                 {.threads = 1});
+  ros2::FakeTransport transport;
+  ros2::Bridge bridge(transport, sim);
+  {
+    McapRecorder recorder(path, sim);
+    recorder.record(sim);
+    for (int k = 0; k < 4; ++k) {
+      sim.step();
+      bridge.publish(sim);
+      recorder.record(sim);
+    }
+    recorder.close();
+  }
+  const Recording rec = read_recording(path);
+  std::filesystem::remove(path);
+  const std::map<std::string, std::pair<std::string, std::size_t>> expected = {
+      {"/rover/rgb_camera_0/image_raw", {"sensor_msgs/msg/Image", 4}},
+      {"/rover/rgb_camera_0/camera_info", {"sensor_msgs/msg/CameraInfo", 4}},
+      // 5 Hz with 0.1 s steps: the first step, then the grid points 0.2 and 0.4.
+      {"/rover/depth_camera_0/image_raw", {"sensor_msgs/msg/Image", 3}},
+      {"/rover/depth_camera_0/camera_info", {"sensor_msgs/msg/CameraInfo", 3}}};
+  for (const auto& [topic, want] : expected) {
+    std::vector<std::vector<std::uint8_t>> published, recorded;
+    for (const auto& p : transport.published()) {
+      if (p.topic == topic) ros2::serialize_cdr(p.kind, p.message.get(), published.emplace_back());
+    }
+    for (const Recorded& m : rec.messages) {
+      if (m.topic == topic) recorded.push_back(m.message.data);
+    }
+    ASSERT_EQ(recorded.size(), want.second) << topic;
+    EXPECT_EQ(recorded, published) << topic;
+    EXPECT_EQ(rec.schemas.at(rec.schema_of.at(topic)).first, want.first);
+  }
+  // /tf_static: the two mounts and the two link -> optical transforms, as the bridge sends them.
+  std::vector<std::uint8_t> statics;
+  for (const auto& p : transport.published()) {
+    if (p.topic == "/tf_static") ros2::serialize_cdr(p.kind, p.message.get(), statics);
+  }
+  ASSERT_EQ(rec.messages.front().topic, "/tf_static");
+  EXPECT_EQ(rec.messages.front().message.data, statics);
+  EXPECT_EQ(transport.messages<ros2::TFMessage>("/tf_static").at(0).transforms.size(), 4u);
+}
+
 TEST(McapRecorder, UnwritablePathIsAnError) {
   Simulation sim = make_sim();
   EXPECT_THROW(McapRecorder("/nonexistent-ubot-dir/run.mcap", sim), Error);

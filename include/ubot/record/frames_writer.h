@@ -12,9 +12,12 @@
 //                 "angular_velocity_variance", "linear_acceleration_variance"}    (imu)
 //                {"object_id", "index", "type", "sequence", "stamp", "status", "sweep_start",
 //                 "origin", "point_count", "points_offset"}                      (lidar3d)
+//                {"object_id", "index", "type", "sequence", "stamp", "status", "origin",
+//                 "image", "medium_pixels"}                     (depth_camera, rgb_camera)
 //               ](, "media": [...])}
 // Doubles are written in full precision (shortest round-trip form). The points of lidar3d
-// samples go to points.bin next to frames.jsonl (src/record/points_writer.h), not into JSON.
+// samples go to points.bin next to frames.jsonl (src/record/points_writer.h), not into JSON;
+// camera images are PNG files (ubot/record/camera_images.h) that camera entries name.
 #include <cstdio>
 #include <memory>
 #include <string>

@@ -7,7 +7,8 @@
 // are the ROS 2 bridge's (ubot/ros2/sim_messages.h), for every robot, ros2.enabled or not:
 //   /tf_static (once, at time 0), then at every record(): /clock, each robot's <ns>/odom, /tf,
 //   and the samples of the step on <ns>/scan, <ns>/imu, <ns>/points (lidar3d sweeps; other
-//   clouds through record_points()).
+//   clouds through record_points()), <ns>/<camera>/image_raw and <ns>/<camera>/camera_info
+//   (cameras; /tf_static then also holds each camera's link -> optical transform).
 // Time base: log_time = publish_time = the simulation time (ns, starting at 0) of the step that
 // produced the message; header stamps are the samples' own. Nothing depends on the wall clock:
 // the same world and seed give the same bytes.
@@ -64,6 +65,7 @@ class McapRecorder {
   std::vector<std::uint8_t> buffer_;  // CDR of the message being written, reused
   ros2::PointCloud2 cloud_;           // reused
   ros2::PointCloudData cloud_data_;   // reused: lidar3d sweeps
+  ros2::ImageData image_data_;        // reused: camera samples
 };
 
 }  // namespace ubot

@@ -4,14 +4,16 @@
 // its name sanitised, or ros2.namespace_override):
 //   /clock                 rosgraph_msgs/Clock           simulation time, every step
 //   /tf                    tf2_msgs/TFMessage            map -> <robot>/base_link, every step
-//   /tf_static             tf2_msgs/TFMessage            <robot>/base_link -> sensor frames
+//   /tf_static             tf2_msgs/TFMessage            <robot>/base_link -> sensor frames,
+//                                                        camera link -> <link>_optical
 //                                                        (TRANSIENT_LOCAL, once)
 //   <ns>/odom              nav_msgs/Odometry             ground truth; twist in the body frame
 //   <ns>/scan              sensor_msgs/LaserScan         lidar2d / fmcw_lidar2d, when sampled
 //   <ns>/points            sensor_msgs/PointCloud2       lidar3d (XYZIRT, stamped with the
 //                                                        sweep's start), publish_points()
 //   <ns>/imu               sensor_msgs/Imu               publish_imu()
-//   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   publish_image()
+//   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   depth_camera / rgb_camera samples
+//                          (rgb8 or 16UC1 mm, optical frame), publish_image()
 //   <ns>/cmd_vel           geometry_msgs/Twist (in)      drives the robot (or ros2.target)
 // A robot's second sensor of a kind is published under <ns>/<sensor name>/<suffix>.
 #include <map>
@@ -73,6 +75,7 @@ class Bridge {
   std::vector<Command> commands_;
   PointCloud2 cloud_;  // reused buffers
   PointCloudData cloud_data_;
+  ImageData image_data_;  // reused: camera samples
 };
 
 }  // namespace ubot::ros2

@@ -7,6 +7,9 @@
 //   /tf_static  tf2_msgs/TFMessage     sensor_transform(): <robot>/base_link -> sensor frames
 //   <ns>/odom   nav_msgs/Odometry      odometry()
 //   <ns>/scan, <ns>/imu, <ns>/points   sensor samples (sensor_messages.h; imu_data())
+//   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   camera samples (camera_image(),
+//                                      camera_intrinsics()); /tf_static also carries
+//                                      optical_transform(): camera link -> <link>_optical
 // A robot's second sensor of a kind goes to <ns>/<sensor name>/<suffix> (RobotTopics).
 #include <map>
 #include <string>
@@ -16,6 +19,7 @@
 #include "ubot/ros2/sensor_messages.h"
 
 namespace ubot {
+class Camera;
 class Imu;
 class Lidar3d;
 class Sensor;
@@ -50,6 +54,10 @@ class RobotTopics {
   std::map<std::string, std::string> topics_;  // "<sensor>|<suffix>" -> topic
 };
 
+// "<ns>/<camera>": the prefix of a camera's image_raw and camera_info topics (the sensor name
+// sanitised as a topic token).
+std::string camera_topic_base(const std::string& ns, const std::string& camera_name);
+
 // Clock at the world's current time.
 Clock clock_message(const World& world);
 // Ground truth of object `id` at the world's current time: pose in `map` (planar state at the
@@ -67,5 +75,12 @@ ImuData imu_data(const ubot::Imu& imu);
 // the sensor frame, stamped with the sweep's start, so that stamp + a point's time is when it
 // was measured (what LIO-SAM and FAST-LIO deskew with).
 void lidar3d_cloud(const Lidar3d& lidar, PointCloudData& out);
+// A camera's latest image (reusing `out`'s storage), in its optical frame: rgb_camera as rgb8
+// (alpha dropped), depth_camera as 16UC1 millimetres with 0 = no data (REP 118's OpenNI form).
+void camera_image(const Camera& camera, ImageData& out);
+// Its pinhole intrinsics (plumb_bob, zero distortion; K and P from fx, fy, cx, cy).
+CameraIntrinsics camera_intrinsics(const Camera& camera);
+// Camera link -> optical frame, stamped 0: rotation (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5).
+TransformStamped optical_transform(const Camera& camera);
 
 }  // namespace ubot::ros2

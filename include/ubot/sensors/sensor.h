@@ -33,7 +33,7 @@ struct SensorContext {
   const scene::Scene& scene_3d() const { return scene3d != nullptr ? *scene3d : scene; }
 };
 
-enum class SensorKind { kLidar2d, kImu, kLidar3d };
+enum class SensorKind { kLidar2d, kImu, kLidar3d, kDepthCamera, kRgbCamera };
 
 class Sensor {
  public:

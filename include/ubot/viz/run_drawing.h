@@ -1,8 +1,8 @@
 #pragma once
 // Turns a running simulation into top-down Drawings: objects in their colours, goals,
 // trajectories, lidar beams (FMCW beams coloured by radial velocity), 3D lidar returns of the
-// channel nearest the horizon (dots), FOV sectors and smoke cells (translucent discs in their
-// medium's tint).
+// channel nearest the horizon (dots), camera frusta (their side edges, 3 m deep), FOV sectors and
+// smoke cells (translucent discs in their medium's tint).
 #include <vector>
 
 #include <Eigen/Core>

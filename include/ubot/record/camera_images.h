@@ -1,0 +1,35 @@
+#pragma once
+// Camera images of a run, one PNG per sample, next to frames.jsonl (whose camera entries name
+// them): <out>/<object>/<sensor>/<sequence, 6 digits>.png. rgb_camera: 8-bit RGBA (alpha 0 where
+// the pixel sees nothing: sky); depth_camera: 16-bit grey in millimetres along the optical axis,
+// 0 = no data (depth_to_millimetres).
+#include <filesystem>
+#include <string>
+
+#include "ubot/sensors/camera.h"
+#include "ubot/sim/simulation.h"
+
+namespace ubot {
+
+// A file-name-safe version of an object or sensor name: characters other than letters, digits,
+// '-', '_' and '.' become '_'; "", "." and ".." become "_".
+std::string file_safe_name(const std::string& name);
+
+// Where `camera`'s current sample goes, relative to the output directory.
+std::string camera_image_file(const Simulation& sim, const Camera& camera);
+
+class CameraImagesWriter {
+ public:
+  // Creates the cameras' folders under `out`. Throws ubot::Error when it cannot.
+  CameraImagesWriter(std::filesystem::path out, const Simulation& sim);
+  // Writes the images of the cameras that sampled in this step (Disabled samples have none).
+  void write(const Simulation& sim);
+  std::int64_t images() const { return images_; }
+
+ private:
+  std::filesystem::path out_;
+  std::vector<std::uint16_t> millimetres_;  // reused
+  std::int64_t images_ = 0;
+};
+
+}  // namespace ubot

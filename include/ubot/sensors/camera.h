@@ -1,0 +1,123 @@
+#pragma once
+// Pinhole cameras (SPEC §5, §6): `depth_camera` and `rgb_camera`, one class.
+//
+// Geometry: the camera link frame sits at the mount (x forward, y left, z up); the image lives in
+// its optical frame (z forward, x right, y down), turned from the link by the quaternion
+// (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5) (kOpticalRotation). Pixel (u, v) (column, row; integer
+// coordinates at pixel centres, as in ROS CameraInfo / OpenCV) looks along
+// ((u - cx) / fx, (v - cy) / fy, 1) in the optical frame. Rays are cast through the 3D scene in
+// 4 x 4 pixel tiles (one Embree 16-ray packet per tile), with directions of optical z component 1,
+// so the distance the scene reports is directly the depth.
+//
+// Depth (depth_camera): the z distance along the optical axis (not the ray length): a plane
+// facing the camera at distance d reads d at every pixel. No hit, or a depth outside
+// [min_depth, max_depth], gives 0. Noise N(0, std) (when `noise` is on) is added to valid pixels,
+// in pixel order, and the range rule applies again after it. Media (SPEC §8): a pixel ray
+// entering a cell before its surface (or with no surface) reads the entry point's depth instead.
+//
+// Colour (rgb_camera): object colours (their `color`, else grey 0.6) and the ground's
+// (0.50, 0.47, 0.42) are shaded by one fixed light: c * (0.45 + 0.55 max(0, n.L)) with
+// L = normalise(-0.5, 0.3, 0.8) in the world and n the surface normal facing the camera. Pixels
+// that see nothing within [near_clip, far_clip] are sky (0.70, 0.82, 0.95) with alpha 0; surfaces
+// have alpha 255. Media (SPEC §6): every cell a pixel ray enters within preview_distance (ray
+// length; with media_occlusion also no farther than its surface) blends the pixel towards the
+// cell's tint (a provider's own tint; the camera's smoke_interference_tint for legacy-tag media)
+// with opacity min(effective density x opacity scale, max opacity), farthest cell first; alpha is
+// kept.
+#include <cstdint>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "ubot/core/pose3d.h"
+#include "ubot/media/medium.h"
+#include "ubot/scene/scene.h"
+#include "ubot/sensors/sensor.h"
+
+namespace ubot {
+
+struct CameraImage {
+  Pose3d pose;  // camera link pose in the world at the stamp
+  int width = 0, height = 0;
+  std::vector<float> depth;        // depth_camera: metres along the optical axis, 0 = no data
+  std::vector<std::uint8_t> rgba;  // rgb_camera: 8-bit RGBA, row-major
+  int medium_pixels = 0;           // pixels a medium changed (cut depth or tinted colour)
+};
+
+// A depth image as 16-bit millimetres (PNG files, ROS 16UC1): round(depth x 1000), 0 = no data.
+// max_depth is at most 65.535 m, so every valid depth fits (a depth under 0.5 mm reads 0).
+inline void depth_to_millimetres(const std::vector<float>& depth, std::vector<std::uint16_t>& out) {
+  out.resize(depth.size());
+  for (std::size_t i = 0; i < depth.size(); ++i) {
+    const double mm = static_cast<double>(depth[i]) * 1000.0 + 0.5;
+    out[i] = mm >= 65535.0 ? 65535 : static_cast<std::uint16_t>(mm);
+  }
+}
+
+class Camera final : public Sensor {
+ public:
+  Camera(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
+
+  SensorKind kind() const override {
+    return params_.depth ? SensorKind::kDepthCamera : SensorKind::kRgbCamera;
+  }
+  const CameraModel& params() const { return params_; }
+  const CameraImage& image() const { return image_; }
+  const Pose3d& mount() const { return mount_; }
+  // Frame id of the images: the sensor frame id + "_optical".
+  std::string optical_frame_id() const;
+
+  // Camera link -> optical frame (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5)
+  // (unreal::camera_link_to_optical).
+  static Eigen::Quaterniond optical_rotation();
+
+  static constexpr double kAmbient = 0.45;
+  static constexpr double kDiffuse = 0.55;
+  static Eigen::Vector3d light_direction();  // unit, world frame, towards the light
+  static constexpr double kSky[3] = {0.70, 0.82, 0.95};
+  static constexpr double kGround[3] = {0.50, 0.47, 0.42};
+  static constexpr double kDefaultObject[3] = {0.6, 0.6, 0.6};
+
+ private:
+  bool measure(const SensorContext& ctx, std::string& status) override;
+  void build_rays(const Pose3d& pose);
+  void resolve_colors(const SensorContext& ctx);
+  // Per pixel: the nearest medium entry (ray length) within its limit, for depth.
+  void media_depth(const SensorContext& ctx, const Pose3d& pose);
+  void fill_depth();
+  void fill_color(const SensorContext& ctx);
+  void media_color(const SensorContext& ctx, const Pose3d& pose);
+  // Calls f(pixel) for the pixels whose rays can meet the sphere (center, radius) given in the
+  // optical frame: a conservative rectangle of the sphere's image.
+  template <class F>
+  void for_pixels_near(const Eigen::Vector3d& center, double radius, F&& f) const;
+
+  CameraModel params_;
+  Pose3d mount_;
+  CameraImage image_;
+  std::vector<int> pixel_of_ray_;          // rays in 4 x 4 tiles: ray k is pixel pixel_of_ray_[k]
+  std::vector<int> ray_of_pixel_;          // the inverse
+  std::vector<Eigen::Vector3d> link_dir_;  // per ray: (1, -(u - cx)/fx, -(v - cy)/fy)
+  std::vector<double> inv_length_;         // per ray: 1 / |link_dir|
+  std::vector<scene::Ray> rays_;
+  std::vector<scene::RayHit> hits_;
+  std::vector<double> media_entry_;  // per ray: nearest medium entry (ray length), +inf none
+  struct Tinted {                    // a pixel whose ray enters a cell
+    int pixel;
+    double distance;
+    int cell;
+  };
+  std::vector<Tinted> tinted_, ordered_;   // in cell order; grouped by pixel
+  std::vector<std::size_t> first_, fill_;  // per pixel: its first entry in ordered_
+  struct Blend {
+    double tint[3];
+    double opacity;
+  };
+  std::vector<Blend> blends_;  // per view cell
+  media::MediaView media_;
+  std::vector<Eigen::Vector3d> object_colors_;  // by object id, resolved at the first sample
+  std::vector<double> color_;                   // scratch: RGB in [0, 1] per pixel
+};
+
+}  // namespace ubot

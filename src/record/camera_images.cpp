@@ -1,0 +1,66 @@
+#include "ubot/record/camera_images.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "ubot/core/error.h"
+#include "ubot/render/image_png.h"
+
+namespace ubot {
+namespace {
+
+bool is_camera(const Sensor& s) {
+  return s.kind() == SensorKind::kDepthCamera || s.kind() == SensorKind::kRgbCamera;
+}
+
+std::filesystem::path camera_dir(const Simulation& sim, const Sensor& camera) {
+  return std::filesystem::path(file_safe_name(sim.world().object_model(camera.object_id()).name)) /
+         file_safe_name(camera.model().common.name);
+}
+
+}  // namespace
+
+std::string file_safe_name(const std::string& name) {
+  std::string out = name.empty() ? "_" : name;
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  }
+  if (out == "." || out == "..") out = "_";
+  return out;
+}
+
+std::string camera_image_file(const Simulation& sim, const Camera& camera) {
+  return (camera_dir(sim, camera) / fmt::format("{:06d}.png", camera.header().sequence))
+      .generic_string();
+}
+
+CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulation& sim)
+    : out_(std::move(out)) {
+  for (const auto& sensor : sim.sensors()) {
+    if (!is_camera(*sensor)) continue;
+    const std::filesystem::path dir = out_ / camera_dir(sim, *sensor);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error(fmt::format("{}: cannot create: {}", dir.string(), ec.message()));
+  }
+}
+
+void CameraImagesWriter::write(const Simulation& sim) {
+  for (const int i : sim.sampled()) {
+    const Sensor& sensor = *sim.sensors()[i];
+    if (!is_camera(sensor) || sensor.header().status == "Disabled") continue;
+    const auto& camera = static_cast<const Camera&>(sensor);
+    const CameraImage& img = camera.image();
+    const std::string path = (out_ / camera_image_file(sim, camera)).string();
+    if (camera.params().depth) {
+      depth_to_millimetres(img.depth, millimetres_);
+      render::write_png_gray16(path, img.width, img.height, millimetres_);
+    } else {
+      render::write_png_rgba8(path, img.width, img.height, img.rgba);
+    }
+    ++images_;
+  }
+}
+
+}  // namespace ubot

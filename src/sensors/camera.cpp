@@ -1,0 +1,273 @@
+#include "ubot/sensors/camera.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "ubot/core/unreal.h"
+#include "ubot/render/drawing.h"
+#include "ubot/world/world.h"
+
+namespace ubot {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kTile = 4;  // 4 x 4 pixels: one 16-ray Embree packet
+
+// The pixel interval [lo, hi] (within [0, n - 1]) whose rays can meet a sphere seen at
+// coordinate `a` across and `z` ahead (optical frame), radius r: the rays' slopes a / z lie
+// between the tangents from the origin to the sphere's projection on that plane. One pixel of
+// margin either side covers rounding. False when no pixel can.
+bool pixel_interval(double a, double z, double r, double c, double focal, int n, int& lo, int& hi) {
+  const double rho = std::hypot(a, z);
+  if (rho <= r) {  // the origin projects inside: every slope
+    lo = 0;
+    hi = n - 1;
+    return true;
+  }
+  constexpr double kHalfPi = std::numbers::pi / 2.0;
+  const double theta = std::atan2(a, z), alpha = std::asin(r / rho);
+  const double t0 = theta - alpha, t1 = theta + alpha;
+  if (t0 >= kHalfPi || t1 <= -kHalfPi) return false;  // wholly behind the camera
+  const double first = t0 <= -kHalfPi ? -kInf : c + focal * std::tan(t0) - 1.0;
+  const double last = t1 >= kHalfPi ? kInf : c + focal * std::tan(t1) + 1.0;
+  if (last < 0.0 || first > n - 1) return false;
+  lo = first <= 0.0 ? 0 : static_cast<int>(std::floor(first));
+  hi = last >= n - 1 ? n - 1 : static_cast<int>(std::ceil(last));
+  return lo <= hi;
+}
+
+std::uint8_t to_byte(double c) {
+  return static_cast<std::uint8_t>(std::lround(std::clamp(c, 0.0, 1.0) * 255.0));
+}
+
+}  // namespace
+
+// The conventions module holds the rotation and the frame suffix (SPEC §0).
+Eigen::Quaterniond Camera::optical_rotation() { return unreal::camera_link_to_optical(); }
+
+std::string Camera::optical_frame_id() const { return unreal::optical_frame_id(header().frame_id); }
+
+Eigen::Vector3d Camera::light_direction() { return Eigen::Vector3d(-0.5, 0.3, 0.8).normalized(); }
+
+Camera::Camera(const SensorModel& model, const ObjectModel& owner, int index,
+               std::uint64_t world_seed)
+    : Sensor(model, owner, index, world_seed),
+      params_(std::get<CameraModel>(model.params)),
+      mount_{params_.offset, rotation_from_rpy(params_.rpy)} {
+  const int w = params_.width, h = params_.height;
+  image_.width = w;
+  image_.height = h;
+  const std::size_t n = static_cast<std::size_t>(w) * h;
+  if (params_.depth) {
+    image_.depth.assign(n, 0.0f);
+  } else {
+    image_.rgba.assign(n * 4, 0);
+    color_.assign(n * 3, 0.0);
+  }
+  ray_of_pixel_.resize(n);
+  for (int ty = 0; ty < h; ty += kTile) {
+    for (int tx = 0; tx < w; tx += kTile) {
+      for (int v = ty; v < std::min(h, ty + kTile); ++v) {
+        for (int u = tx; u < std::min(w, tx + kTile); ++u) {
+          const int p = v * w + u;
+          ray_of_pixel_[p] = static_cast<int>(pixel_of_ray_.size());
+          pixel_of_ray_.push_back(p);
+          const Eigen::Vector3d d(1.0, -(u - params_.cx) / params_.fx,
+                                  -(v - params_.cy) / params_.fy);
+          link_dir_.push_back(d);
+          inv_length_.push_back(1.0 / d.norm());
+        }
+      }
+    }
+  }
+  rays_.resize(n);
+  hits_.resize(n);
+  media_entry_.resize(n);
+}
+
+bool Camera::measure(const SensorContext& ctx, std::string& status) {
+  const Pose3d pose = compose(ctx.world.pose3d(object_id()), mount_);
+  image_.pose = pose;
+  image_.medium_pixels = 0;
+  build_rays(pose);
+  ctx.scene_3d().cast(rays_, object_id(), hits_);
+  if (params_.depth) {
+    media_depth(ctx, pose);
+    fill_depth();
+  } else {
+    fill_color(ctx);
+    media_color(ctx, pose);
+  }
+  status = "Valid";
+  return true;
+}
+
+void Camera::build_rays(const Pose3d& pose) {
+  const Eigen::Matrix3d r = pose.orientation.toRotationMatrix();
+  for (std::size_t k = 0; k < rays_.size(); ++k) {
+    rays_[k].origin = pose.position;
+    rays_[k].direction = r * link_dir_[k];  // optical z component 1: distances are depths
+    rays_[k].max_distance = params_.max_depth;
+  }
+}
+
+template <class F>
+void Camera::for_pixels_near(const Eigen::Vector3d& center, double radius, F&& f) const {
+  int u0, u1, v0, v1;
+  if (!pixel_interval(center.x(), center.z(), radius, params_.cx, params_.fx, params_.width, u0,
+                      u1) ||
+      !pixel_interval(center.y(), center.z(), radius, params_.cy, params_.fy, params_.height, v0,
+                      v1)) {
+    return;
+  }
+  for (int v = v0; v <= v1; ++v) {
+    for (int u = u0; u <= u1; ++u) f(v * params_.width + u);
+  }
+}
+
+namespace {
+
+// A world point in the camera's optical frame (x right, y down, z forward).
+Eigen::Vector3d to_optical(const Pose3d& pose, const Eigen::Vector3d& p) {
+  const Eigen::Vector3d l = pose.orientation.conjugate() * (p - pose.position);
+  return {-l.y(), -l.z(), l.x()};
+}
+
+// The longest ray (in metres) of a camera whose rays reach `depth` along the optical axis.
+double longest_ray(const std::vector<double>& inv_length, double depth) {
+  return depth / *std::min_element(inv_length.begin(), inv_length.end());
+}
+
+}  // namespace
+
+void Camera::media_depth(const SensorContext& ctx, const Pose3d& pose) {
+  std::fill(media_entry_.begin(), media_entry_.end(), kInf);
+  media_ = media::MediaView(ctx.media, model().common.smoke, pose.position,
+                            longest_ray(inv_length_, params_.max_depth));
+  for (const media::MediaView::Cell& cell : media_.cells()) {
+    for_pixels_near(to_optical(pose, cell.center), cell.radius, [&](int p) {
+      const int k = ray_of_pixel_[p];
+      const double len = 1.0 / inv_length_[k];
+      // The surface (or the far end of the range) bounds where the ray can enter a cell.
+      const double limit = (hits_[k].hit() ? hits_[k].distance : params_.max_depth) * len;
+      const double t = media::entry_distance(pose.position, rays_[k].direction * inv_length_[k],
+                                             cell.center, cell.radius, limit);
+      media_entry_[k] = std::min(media_entry_[k], t);
+    });
+  }
+}
+
+void Camera::fill_depth() {
+  const bool noisy = model().common.noise && params_.std > 0.0;
+  for (std::size_t p = 0; p < image_.depth.size(); ++p) {
+    const int k = ray_of_pixel_[p];
+    double d = hits_[k].hit() ? hits_[k].distance : kInf;
+    const double medium = media_entry_[k] * inv_length_[k];  // entry depth
+    if (media_entry_[k] < kInf && medium <= d) {
+      d = medium;
+      ++image_.medium_pixels;
+    }
+    auto in_range = [&](double x) { return x >= params_.min_depth && x <= params_.max_depth; };
+    if (!in_range(d)) {
+      image_.depth[p] = 0.0f;
+      continue;
+    }
+    if (noisy) d += rng().gaussian(params_.std);
+    image_.depth[p] = in_range(d) ? static_cast<float>(d) : 0.0f;
+  }
+}
+
+void Camera::resolve_colors(const SensorContext& ctx) {
+  if (object_colors_.size() == ctx.world.size()) return;
+  object_colors_.clear();
+  for (int id = 0; id < static_cast<int>(ctx.world.size()); ++id) {
+    const std::string& name = ctx.world.object_model(id).color;
+    Eigen::Vector3d c(kDefaultObject[0], kDefaultObject[1], kDefaultObject[2]);
+    if (!name.empty()) {
+      if (const auto parsed = render::parse_color(name)) c = {parsed->r, parsed->g, parsed->b};
+    }
+    object_colors_.push_back(c);
+  }
+}
+
+void Camera::fill_color(const SensorContext& ctx) {
+  resolve_colors(ctx);
+  const scene::Scene& scene = ctx.scene_3d();
+  const Eigen::Vector3d light = light_direction();
+  const std::size_t n = pixel_of_ray_.size();
+  for (std::size_t p = 0; p < n; ++p) {
+    const scene::RayHit& h = hits_[ray_of_pixel_[p]];
+    double* c = &color_[3 * p];
+    if (!h.hit() || h.distance < params_.min_depth) {
+      std::copy(kSky, kSky + 3, c);
+      image_.rgba[4 * p + 3] = 0;
+      continue;
+    }
+    const int id = scene.user_id(h.body);
+    const double* base = id >= 0 ? object_colors_[id].data() : kGround;
+    const double shade = kAmbient + kDiffuse * std::max(0.0, h.normal.dot(light));
+    for (int i = 0; i < 3; ++i) c[i] = base[i] * shade;
+    image_.rgba[4 * p + 3] = 255;
+  }
+}
+
+void Camera::media_color(const SensorContext& ctx, const Pose3d& pose) {
+  const double reach =
+      params_.media_occlusion
+          ? std::min(params_.preview_distance, longest_ray(inv_length_, params_.max_depth))
+          : params_.preview_distance;
+  media_ = media::MediaView(ctx.media, model().common.smoke, pose.position, reach);
+  tinted_.clear();
+  for (int ci = 0; ci < static_cast<int>(media_.size()); ++ci) {
+    const media::MediaView::Cell& cell = media_.cells()[ci];
+    for_pixels_near(to_optical(pose, cell.center), cell.radius, [&](int p) {
+      const int k = ray_of_pixel_[p];
+      double limit = params_.preview_distance;
+      if (params_.media_occlusion && hits_[k].hit()) {
+        limit = std::min(limit, hits_[k].distance / inv_length_[k]);
+      }
+      const double t = media::entry_distance(pose.position, rays_[k].direction * inv_length_[k],
+                                             cell.center, cell.radius, limit);
+      if (t < kInf) tinted_.push_back({p, t, ci});
+    });
+  }
+  // Each view cell's tint and opacity, once.
+  blends_.clear();
+  for (const media::MediaView::Cell& cell : media_.cells()) {
+    const media::MediumSnapshot& s = ctx.media[cell.snapshot];
+    const media::Tint tint = s.legacy_tag.empty() ? s.tint : params_.smoke_interference_tint;
+    blends_.push_back({tint.r, tint.g, tint.b,
+                       std::min(s.cells[cell.index].effective_density() *
+                                    params_.smoke_interference_opacity_scale,
+                                params_.max_smoke_interference_opacity)});
+  }
+  // Group the entries by pixel (a counting sort: linear), then per pixel farthest cell first:
+  // the nearest smoke lies on top.
+  const std::size_t n = pixel_of_ray_.size();
+  first_.assign(n + 1, 0);
+  for (const Tinted& t : tinted_) ++first_[t.pixel + 1];
+  for (std::size_t p = 0; p < n; ++p) first_[p + 1] += first_[p];
+  ordered_.resize(tinted_.size());
+  fill_ = first_;
+  for (const Tinted& t : tinted_) ordered_[fill_[t.pixel]++] = t;
+  for (std::size_t p = 0; p < n; ++p) {
+    const auto begin = ordered_.begin() + first_[p], end = ordered_.begin() + first_[p + 1];
+    if (begin == end) continue;
+    ++image_.medium_pixels;
+    std::sort(begin, end, [](const Tinted& a, const Tinted& b) {
+      return a.distance != b.distance ? a.distance > b.distance : a.cell < b.cell;
+    });
+    double* c = &color_[3 * p];
+    for (auto t = begin; t != end; ++t) {
+      const Blend& b = blends_[t->cell];
+      for (int i = 0; i < 3; ++i) c[i] = c[i] + (b.tint[i] - c[i]) * b.opacity;
+    }
+  }
+  for (std::size_t p = 0; p < pixel_of_ray_.size(); ++p) {
+    for (int i = 0; i < 3; ++i) image_.rgba[4 * p + i] = to_byte(color_[3 * p + i]);
+  }
+}
+
+}  // namespace ubot
