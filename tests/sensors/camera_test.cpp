@@ -22,23 +22,14 @@ using testing_support::make_sim;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const Camera& camera(const Simulation& sim, int i = 0) {
-  return static_cast<const Camera&>(*sim.sensors()[i]);
+  return testing_support::sensor_as<Camera>(sim, i);
 }
 
 // A static robot at the origin facing +x with one camera (`keys`, flow-map body), plus
 // `obstacles` (obstacle list items) and `extra` top-level YAML.
 std::string world(const std::string& keys, const std::string& obstacles = "",
                   const std::string& extra = "") {
-  return extra + R"(
-world: {width: 100, height: 100, offset: [-50, -50]}
-robot:
-  - kinematics: {name: diff}
-    shape: {name: circle, radius: 0.2}
-    state: [0, 0, 0]
-    static: true
-    sensors:
-      - {)" +
-         keys + "}\n" + (obstacles.empty() ? "" : "obstacle:\n" + obstacles);
+  return testing_support::static_robot_world(keys, obstacles, extra);
 }
 
 // A wall x = `x` from y -100 to 100, 20 m tall.

@@ -18,7 +18,7 @@ using testing_support::make_sim;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const Lidar3d& lidar3d(const Simulation& sim, int i = 0) {
-  return static_cast<const Lidar3d&>(*sim.sensors()[i]);
+  return testing_support::sensor_as<Lidar3d>(sim, i);
 }
 
 double range_of(const LidarPoint& p) { return std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z); }

@@ -18,23 +18,14 @@ constexpr double kPi = std::numbers::pi;
 constexpr double kDeg = kPi / 180.0;
 
 const Lidar3d& lidar3d(const Simulation& sim, int i = 0) {
-  return static_cast<const Lidar3d&>(*sim.sensors()[i]);
+  return testing_support::sensor_as<Lidar3d>(sim, i);
 }
 
 // A static robot at the origin carrying one lidar3d (`keys`), above a ground plane at z = 0,
 // with `obstacles` (an `obstacle:` list body) around it.
 std::string world(const std::string& keys, const std::string& obstacles = "",
                   const std::string& extra = "ground: {z: 0}\n") {
-  return extra + R"(
-world: {width: 100, height: 100, offset: [-50, -50]}
-robot:
-  - kinematics: {name: diff}
-    shape: {name: circle, radius: 0.2}
-    state: [0, 0, 0]
-    static: true
-    sensors:
-      - {name: lidar3d, )" +
-         keys + "}\n" + (obstacles.empty() ? "" : "obstacle:\n" + obstacles);
+  return testing_support::static_robot_world("name: lidar3d, " + keys, obstacles, extra);
 }
 
 // The direction of ring k, column c in the sensor frame.
