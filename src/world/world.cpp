@@ -36,6 +36,7 @@ World::World(WorldModel model) : model_(std::move(model)) {
   states_.resize(n);
   shapes_.resize(n);
   radius_extend_.resize(n);
+  tilt_.resize(n);
   trajectories_.resize(n);
   scripted_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -55,6 +56,7 @@ World::World(WorldModel model) : model_(std::move(model)) {
     }
     place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
     radius_extend_[i] = m.shape.bounding_radius() + 0.1;
+    tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
 }
 
@@ -248,7 +250,9 @@ Pose3d World::pose3d(int id) const {
   if (trajectories_[id]) return scripted_[id].pose;
   const ObjectModel& m = model_.objects[id];
   const std::vector<double>& s = states_[id].state;
-  return {{s[0], s[1], m.z}, rotation_from_rpy(m.roll, m.pitch, s[2])};
+  const double half_yaw = 0.5 * s[2];
+  const Eigen::Quaterniond yaw(std::cos(half_yaw), 0.0, 0.0, std::sin(half_yaw));
+  return {{s[0], s[1], m.z}, yaw * tilt_[id]};
 }
 
 bool World::fov_detect_object(int observer, int other) const {

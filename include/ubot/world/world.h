@@ -100,6 +100,9 @@ class World {
   std::vector<ObjectState> states_;
   std::vector<WorldShape> shapes_;
   std::vector<double> radius_extend_;
+  // Each object's fixed roll and pitch as a rotation (q_y(pitch) q_x(roll)): a planar body's
+  // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
+  std::vector<Eigen::Quaterniond> tilt_;
   std::vector<RandomStream> wander_rng_;
   std::vector<RandomStream> motion_rng_;
   std::vector<std::optional<Trajectory>> trajectories_;
