@@ -42,7 +42,11 @@ def install(npm_dir):
 
 
 def read_with_loaders_gl(node, script, las, *flags):
-    r = subprocess.run([node, script, las, *flags], capture_output=True, text=True)
+    try:
+        r = subprocess.run([node, script, las, *flags], capture_output=True, text=True,
+                           timeout=120)
+    except subprocess.TimeoutExpired:
+        fail(f"@loaders.gl/las did not finish reading {las} within 120 s")
     if r.returncode != 0:
         fail(f"@loaders.gl/las could not read {las}:\n{r.stderr}")
     return json.loads(r.stdout)

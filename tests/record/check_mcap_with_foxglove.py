@@ -3,9 +3,10 @@
 run's frames.jsonl.
 
 Readers: npm @mcap/core (streaming and indexed readers: magic, footer, summary CRC, chunk CRCs,
-chunk and message indexes), @mcap/support (zstd / lz4), @foxglove/rosmsg (parses each channel's
-ros2msg schema) and @foxglove/rosmsg2-serialization (decodes the CDR; a message with bytes left
-over fails). This script checks what they read: topics, types, QoS metadata, per-channel counts
+chunk and message indexes), the zstd / lz4 decompressors @mcap/support uses
+(@foxglove/wasm-zstd, @foxglove/wasm-lz4), @foxglove/rosmsg (parses each channel's ros2msg
+schema) and @foxglove/rosmsg2-serialization (decodes the CDR; a message with bytes left over
+fails). This script checks what they read: topics, types, QoS metadata, per-channel counts
 against the statistics and the indexes, the data-section CRC (zlib), chunk indexes pointing at
 chunks, times = simulation time, and the values against frames.jsonl (ranges, intensities,
 poses, IMU samples, transforms).
@@ -25,8 +26,8 @@ import sys
 import tempfile
 import zlib
 
-PACKAGES = ["@mcap/core@2.2.2", "@mcap/support@1.1.0", "@foxglove/rosmsg@5.0.5",
-            "@foxglove/rosmsg2-serialization@3.1.0"]
+PACKAGES = ["@mcap/core@2.2.2", "@foxglove/wasm-zstd@1.0.1", "@foxglove/wasm-lz4@1.0.2",
+            "@foxglove/rosmsg@5.0.5", "@foxglove/rosmsg2-serialization@3.1.0"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORLD = os.path.join(ROOT, "tests", "data", "mcap_world.yaml")
@@ -62,7 +63,10 @@ def install(npm_dir):
 
 
 def read_with_foxglove(node, script, path):
-    r = subprocess.run([node, script, path], capture_output=True, text=True)
+    try:
+        r = subprocess.run([node, script, path], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        fail(f"Foxglove's readers did not finish reading {path} within 120 s")
     if r.returncode != 0:
         fail(f"Foxglove's readers rejected {path}:\n{r.stderr}")
     return json.loads(r.stdout)

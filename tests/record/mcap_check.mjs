@@ -1,13 +1,14 @@
 // Reads an MCAP file with the readers Foxglove uses: @mcap/core (indexed and streaming readers,
-// which check the magic, footer, summary CRC, chunk CRCs and the message indexes) with
-// @mcap/support's zstd / lz4 decompressors, and @foxglove/rosmsg + @foxglove/rosmsg2-serialization
-// (the .msg schema text -> a CDR decoder). Throws on anything they reject; prints what it read as
+// which check the magic, footer, summary CRC, chunk CRCs and the message indexes) with the
+// zstd / lz4 decompressors @mcap/support uses (@foxglove/wasm-zstd, @foxglove/wasm-lz4), and
+// @foxglove/rosmsg + @foxglove/rosmsg2-serialization (the .msg schema text -> a CDR decoder). Throws on anything they reject; prints what it read as
 // JSON for check_mcap_with_foxglove.py to compare with the run's frames.jsonl.
 //
 // usage: node mcap_check.mjs FILE.mcap
 import { readFileSync } from "node:fs";
 import { McapIndexedReader, McapStreamReader } from "@mcap/core";
-import { loadDecompressHandlers } from "@mcap/support";
+import lz4 from "@foxglove/wasm-lz4";
+import zstd from "@foxglove/wasm-zstd";
 import { parse } from "@foxglove/rosmsg";
 import { MessageReader } from "@foxglove/rosmsg2-serialization";
 
@@ -30,7 +31,15 @@ function plain(value) {
 
 const file = process.argv[2];
 const bytes = new Uint8Array(readFileSync(file));
-const decompressHandlers = await loadDecompressHandlers();
+// The two decompressors ubot writes, wired as @mcap/support's loadDecompressHandlers() wires
+// them. Not that function itself: it also starts the bzip2 module, and with the three WASM
+// modules compiling at once Node 20 hung in about 1 run in 20 (no CPU, never resolving).
+await lz4.isLoaded;
+await zstd.isLoaded;
+const decompressHandlers = {
+  lz4: (buffer, size) => new Uint8Array(lz4(buffer, Number(size))),
+  zstd: (buffer, size) => new Uint8Array(zstd.decompress(buffer, Number(size))),
+};
 
 // 1. Streaming: every record from the magic to the footer, chunk CRCs validated.
 const stream = new McapStreamReader({ decompressHandlers, validateCrcs: true, includeChunks: true });
