@@ -59,17 +59,14 @@ McapRecorder::McapRecorder(const std::string& path, const Simulation& sim,
       r->topics.sensor_topic(sensor->model().common.name, "scan");
     } else if (r && sensor->kind() == SensorKind::kLidar3d) {
       r->topics.sensor_topic(sensor->model().common.name, "points");
+    } else if (r && sensor->kind() == SensorKind::kImu) {
+      r->topics.sensor_topic(sensor->model().common.name, "imu");
     }
   }
-  ros2::TFMessage statics;
-  for (const auto& sensor : sim.sensors()) {
-    if (Robot* r = robot(sensor->object_id())) {
-      statics.transforms.push_back(ros2::sensor_transform(*sensor, r->topics.base_frame()));
-      if (const auto* camera = dynamic_cast<const Camera*>(sensor.get())) {
-        statics.transforms.push_back(ros2::optical_transform(*camera));
-      }
-    }
-  }
+  const ros2::TFMessage statics = ros2::static_transforms(sim, [this](int id) {
+    const Robot* r = robot(id);
+    return r ? &r->topics.base_frame() : nullptr;
+  });
   write(channel("/tf_static", MessageKind::kTFMessage, kStaticTfQos), statics);
 }
 
@@ -129,11 +126,11 @@ void McapRecorder::record(const Simulation& sim) {
       record_points(sensor.object_id(), name, cloud_data_);
     } else if (const auto* camera = dynamic_cast<const Camera*>(&sensor)) {
       ros2::camera_image(*camera, image_data_);
-      const ros2::Image image = ros2::to_image(image_data_);
+      ros2::to_image(image_data_, image_);
       const std::string base = ros2::camera_topic_base(r->topics.ns(), name);
-      write(channel(base + "/image_raw", MessageKind::kImage, r->qos), image);
+      write(channel(base + "/image_raw", MessageKind::kImage, r->qos), image_);
       write(channel(base + "/camera_info", MessageKind::kCameraInfo, r->qos),
-            ros2::to_camera_info(image.header, ros2::camera_intrinsics(*camera)));
+            ros2::to_camera_info(image_.header, ros2::camera_intrinsics(*camera)));
     }
   }
 }

@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "ubot/core/error.h"
-#include "ubot/ros2/names.h"
 #include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
@@ -37,8 +36,6 @@ struct Bridge::Robot {
   std::unique_ptr<RobotTwistTarget> target;
   std::unique_ptr<TwistCommandReceiver> receiver;
 };
-
-std::string Bridge::base_frame(const ObjectModel& object) { return ros2::base_frame(object); }
 
 Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transport) {
   const World& world = sim.world();
@@ -81,6 +78,9 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
     } else if (r && sensor->kind() == SensorKind::kLidar3d) {
       r->points[name] = make_writer<PointCloud2>(transport_, r->topics.sensor_topic(name, "points"),
                                                  r->sensor_qos);
+    } else if (r && sensor->kind() == SensorKind::kImu) {
+      r->imus[name] =
+          make_writer<Imu>(transport_, r->topics.sensor_topic(name, "imu"), r->sensor_qos);
     } else if (r && (sensor->kind() == SensorKind::kDepthCamera ||
                      sensor->kind() == SensorKind::kRgbCamera)) {
       const std::string base = camera_topic_base(r->topics.ns(), name);
@@ -117,16 +117,10 @@ std::string Bridge::robot_namespace(int object_id) const {
 }
 
 void Bridge::publish_static_tf(const Simulation& sim) {
-  TFMessage m;
-  for (const auto& sensor : sim.sensors()) {
-    const Robot* r = robot(sensor->object_id());
-    if (!r) continue;
-    m.transforms.push_back(sensor_transform(*sensor, r->topics.base_frame()));
-    if (const auto* camera = dynamic_cast<const Camera*>(sensor.get())) {
-      m.transforms.push_back(optical_transform(*camera));
-    }
-  }
-  tf_static_.write(m);
+  tf_static_.write(static_transforms(sim, [this](int id) -> const std::string* {
+    const Robot* r = robot(id);
+    return r ? &r->topics.base_frame() : nullptr;
+  }));
 }
 
 std::span<const Command> Bridge::commands(const Simulation& sim) {
@@ -202,15 +196,15 @@ void Bridge::publish_image(int object_id, const std::string& camera_name, const 
                            const CameraIntrinsics* intrinsics) {
   Robot* r = robot(object_id);
   if (!r) return;
-  const std::string base = camera_topic_base(r->topics.ns(), camera_name);
+  auto base = [&] { return camera_topic_base(r->topics.ns(), camera_name); };
   auto& writer = r->images[camera_name];
-  if (!writer) writer = make_writer<Image>(transport_, base + "/image_raw", r->sensor_qos);
-  const Image m = to_image(image);
-  writer.write(m);
+  if (!writer) writer = make_writer<Image>(transport_, base() + "/image_raw", r->sensor_qos);
+  to_image(image, image_);
+  writer.write(image_);
   if (!intrinsics) return;
   auto& info = r->camera_infos[camera_name];
-  if (!info) info = make_writer<CameraInfo>(transport_, base + "/camera_info", r->sensor_qos);
-  info.write(to_camera_info(m.header, *intrinsics));
+  if (!info) info = make_writer<CameraInfo>(transport_, base() + "/camera_info", r->sensor_qos);
+  info.write(to_camera_info(image_.header, *intrinsics));
 }
 
 }  // namespace ubot::ros2

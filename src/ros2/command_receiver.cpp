@@ -58,10 +58,7 @@ void CommandReceiver::shutdown() {
     const std::lock_guard lock(mutex_);
     pending_.clear();
   }
-  if (active_) {
-    release_target();
-    active_ = false;
-  }
+  release_now();
 }
 
 void CommandReceiver::post(std::function<std::string()> apply) {

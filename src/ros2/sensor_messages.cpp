@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "ubot/sensors/lidar2d.h"
 
@@ -85,15 +86,19 @@ Imu to_imu(const ImuData& imu) {
   return m;
 }
 
+void to_image(const ImageData& image, Image& out) {
+  out.header = to_header(image.header);
+  out.height = image.height;
+  out.width = image.width;
+  out.encoding = image.encoding;
+  out.is_bigendian = 0;
+  out.step = image.step;
+  out.data.assign(image.data.begin(), image.data.end());
+}
+
 Image to_image(const ImageData& image) {
   Image m;
-  m.header = to_header(image.header);
-  m.height = image.height;
-  m.width = image.width;
-  m.encoding = image.encoding;
-  m.is_bigendian = 0;
-  m.step = image.step;
-  m.data = image.data;
+  to_image(image, m);
   return m;
 }
 
@@ -111,7 +116,7 @@ CameraInfo to_camera_info(const Header& header, const CameraIntrinsics& c) {
 }
 
 LaserScan to_laser_scan(const Lidar2d& lidar, bool use_inf) {
-  const LaserScanMessage s = lidar.to_message(use_inf);
+  LaserScanMessage s = lidar.to_message(use_inf);
   LaserScan m;
   m.header = to_header(lidar.header());
   m.angle_min = s.angle_min;
@@ -121,8 +126,8 @@ LaserScan to_laser_scan(const Lidar2d& lidar, bool use_inf) {
   m.scan_time = s.scan_time;
   m.range_min = s.range_min;
   m.range_max = s.range_max;
-  m.ranges = s.ranges;
-  m.intensities = s.intensities;
+  m.ranges = std::move(s.ranges);
+  m.intensities = std::move(s.intensities);
   return m;
 }
 

@@ -8,6 +8,7 @@
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar3d.h"
 #include "ubot/sensors/sensor.h"
+#include "ubot/sim/simulation.h"
 #include "ubot/world/world.h"
 
 namespace ubot::ros2 {
@@ -76,6 +77,16 @@ TransformStamped to_transform(const Odometry& odom) {
   return t;
 }
 
+namespace {
+
+// A 3D mounting (offset, roll / pitch / yaw) as a transform.
+Transform mount_transform(const Eigen::Vector3d& offset, const Eigen::Vector3d& rpy) {
+  const Eigen::Quaterniond q = rotation_from_rpy(rpy);
+  return {{offset.x(), offset.y(), offset.z()}, {q.x(), q.y(), q.z(), q.w()}};
+}
+
+}  // namespace
+
 TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_frame) {
   TransformStamped t;
   t.header = {to_time(0), base_frame};
@@ -84,17 +95,11 @@ TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_
     t.transform.translation = {lidar->offset.x(), lidar->offset.y(), lidar->z};
     t.transform.rotation = yaw_quaternion(lidar->offset.z());
   } else if (const auto* imu = std::get_if<ImuModel>(&sensor.model().params)) {
-    t.transform.translation = {imu->offset.x(), imu->offset.y(), imu->offset.z()};
-    const Eigen::Quaterniond q = rotation_from_rpy(imu->rpy);
-    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+    t.transform = mount_transform(imu->offset, imu->rpy);
   } else if (const auto* lidar3d = std::get_if<Lidar3dModel>(&sensor.model().params)) {
-    t.transform.translation = {lidar3d->offset.x(), lidar3d->offset.y(), lidar3d->offset.z()};
-    const Eigen::Quaterniond q = rotation_from_rpy(lidar3d->rpy);
-    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+    t.transform = mount_transform(lidar3d->offset, lidar3d->rpy);
   } else if (const auto* camera = std::get_if<CameraModel>(&sensor.model().params)) {
-    t.transform.translation = {camera->offset.x(), camera->offset.y(), camera->offset.z()};
-    const Eigen::Quaterniond q = rotation_from_rpy(camera->rpy);
-    t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
+    t.transform = mount_transform(camera->offset, camera->rpy);
   }
   return t;
 }
@@ -137,12 +142,11 @@ void camera_image(const Camera& camera, ImageData& out) {
   if (camera.params().depth) {
     out.encoding = "16UC1";
     out.step = out.width * 2;
-    std::vector<std::uint16_t> mm;
-    depth_to_millimetres(img.depth, mm);
     out.data.resize(n * 2);
     for (std::size_t i = 0; i < n; ++i) {  // little-endian (is_bigendian 0)
-      out.data[2 * i] = static_cast<std::uint8_t>(mm[i] & 0xFF);
-      out.data[2 * i + 1] = static_cast<std::uint8_t>(mm[i] >> 8);
+      const std::uint16_t mm = depth_millimetres(img.depth[i]);
+      out.data[2 * i] = static_cast<std::uint8_t>(mm & 0xFF);
+      out.data[2 * i + 1] = static_cast<std::uint8_t>(mm >> 8);
     }
   } else {
     out.encoding = "rgb8";
@@ -174,6 +178,20 @@ TransformStamped optical_transform(const Camera& camera) {
   t.transform.translation = {0.0, 0.0, 0.0};
   t.transform.rotation = {q.x(), q.y(), q.z(), q.w()};
   return t;
+}
+
+TFMessage static_transforms(const Simulation& sim,
+                            const std::function<const std::string*(int)>& base_frame_of) {
+  TFMessage m;
+  for (const auto& sensor : sim.sensors()) {
+    const std::string* base = base_frame_of(sensor->object_id());
+    if (!base) continue;
+    m.transforms.push_back(sensor_transform(*sensor, *base));
+    if (const auto* camera = dynamic_cast<const Camera*>(sensor.get())) {
+      m.transforms.push_back(optical_transform(*camera));
+    }
+  }
+  return m;
 }
 
 }  // namespace ubot::ros2

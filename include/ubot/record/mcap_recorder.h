@@ -66,6 +66,7 @@ class McapRecorder {
   ros2::PointCloud2 cloud_;           // reused
   ros2::PointCloudData cloud_data_;   // reused: lidar3d sweeps
   ros2::ImageData image_data_;        // reused: camera samples
+  ros2::Image image_;                 // reused
 };
 
 }  // namespace ubot

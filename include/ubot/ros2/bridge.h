@@ -57,9 +57,8 @@ class Bridge {
 
   // The cmd_vel receiver of a robot (nullptr if it has none).
   TwistCommandReceiver* receiver(int object_id);
-  // The namespace of a robot's topics ("" = root) and its body frame.
+  // The namespace of a robot's topics ("" = root).
   std::string robot_namespace(int object_id) const;
-  static std::string base_frame(const ObjectModel& object);
 
  private:
   struct Robot;
@@ -76,6 +75,7 @@ class Bridge {
   PointCloud2 cloud_;  // reused buffers
   PointCloudData cloud_data_;
   ImageData image_data_;  // reused: camera samples
+  Image image_;
 };
 
 }  // namespace ubot::ros2

@@ -70,6 +70,8 @@ constexpr std::uint32_t kCloudPointStep = 24;
 // Fills `out` (reusing its buffers): height 1, width N, is_dense when every coordinate is finite.
 void to_point_cloud2(const PointCloudData& cloud, PointCloud2& out);
 Imu to_imu(const ImuData& imu);
+// Fills `out` (reusing its buffer); the returning form is for one-off messages.
+void to_image(const ImageData& image, Image& out);
 Image to_image(const ImageData& image);
 CameraInfo to_camera_info(const Header& header, const CameraIntrinsics& intrinsics);
 // The latest scan of a lidar2d / fmcw_lidar2d; `use_inf`: REP 117 ranges.

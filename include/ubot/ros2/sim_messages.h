@@ -11,6 +11,7 @@
 //                                      camera_intrinsics()); /tf_static also carries
 //                                      optical_transform(): camera link -> <link>_optical
 // A robot's second sensor of a kind goes to <ns>/<sensor name>/<suffix> (RobotTopics).
+#include <functional>
 #include <map>
 #include <string>
 
@@ -23,6 +24,7 @@ class Camera;
 class Imu;
 class Lidar3d;
 class Sensor;
+class Simulation;
 class World;
 }  // namespace ubot
 
@@ -60,9 +62,9 @@ std::string camera_topic_base(const std::string& ns, const std::string& camera_n
 
 // Clock at the world's current time.
 Clock clock_message(const World& world);
-// Ground truth of object `id` at the world's current time: pose in `map` (planar state at the
-// object's z), twist in the body frame (diff (v, 0, ω), omni (forward, lateral, 0), acker
-// (v, 0, v tan(steer) / L)), zero covariances.
+// Ground truth of object `id` at the world's current time: its full 3D pose in `map`, twist in the
+// body frame (diff (v, 0, ω), omni (forward, lateral, 0), acker (v, 0, v tan(steer) / L)), zero
+// covariances.
 Odometry odometry(const World& world, int id, const std::string& base_frame);
 // The transform an odometry message describes: header.frame_id -> child_frame_id.
 TransformStamped to_transform(const Odometry& odom);
@@ -82,5 +84,10 @@ void camera_image(const Camera& camera, ImageData& out);
 CameraIntrinsics camera_intrinsics(const Camera& camera);
 // Camera link -> optical frame, stamped 0: rotation (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5).
 TransformStamped optical_transform(const Camera& camera);
+// What /tf_static carries: every published object's sensor mountings (sensor_transform) and
+// its cameras' optical frames. `base_frame_of(object_id)`: the object's body frame, or nullptr
+// for an object that is not published.
+TFMessage static_transforms(const Simulation& sim,
+                            const std::function<const std::string*(int)>& base_frame_of);
 
 }  // namespace ubot::ros2

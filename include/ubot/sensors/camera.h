@@ -47,12 +47,13 @@ struct CameraImage {
 
 // A depth image as 16-bit millimetres (PNG files, ROS 16UC1): round(depth x 1000), 0 = no data.
 // max_depth is at most 65.535 m, so every valid depth fits (a depth under 0.5 mm reads 0).
+inline std::uint16_t depth_millimetres(float depth) {
+  const double mm = static_cast<double>(depth) * 1000.0 + 0.5;
+  return mm >= 65535.0 ? 65535 : static_cast<std::uint16_t>(mm);
+}
 inline void depth_to_millimetres(const std::vector<float>& depth, std::vector<std::uint16_t>& out) {
   out.resize(depth.size());
-  for (std::size_t i = 0; i < depth.size(); ++i) {
-    const double mm = static_cast<double>(depth[i]) * 1000.0 + 0.5;
-    out[i] = mm >= 65535.0 ? 65535 : static_cast<std::uint16_t>(mm);
-  }
+  for (std::size_t i = 0; i < depth.size(); ++i) out[i] = depth_millimetres(depth[i]);
 }
 
 class Camera final : public Sensor {
