@@ -10,6 +10,7 @@
 
 #include "lidar3d_presets.h"
 #include "object_reader.h"
+#include "ubot/core/angles.h"
 
 namespace ubot::config {
 namespace {
@@ -201,7 +202,7 @@ void read_columns(Mapping& m, Lidar3dModel& l) {
   if (resolution) {
     const double unit = resolution->path().ends_with("_deg") ? kDeg : 1.0;
     const double r = resolution->as_positive() * unit;
-    const bool full = l.angle_range >= kTwoPi - 1e-6;
+    const bool full = is_full_circle(l.angle_range);
     n = std::llround(full ? kTwoPi / r : l.angle_range / r + 1.0);
   }
   const Field& where = number ? *number : resolution ? *resolution : m.field();

@@ -85,9 +85,12 @@ void MediaView::fan_entry_distances(const HorizontalFan& fan, std::span<double> 
   auto limit = [&](std::size_t i) {
     return fan.limits.empty() ? fan.max_distance : std::min(fan.limits[i], fan.max_distance);
   };
-  // Ray directions, computed the first time a cell needs them.
-  std::vector<Eigen::Vector3d> dirs(n);
-  std::vector<std::uint8_t> have_dir(n, 0);
+  // Ray directions, computed the first time a cell needs them (per-thread scratch: sensors
+  // sample in parallel, and a scan must not allocate).
+  thread_local std::vector<Eigen::Vector3d> dirs;
+  thread_local std::vector<std::uint8_t> have_dir;
+  dirs.resize(n);
+  have_dir.assign(n, 0);
   auto test = [&](std::size_t i, int k, const Cell& c, double reach) {
     const double max = limit(i);
     if (reach > max) return;  // the cell lies beyond this ray's limit

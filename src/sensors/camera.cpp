@@ -82,6 +82,7 @@ Camera::Camera(const SensorModel& model, const ObjectModel& owner, int index,
       }
     }
   }
+  longest_ray_per_depth_ = 1.0 / *std::min_element(inv_length_.begin(), inv_length_.end());
   rays_.resize(n);
   hits_.resize(n);
   media_entry_.resize(n);
@@ -135,17 +136,12 @@ Eigen::Vector3d to_optical(const Pose3d& pose, const Eigen::Vector3d& p) {
   return {-l.y(), -l.z(), l.x()};
 }
 
-// The longest ray (in metres) of a camera whose rays reach `depth` along the optical axis.
-double longest_ray(const std::vector<double>& inv_length, double depth) {
-  return depth / *std::min_element(inv_length.begin(), inv_length.end());
-}
-
 }  // namespace
 
 void Camera::media_depth(const SensorContext& ctx, const Pose3d& pose) {
   std::fill(media_entry_.begin(), media_entry_.end(), kInf);
   media_ = media::MediaView(ctx.media, model().common.smoke, pose.position,
-                            longest_ray(inv_length_, params_.max_depth));
+                            params_.max_depth * longest_ray_per_depth_);
   for (const media::MediaView::Cell& cell : media_.cells()) {
     for_pixels_near(to_optical(pose, cell.center), cell.radius, [&](int p) {
       const int k = ray_of_pixel_[p];
@@ -216,7 +212,7 @@ void Camera::fill_color(const SensorContext& ctx) {
 void Camera::media_color(const SensorContext& ctx, const Pose3d& pose) {
   const double reach =
       params_.media_occlusion
-          ? std::min(params_.preview_distance, longest_ray(inv_length_, params_.max_depth))
+          ? std::min(params_.preview_distance, params_.max_depth * longest_ray_per_depth_)
           : params_.preview_distance;
   media_ = media::MediaView(ctx.media, model().common.smoke, pose.position, reach);
   tinted_.clear();

@@ -79,16 +79,16 @@ ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& r
   const bool valid = status == ImuStatus::kValid;
   const double dt = nanos_to_seconds(valid ? stamp - previous_.stamp : period_);
   sample_.orientation = pose.orientation;
+  const double sa = accelerometer_sigma(dt), sg = gyroscope_sigma(dt);
   if (valid) {
     differentiate(pose, turn, dt);
-    if (noise_) add_noise(dt, rng);
+    if (noise_) add_noise(dt, sa, sg, rng);
     filter_and_clamp(dt);
   } else {
     sample_.angular_velocity.setZero();
     sample_.linear_acceleration.setZero();
   }
   // Variances are reported whether noise is on or not (SPEC §7).
-  const double sa = accelerometer_sigma(dt), sg = gyroscope_sigma(dt);
   sample_.linear_acceleration_variance.setConstant(sa * sa);
   sample_.angular_velocity_variance.setConstant(sg * sg);
 
@@ -108,7 +108,7 @@ void ImuProcessor::differentiate(const Pose3d& pose, const Eigen::Vector3d& turn
   sample_.angular_velocity = turn / dt;
 }
 
-void ImuProcessor::add_noise(double dt, RandomStream& rng) {
+void ImuProcessor::add_noise(double dt, double sa, double sg, RandomStream& rng) {
   // (1) the bias random walk, (2) bias and white noise; draws in a fixed order (accelerometer
   // walk x y z, gyroscope walk, accelerometer noise, gyroscope noise) for reproducibility.
   const double sqrt_dt = std::sqrt(dt);
@@ -122,7 +122,6 @@ void ImuProcessor::add_noise(double dt, RandomStream& rng) {
   }
   sample_.linear_acceleration += accelerometer_bias();
   sample_.angular_velocity += gyroscope_bias();
-  const double sa = accelerometer_sigma(dt), sg = gyroscope_sigma(dt);
   if (sa > 0.0) {
     for (int k = 0; k < 3; ++k) sample_.linear_acceleration[k] += rng.gaussian(sa);
   }

@@ -35,7 +35,7 @@ Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
 
 double Lidar2d::angle_increment() const {
   if (angles_.size() < 2) return 0.0;
-  if (params_.angle_range >= kFullCircle - 1e-6) return kFullCircle / angles_.size();
+  if (is_full_circle(params_.angle_range)) return kFullCircle / angles_.size();
   return params_.angle_range / (angles_.size() - 1);
 }
 

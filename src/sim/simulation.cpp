@@ -233,7 +233,8 @@ void Simulation::collect_media() {
     reset(s);
     return s;
   };
-  std::vector<int> claimed;  // objects a provider speaks for: never collected again by tag
+  std::vector<int>& claimed = claimed_;  // objects a provider speaks for: not collected by tag
+  claimed.clear();
   for (const auto& provider : providers_) {
     media::MediumSnapshot& s = next();
     if (provider->source_object() >= 0) claimed.push_back(provider->source_object());

@@ -76,7 +76,6 @@ TEST(RandomStream, DifferentIdsOrSeedsGiveIndependentStreams) {
   EXPECT_LT(std::abs(sab / n), 0.02);
 }
 
-
 TEST(RandomStream, NormalShapeMatchesTheGaussianEverywhere) {
   // Mass in bands across the whole range, including the ziggurat's tail beyond r = 3.654,
   // against the exact normal probabilities (erf), over 2e6 draws.
@@ -109,7 +108,6 @@ TEST(RandomStream, NormalShapeMatchesTheGaussianEverywhere) {
   EXPECT_NEAR(sum3 / n, 0.0, 0.02);  // skewness
   EXPECT_NEAR(sum4 / n, 3.0, 0.03);  // kurtosis of a normal
 }
-
 
 TEST(Xoshiro256pp, MatchesTheReferenceAlgorithm) {
   // State from SplitMix64(1234567), whose first outputs 6457827717110365317,

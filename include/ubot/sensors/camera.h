@@ -101,6 +101,7 @@ class Camera final : public Sensor {
   std::vector<int> ray_of_pixel_;          // the inverse
   std::vector<Eigen::Vector3d> link_dir_;  // per ray: (1, -(u - cx)/fx, -(v - cy)/fy)
   std::vector<double> inv_length_;         // per ray: 1 / |link_dir|
+  double longest_ray_per_depth_ = 1.0;     // the longest ray's length per metre of depth
   std::vector<scene::Ray> rays_;
   std::vector<scene::RayHit> hits_;
   std::vector<double> media_entry_;  // per ray: nearest medium entry (ray length), +inf none

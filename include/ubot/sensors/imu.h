@@ -73,7 +73,8 @@ class ImuProcessor {
   };
   ImuStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
   void differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt);
-  void add_noise(double dt, RandomStream& rng);
+  // sa, sg: the white-noise σ at this dt (accelerometer_sigma, gyroscope_sigma).
+  void add_noise(double dt, double sa, double sg, RandomStream& rng);
   void filter_and_clamp(double dt);
 
   ImuModel params_;

@@ -74,6 +74,7 @@ class Simulation {
   // Legacy tag path: (object id, tag) for every object carrying a tag some sensor looks for.
   std::vector<std::pair<int, std::string>> tagged_;
   std::vector<media::MediumSnapshot> media_;  // storage reused from step to step
+  std::vector<int> claimed_;                  // scratch of collect_media
   std::size_t media_count_ = 0;
   struct Threads;
   std::unique_ptr<Threads> threads_;
