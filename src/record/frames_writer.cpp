@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -386,16 +387,13 @@ void write_imu(JsonWriter& j, const Imu& imu) {
 }  // namespace
 
 FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
-  if (!file_) {
-    throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
+  // points.bin first: if it cannot be opened, frames.jsonl is not left open behind the throw.
+  if (std::ranges::any_of(sim.sensors(),
+                          [](const auto& s) { return s->kind() == SensorKind::kLidar3d; })) {
+    points_ = std::make_unique<PointsWriter>(
+        (std::filesystem::path(path).parent_path() / kPointsFile).string());
   }
-  for (const auto& sensor : sim.sensors()) {
-    if (sensor->kind() == SensorKind::kLidar3d && !points_) {
-      points_ = std::make_unique<PointsWriter>(
-          (std::filesystem::path(path).parent_path() / kPointsFile).string());
-    }
-  }
+  file_ = open_output(path);
   write_header(json_, sim);
   write_line();
 }
@@ -474,9 +472,7 @@ void FramesWriter::write_step(const Simulation& sim) {
 
 void FramesWriter::write_line() {
   json_.str().push_back('\n');
-  if (std::fwrite(json_.str().data(), 1, json_.str().size(), file_) != json_.str().size()) {
-    throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
-  }
+  write_output(file_, json_.str().data(), json_.str().size(), path_);
   json_.clear();
 }
 

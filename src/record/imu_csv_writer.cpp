@@ -11,8 +11,7 @@
 namespace ubot {
 
 ImuCsvWriter::ImuCsvWriter(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
-  if (!file_) throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
+  file_ = open_output(path);
   put("stamp,sequence,status,valid,qx,qy,qz,qw,wx,wy,wz,ax,ay,az\n");
 }
 
@@ -32,9 +31,7 @@ void ImuCsvWriter::write(const Imu& imu) {
 }
 
 void ImuCsvWriter::put(const std::string& line) {
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size()) {
-    throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
-  }
+  write_output(file_, line.data(), line.size(), path_);
 }
 
 void ImuCsvWriter::close() { close_output(file_, path_); }

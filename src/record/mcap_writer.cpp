@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "output_file.h"
 #include "ubot/core/error.h"
 
 namespace ubot {
@@ -112,8 +113,7 @@ struct McapWriter::ChunkIndex {
 
 McapWriter::McapWriter(const std::string& path, McapWriterOptions options)
     : path_(path), options_(std::move(options)) {
-  file_ = std::fopen(path.c_str(), "wb");
-  if (!file_) throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
+  file_ = open_output(path);
   if (options_.compression == McapCompression::kZstd) zstd_ = ZSTD_createCCtx();
   chunk_.reserve(options_.chunk_size + (options_.chunk_size >> 2));
   emit(kMagic);
@@ -135,9 +135,7 @@ McapWriter::~McapWriter() {
 }
 
 void McapWriter::emit(std::span<const std::uint8_t> bytes) {
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
-  }
+  write_output(file_, bytes.data(), bytes.size(), path_);
   position_ += bytes.size();
   stats_.file_bytes = position_;
   if (in_data_section_) {
@@ -382,11 +380,7 @@ void McapWriter::close() {
     file_ = nullptr;
     throw;
   }
-  const bool failed = std::fflush(file_) != 0 || std::ferror(file_);
-  const int error = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (failed) throw Error(fmt::format("{}: write failed: {}", path_, std::strerror(error)));
+  close_output(file_, path_);
 }
 
 }  // namespace ubot

@@ -60,21 +60,12 @@ void check_size(const std::string& path, int width, int height, std::size_t have
 }  // namespace
 
 void write_png_rgba8(const std::string& path, int width, int height,
-                     std::span<const std::uint8_t> rgba, bool keep_alpha) {
+                     std::span<const std::uint8_t> rgba) {
   check_size(path, width, height, rgba.size(), 4);
-  std::vector<std::uint8_t> rgb;
-  const std::uint8_t* data = rgba.data();
-  if (!keep_alpha) {
-    rgb.resize(rgba.size() / 4 * 3);
-    for (std::size_t p = 0, q = 0; p < rgba.size(); p += 4, q += 3) {
-      std::memcpy(&rgb[q], &rgba[p], 3);
-    }
-    data = rgb.data();
-  }
-  const std::size_t stride = static_cast<std::size_t>(width) * (keep_alpha ? 4 : 3);
+  const std::size_t stride = static_cast<std::size_t>(width) * 4;
   std::vector<png_bytep> rows(static_cast<std::size_t>(height));
-  for (int y = 0; y < height; ++y) rows[y] = const_cast<png_bytep>(data + y * stride);
-  write_file(path, width, height, 8, keep_alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, rows);
+  for (int y = 0; y < height; ++y) rows[y] = const_cast<png_bytep>(rgba.data() + y * stride);
+  write_file(path, width, height, 8, PNG_COLOR_TYPE_RGBA, rows);
 }
 
 void write_png_gray16(const std::string& path, int width, int height,

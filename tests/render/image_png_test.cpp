@@ -47,7 +47,7 @@ std::string scratch(const char* name) {
   return (std::filesystem::temp_directory_path() / name).string();
 }
 
-TEST(ImagePng, Rgba8AndRgb8RoundTrip) {
+TEST(ImagePng, Rgba8RoundTrips) {
   std::vector<std::uint8_t> rgba(5 * 3 * 4);
   for (std::size_t i = 0; i < rgba.size(); ++i) rgba[i] = static_cast<std::uint8_t>(i * 37 + 1);
   const std::string path = scratch("ubot_image_png_rgba.png");
@@ -60,13 +60,6 @@ TEST(ImagePng, Rgba8AndRgb8RoundTrip) {
   for (int y = 0; y < 3; ++y) {
     EXPECT_EQ(r.rows[y],
               std::vector<std::uint8_t>(rgba.begin() + y * 20, rgba.begin() + y * 20 + 20));
-  }
-  write_png_rgba8(path, 5, 3, rgba, false);
-  r = read_png(path);
-  EXPECT_EQ(r.color_type, PNG_COLOR_TYPE_RGB);
-  ASSERT_EQ(r.rows[2].size(), 15u);
-  for (int x = 0; x < 5; ++x) {
-    for (int c = 0; c < 3; ++c) EXPECT_EQ(r.rows[2][3 * x + c], rgba[(2 * 5 + x) * 4 + c]);
   }
   std::filesystem::remove(path);
 }
