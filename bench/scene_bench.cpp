@@ -315,6 +315,15 @@ void BM_RobotsFans(benchmark::State& state) {
 }
 BENCHMARK(BM_RobotsFans)->Unit(benchmark::kMillisecond);
 
+// The same with one sphere in the world, beyond every fan's reach: fans still take the 2D path.
+void BM_RobotsFansFarSphere(benchmark::State& state) {
+  RobotWorld w;
+  w.scene.add_sphere({500, 500, 0}, 1.0, false, -1);
+  w.scene.commit();
+  robots_fans(state, w);
+}
+BENCHMARK(BM_RobotsFansFarSphere)->Unit(benchmark::kMillisecond);
+
 // The same fans as rays through cast(): Embree's packets (the fan path's reference).
 void BM_RobotsFansCast(benchmark::State& state) {
   RobotWorld w;

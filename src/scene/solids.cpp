@@ -170,19 +170,42 @@ double SolidLayer::stage_for_commit(bool* heavy, bool* changed) {
     *changed = true;
   }
   double e = std::max(sphere_extent(live_spheres_[0]), sphere_extent(live_spheres_[1]));
+  live_bounds_.clear();
+  for (const auto& spheres : live_spheres_) {
+    for (const SphereRecord& s : spheres) {
+      const Eigen::Vector3d c(s.cx, s.cy, s.cz), r = Eigen::Vector3d::Constant(s.radius);
+      live_bounds_.emplace_back(c - r, c + r);
+    }
+  }
   for (const MeshBodyRecord& b : live_mesh_bodies_) {
     const MeshShape& shape = *meshes_[static_cast<std::size_t>(b.mesh)];
     const Eigen::Vector3d& lo = shape.min;
     const Eigen::Vector3d& hi = shape.max;
+    Eigen::AlignedBox3d box;
     for (int corner = 0; corner < 8; ++corner) {
       const Eigen::Vector3d p((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(),
                               (corner & 4) ? hi.z() : lo.z());
       const Eigen::Vector3d w = b.rotation * p + b.translation;
       e = std::max({e, std::abs(w.x()), std::abs(w.y())});
+      box.extend(w);
     }
+    live_bounds_.push_back(box);
   }
   live_extent_ = e;
   return e;
+}
+
+bool SolidLayer::can_meet_fan(const Eigen::Vector3d& origin, double reach) const {
+  if (has_ground_ && origin.z() < ground_.z) return true;
+  // Meshes are float triangles refined in double: a margin well above float rounding.
+  const double pad = 1e-5 * (1.0 + live_extent_ + std::abs(origin.z()));
+  for (const Eigen::AlignedBox3d& b : live_bounds_) {
+    if (origin.z() < b.min().z() - pad || origin.z() > b.max().z() + pad) continue;
+    const double dx = std::max({b.min().x() - origin.x(), 0.0, origin.x() - b.max().x()});
+    const double dy = std::max({b.min().y() - origin.y(), 0.0, origin.y() - b.max().y()});
+    if (std::hypot(dx, dy) <= reach + pad) return true;
+  }
+  return false;
 }
 
 void SolidLayer::sync_spheres(int d, double extent) {

@@ -96,12 +96,10 @@ class SolidLayer {
   double stage_for_commit(bool* heavy, bool* changed);
   // Brings Embree up to date with the live content (before the top scene is committed).
   void sync(double extent);
-  // Whether a horizontal fan at height z could meet some of this content (spheres and meshes
-  // always; the ground only from below it).
-  bool can_meet_fan(double z) const {
-    return !live_spheres_[0].empty() || !live_spheres_[1].empty() || !live_mesh_bodies_.empty() ||
-           (has_ground_ && z < ground_.z);
-  }
+  // Whether a horizontal fan from `origin` reaching `reach` could meet some of this content: a
+  // sphere or mesh body whose bounds span the fan's height within its reach (bounds padded, so
+  // the answer errs towards yes), or the ground from below it.
+  bool can_meet_fan(const Eigen::Vector3d& origin, double reach) const;
 
   // Unit normal at a hit of this layer (facing the ray's origin); `prim` is the body's record
   // index for meshes (BodyRecord::prim), unused otherwise.
@@ -143,6 +141,7 @@ class SolidLayer {
   std::vector<RTCGeometry> mesh_instances_;     // per mesh body, nullptr until attached
   std::vector<std::int32_t> body_of_instance_;  // top-scene geometry id -> mesh body, -1 none
   double live_extent_ = 0.0;
+  std::vector<Eigen::AlignedBox3d> live_bounds_;  // world bounds of each live sphere, mesh body
 };
 
 // Embree callbacks (solids.cpp, mesh.cpp).

@@ -121,7 +121,7 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }
   // The 2D fan path knows the extruded shapes only: with 3D content a fan could meet, Embree.
-  if (!m.solids->can_meet_fan(origin.z()) &&
+  if (!m.solids->can_meet_fan(origin, max_distance) &&
       m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
     return;
   }

@@ -347,6 +347,36 @@ TEST(SceneSolidsFan, FansSeeSpheresAndMeshesToo) {
   EXPECT_NEAR(fan[540].distance, 2.0, 1e-12);  // yaw pi/2: the sphere of radius 1 at y = 3
 }
 
+TEST(SceneSolidsFan, FansAgreeWithRaysWhereverSolidsAreOutOfTheirReachOrHeight) {
+  // Fans take the exact 2D path when no solid spans their height within their reach, and
+  // Embree otherwise: either way they give what cast() gives, at the edges of those bounds too.
+  Scene scene;
+  scene.add_body(circle(-4, 0, 0.5), false, 1);
+  scene.add_sphere({0, 3, 2.0}, 1.0, true, 2);  // spans z 1..3
+  scene.add_mesh_body(scene.add_mesh(cube_mesh()), pose({30, 0, 0.5}, {0, 0, 1}, 0.3), false, 3);
+  scene.commit();
+  std::vector<double> yaws;
+  for (int i = 0; i < 720; ++i) yaws.push_back(-M_PI + i * M_PI / 360);
+  std::vector<RayHit> fan(yaws.size()), rays(yaws.size());
+  int solid_hits = 0;
+  for (const Eigen::Vector3d& o :
+       {Eigen::Vector3d(0, 0, 0.5), Eigen::Vector3d(0, 0, 1.0), Eigen::Vector3d(0, 0, 1.5),
+        Eigen::Vector3d(0, 0, 3.0), Eigen::Vector3d(10, 0, 0.5), Eigen::Vector3d(25, 0, 0.5)}) {
+    for (double reach : {4.0, 20.0}) {
+      scene.cast_fan(o, yaws, reach, kNoUserId, fan);
+      std::vector<Ray> r;
+      for (double y : yaws) r.push_back({o, {std::cos(y), std::sin(y), 0}, reach});
+      scene.cast(r, kNoUserId, rays);
+      for (std::size_t i = 0; i < yaws.size(); ++i) {
+        ASSERT_EQ(fan[i].body, rays[i].body) << o.transpose() << " reach " << reach << " " << i;
+        ASSERT_EQ(fan[i].distance, rays[i].distance) << o.transpose() << " " << i;
+        solid_hits += fan[i].hit() && scene.user_id(fan[i].body) >= 2;
+      }
+    }
+  }
+  EXPECT_GT(solid_hits, 100);  // the cases that do meet the sphere or the cube met them
+}
+
 TEST(SceneSolidsErrors, BadInputIsRejectedWithAMessage) {
   Scene scene;
   EXPECT_THROW(scene.add_sphere({0, 0, NAN}, 1.0, false, 1), Error);
