@@ -48,7 +48,7 @@ bool Lidar2d::measure(const SensorContext& ctx, std::string& status) {
                              s * params_.offset.x() + c * params_.offset.y() + y,
                              wrap_to_pi(params_.offset.z() + yaw));
   scan_.origin = pose;
-  scan_.z = ctx.world.pose3d(object_id()).position.z() + params_.z;  // follows a trajectory
+  scan_.z = ctx.world.base_z(object_id()) + params_.z;  // follows a trajectory
   cast(ctx, pose);
   cut_by_media(ctx, pose);
   fill_ranges(ctx);

@@ -49,7 +49,7 @@ bool is_solid_body(const ObjectModel& m) {
 Eigen::Vector3d sphere_center(const World& world, int id) {
   const SolidModel& s = *world.object_model(id).shape.solid;
   const WorldShape& shape = world.shape(id);
-  return {shape.center.x(), shape.center.y(), world.pose3d(id).position.z() + s.radius};
+  return {shape.center.x(), shape.center.y(), world.base_z(id) + s.radius};
 }
 
 Eigen::Isometry3d mesh_pose(const World& world, int id) {
@@ -176,8 +176,8 @@ void Simulation::fill_scene(scene::Scene& scene, std::optional<double> height,
     if (m.unobstructed) continue;
     const bool dynamic = !m.is_static;
     if (!is_solid_body(m)) {
-      bodies[id] = scene.add_body(
-          body_geometry(m, world_.shape(id), world_.pose3d(id).position.z(), height), dynamic, id);
+      bodies[id] = scene.add_body(body_geometry(m, world_.shape(id), world_.base_z(id), height),
+                                  dynamic, id);
     } else if (m.shape.solid->kind == SolidKind::kSphere) {
       bodies[id] = scene.add_sphere(sphere_center(world_, id), m.shape.solid->radius, dynamic, id);
     } else {
@@ -198,8 +198,7 @@ void Simulation::update_scene(scene::Scene& scene, std::optional<double> height,
     const ObjectModel& m = world_.object_model(id);
     if (bodies[id] == scene::kNoBody || m.is_static) continue;
     if (!is_solid_body(m)) {
-      scene.update_body(bodies[id],
-                        body_geometry(m, world_.shape(id), world_.pose3d(id).position.z(), height));
+      scene.update_body(bodies[id], body_geometry(m, world_.shape(id), world_.base_z(id), height));
     } else if (m.shape.solid->kind == SolidKind::kSphere) {
       scene.update_sphere(bodies[id], sphere_center(world_, id));
     } else {

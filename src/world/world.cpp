@@ -246,6 +246,10 @@ double World::angular_velocity(int id) const {
   return 0.0;
 }
 
+double World::base_z(int id) const {
+  return trajectories_[id] ? scripted_[id].pose.position.z() : model_.objects[id].z;
+}
+
 Pose3d World::pose3d(int id) const {
   if (trajectories_[id]) return scripted_[id].pose;
   const ObjectModel& m = model_.objects[id];

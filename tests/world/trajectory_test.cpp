@@ -159,6 +159,7 @@ robot:
 )");
   const Pose3d p = w.pose3d(0);
   EXPECT_EQ(p.position, Eigen::Vector3d(1, 2, 0.7));
+  EXPECT_EQ(w.base_z(0), 0.7);
   EXPECT_LT(angle_between(p.orientation, rotation_from_rpy(0.1, -0.2, 0.5)), 1e-15);
   EXPECT_EQ(w.trajectory(0), nullptr);
 }
@@ -209,6 +210,7 @@ obstacle:
   EXPECT_LT((w.velocity_xy(0) - Eigen::Vector2d(2, 1)).norm(), 1e-15);
   EXPECT_NEAR(w.angular_velocity(0), 0.5, 1e-15);
   EXPECT_NEAR(w.pose3d(0).position.z(), 5 - 0.5 * kGravity * 0.01, 1e-15);
+  EXPECT_EQ(w.base_z(0), w.pose3d(0).position.z());
 }
 
 }  // namespace

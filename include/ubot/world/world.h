@@ -83,6 +83,8 @@ class World {
 
   // Full 3D pose of the object's body frame in the world.
   Pose3d pose3d(int id) const;
+  // The height of object `id`'s body origin: pose3d(id).position.z() without the rotation.
+  double base_z(int id) const;
   // The scripted trajectory an object follows, or nullptr.
   const Trajectory* trajectory(int id) const {
     return trajectories_[id] ? &*trajectories_[id] : nullptr;
