@@ -9,12 +9,6 @@
 namespace ubot::config {
 namespace {
 
-double unit_interval(const Field& f) {
-  const double v = f.as_finite();
-  if (v < 0.0 || v > 1.0) f.fail(fmt::format("must be between 0 and 1, got {}", v));
-  return v;
-}
-
 // [x, y] or [x, y, z] (z defaults to `z`).
 Eigen::Vector3d read_point(const Field& f, double z) {
   const auto v = f.as_numbers(2, 3);
@@ -24,7 +18,7 @@ Eigen::Vector3d read_point(const Field& f, double z) {
 
 media::Tint read_tint(const Field& f) {
   f.as_numbers(3, 3);
-  return {unit_interval(f.item(0)), unit_interval(f.item(1)), unit_interval(f.item(2))};
+  return {f.item(0).as_unit_interval(), f.item(1).as_unit_interval(), f.item(2).as_unit_interval()};
 }
 
 media::MediumCell read_cell(const Field& field) {
@@ -33,8 +27,8 @@ media::MediumCell read_cell(const Field& field) {
   media::MediumCell c;
   c.position = read_point(m.require("position"), 0.0);
   c.radius = m.non_negative("radius", 1.5);
-  c.density = unit_interval(m.require("density"));
-  if (auto f = m.get("edge_factor")) c.edge_factor = unit_interval(*f);
+  c.density = m.require("density").as_unit_interval();
+  if (auto f = m.get("edge_factor")) c.edge_factor = f->as_unit_interval();
   m.finish();
   return c;
 }

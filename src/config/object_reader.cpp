@@ -196,21 +196,10 @@ PlotModel read_plot(const std::optional<Field>& field, Role role) {
   return p;
 }
 
-Eigen::Vector3d read_vector3(const Field& f) {
-  const auto v = f.as_numbers(3, 3);
-  for (std::size_t k = 0; k < 3; ++k) f.item(k).as_finite();
-  return {v[0], v[1], v[2]};
-}
-
-Eigen::Vector3d read_vector3(Mapping& m, std::string_view key) {
-  const auto f = m.get(key);
-  return f ? read_vector3(*f) : Eigen::Vector3d::Zero();
-}
-
 BallisticModel read_ballistic(const Field& field) {
   Mapping m(field);
   BallisticModel b;
-  b.position = read_vector3(m.require("position"));
+  b.position = m.require("position").as_vector3();
   b.velocity = read_vector3(m, "velocity");
   b.rpy = read_vector3(m, "rpy");
   b.angular_velocity = read_vector3(m, "angular_velocity");
@@ -229,7 +218,7 @@ std::vector<WaypointModel> read_waypoints(const Field& list) {
     if (!waypoints.empty() && !(w.t > waypoints.back().t)) {
       t.fail(fmt::format("waypoint times must increase, got {} after {}", w.t, waypoints.back().t));
     }
-    w.position = read_vector3(m.require("position"));
+    w.position = m.require("position").as_vector3();
     w.rpy = read_vector3(m, "rpy");
     m.finish();
     waypoints.push_back(w);
@@ -377,8 +366,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   }
   if (auto f = value("color", index)) o.color = f->as_string();
   if (auto f = value("density", index)) {
-    o.density = f->as_non_negative();
-    if (o.density > 1.0) f->fail(fmt::format("must be between 0 and 1, got {}", o.density));
+    o.density = f->as_unit_interval();
   }
   o.tags = read_tags(index);
   o.plot = read_plot(value("plot", index), role);

@@ -19,6 +19,12 @@ struct MeshCache {
   std::map<std::string, std::shared_ptr<const TriangleMesh>> placed;
 };
 
+// `key` as three finite numbers, or zero when absent.
+inline Eigen::Vector3d read_vector3(Mapping& m, std::string_view key) {
+  const auto f = m.get(key);
+  return f ? f->as_vector3() : Eigen::Vector3d::Zero();
+}
+
 // Reads a 3D shape (`name` box | sphere | cylinder | mesh) into `shape`: its solid and its planar
 // footprint (see ShapeModel).
 void read_solid_shape(Mapping& m, const std::string& name, ShapeModel& shape, MeshCache& cache);

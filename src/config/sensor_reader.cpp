@@ -99,14 +99,6 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
   return l;
 }
 
-Eigen::Vector3d read_vector3(Mapping& m, std::string_view key) {
-  const auto f = m.get(key);
-  if (!f) return Eigen::Vector3d::Zero();
-  const auto v = f->as_numbers(3, 3);
-  for (std::size_t k = 0; k < 3; ++k) f->item(k).as_finite();
-  return {v[0], v[1], v[2]};
-}
-
 // Reads `key` or its `alternative` (another name or unit for the same setting); giving both is
 // an error, since one would silently win.
 std::optional<Field> one_of(Mapping& m, std::string_view key, std::string_view alternative) {
@@ -297,13 +289,9 @@ void read_intrinsics(Mapping& m, CameraModel& c) {
 media::Tint read_tint(Mapping& m, std::string_view key, media::Tint fallback) {
   const auto f = m.get(key);
   if (!f) return fallback;
-  const auto v = f->as_numbers(3, 3);
-  for (std::size_t k = 0; k < 3; ++k) {
-    const double x = f->item(k).as_finite();
-    if (x < 0.0 || x > 1.0)
-      f->item(k).fail(fmt::format("a tint channel must be in [0, 1], got {}", x));
-  }
-  return {v[0], v[1], v[2]};
+  f->as_numbers(3, 3);
+  return {f->item(0).as_unit_interval(), f->item(1).as_unit_interval(),
+          f->item(2).as_unit_interval()};
 }
 
 CameraModel read_camera(Mapping& m, bool depth) {
@@ -335,8 +323,7 @@ CameraModel read_camera(Mapping& m, bool depth) {
   c.smoke_interference_tint = read_tint(m, "smoke_interference_tint", c.smoke_interference_tint);
   c.smoke_interference_opacity_scale = m.non_negative("smoke_interference_opacity_scale", 0.75);
   if (auto f = m.get("max_smoke_interference_opacity")) {
-    c.max_smoke_interference_opacity = f->as_non_negative();
-    if (c.max_smoke_interference_opacity > 1.0) f->fail("an opacity must be in [0, 1]");
+    c.max_smoke_interference_opacity = f->as_unit_interval();
   }
   c.preview_distance = m.positive("preview_distance", c.max_depth);
   c.media_occlusion = m.boolean("media_occlusion", false);

@@ -35,11 +35,7 @@ void read_mesh(Mapping& m, SolidModel& s, MeshCache& cache) {
       s.scale = positive3(*f);
     }
   }
-  if (auto f = m.get("rpy")) {
-    const auto v = f->as_numbers(3, 3);
-    for (std::size_t k = 0; k < 3; ++k) f->item(k).as_finite();
-    s.rpy = {v[0], v[1], v[2]};
-  }
+  if (auto f = m.get("rpy")) s.rpy = f->as_vector3();
   const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", s.path, s.scale.x(), s.scale.y(),
                                       s.scale.z(), s.rpy.x(), s.rpy.y(), s.rpy.z());
   if (const auto it = cache.placed.find(key); it != cache.placed.end()) {

@@ -67,6 +67,17 @@ double Field::as_positive() const {
   return value;
 }
 
+double Field::as_unit_interval() const {
+  const double value = as_finite();
+  if (value < 0.0 || value > 1.0) fail(fmt::format("must be between 0 and 1, got {}", value));
+  return value;
+}
+
+Eigen::Vector3d Field::as_vector3() const {
+  as_numbers(3, 3);
+  return {item(0).as_finite(), item(1).as_finite(), item(2).as_finite()};
+}
+
 double Field::as_non_negative() const {
   const double value = as_finite();
   if (value < 0.0) fail(fmt::format("must not be negative, got {}", value));

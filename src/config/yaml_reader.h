@@ -6,6 +6,8 @@
 // "did you mean" hint.
 #include <yaml-cpp/yaml.h>
 
+#include <Eigen/Core>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,11 +40,14 @@ class Field {
   double as_finite() const;         // a finite number
   double as_positive() const;       // finite, > 0
   double as_non_negative() const;   // finite, >= 0
+  double as_unit_interval() const;  // finite, in [0, 1] (densities, tints, opacities)
   std::int64_t as_integer() const;  // a whole number (rejects 2.5)
   bool as_bool() const;             // true/false (also YAML's True/False/yes/no)
   std::string as_string() const;    // a scalar
   // A sequence of numbers with a length in [min_size, max_size].
   std::vector<double> as_numbers(std::size_t min_size, std::size_t max_size) const;
+  // Exactly three finite numbers (positions, velocities, roll / pitch / yaw).
+  Eigen::Vector3d as_vector3() const;
   // A sequence of [x, y] pairs.
   std::vector<std::vector<double>> as_points(std::size_t min_points) const;
   // One of `choices`, else an error listing them (and the nearest).

@@ -128,7 +128,8 @@ TEST(CameraConfig, BadValuesNameTheirKey) {
                "sensors[0].smoke_interference_tint[1]");
   expect_error("name: rgb_camera, smoke_interference_tint: [0.5, 0.5]",
                "sensors[0].smoke_interference_tint");
-  expect_error("name: rgb_camera, max_smoke_interference_opacity: 1.5", "in [0, 1]");
+  expect_error("name: rgb_camera, max_smoke_interference_opacity: 1.5",
+               "max_smoke_interference_opacity: must be between 0 and 1, got 1.5");
   expect_error("name: rgb_camera, smoke_interference_opacity_scale: -1",
                "sensors[0].smoke_interference_opacity_scale");
   expect_error("name: rgb_camera, preview_distance: 0", "sensors[0].preview_distance");
