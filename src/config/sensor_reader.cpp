@@ -32,8 +32,8 @@ void read_common(Mapping& m, SensorCommon& c) {
 // Perception-media properties (SPEC §8), the same on every lidar and camera.
 void read_smoke(Mapping& m, media::SmokeSettings& smoke) {
   smoke.enable_smoke_interference = m.boolean("enable_smoke_interference", true);
-  smoke.smoke_density_threshold = m.non_negative("smoke_density_threshold", 0.05);
-  smoke.smoke_cell_radius_scale = m.non_negative("smoke_cell_radius_scale", 1.0);
+  smoke.smoke_density_threshold = m.non_negative("smoke_density_threshold", smoke.smoke_density_threshold);
+  smoke.smoke_cell_radius_scale = m.non_negative("smoke_cell_radius_scale", smoke.smoke_cell_radius_scale);
   // "", null or None (the uBot spelling) switch the legacy tag path off.
   if (m.has("smoke_volume_tag")) {
     const auto f = m.get("smoke_volume_tag");
@@ -61,8 +61,8 @@ const char* const kLidarPlotKeys[] = {"alpha",
 Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
   Lidar2dModel l;
   l.fmcw = fmcw;
-  l.range_min = m.non_negative("range_min", 0.0);
-  l.range_max = m.positive("range_max", 10.0);
+  l.range_min = m.non_negative("range_min", l.range_min);
+  l.range_max = m.positive("range_max", l.range_max);
   if (l.range_min > l.range_max) {
     m.get("range_min")
         ->fail(
@@ -80,19 +80,19 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
     if (n > 1000000) f->fail(fmt::format("too many beams ({})", n));
     l.number = static_cast<int>(n);
   }
-  l.std = m.non_negative("std", 0.2);
-  l.angle_std = m.non_negative("angle_std", 0.0);
+  l.std = m.non_negative("std", l.std);
+  l.angle_std = m.non_negative("angle_std", l.angle_std);
   if (auto f = m.get("offset")) {
     const auto o = f->as_numbers(2, 3);
     for (std::size_t k = 0; k < o.size(); ++k) f->item(k).as_finite();
     l.offset = {o[0], o[1], o.size() > 2 ? o[2] : 0.0};
   }
   if (auto f = m.get("z")) l.z = f->as_finite();
-  l.scan_time = m.positive("scan_time", 0.1);
+  l.scan_time = m.positive("scan_time", l.scan_time);
   if (auto f = m.get("sample_time")) f->as_positive();  // IR-SIM metadata: scans run every step
   if (fmcw) {
     l.motion_compensate = m.boolean("motion_compensate", false);
-    l.velocity_noise_std = m.non_negative("velocity_noise_std", 0.0);
+    l.velocity_noise_std = m.non_negative("velocity_noise_std", l.velocity_noise_std);
   }
   m.ignore("plot");
   for (const char* key : kLidarPlotKeys) m.ignore(key);
@@ -317,11 +317,11 @@ CameraModel read_camera(Mapping& m, bool depth) {
   c.offset = read_vector3(m, "offset");
   c.rpy = read_vector3(m, "rpy");
   if (depth) {
-    c.std = m.non_negative("std", 0.0);
+    c.std = m.non_negative("std", c.std);
     return c;
   }
   c.smoke_interference_tint = read_tint(m, "smoke_interference_tint", c.smoke_interference_tint);
-  c.smoke_interference_opacity_scale = m.non_negative("smoke_interference_opacity_scale", 0.75);
+  c.smoke_interference_opacity_scale = m.non_negative("smoke_interference_opacity_scale", c.smoke_interference_opacity_scale);
   if (auto f = m.get("max_smoke_interference_opacity")) {
     c.max_smoke_interference_opacity = f->as_unit_interval();
   }
@@ -354,11 +354,11 @@ ImuModel read_imu(Mapping& m) {
     if (p.low_pass_cutoff_hz < 0.1) f->fail("must be at least 0.1 Hz");
   }
   p.clamp = m.boolean("clamp", false);
-  p.max_linear_acceleration = m.positive("max_linear_acceleration", 100.0);
-  p.max_angular_velocity = m.positive("max_angular_velocity", 50.0);
-  p.teleport_distance = m.positive("teleport_distance", 5.0);
-  p.teleport_angle_deg = m.positive("teleport_angle_deg", 120.0);
-  p.max_sample_dt = m.positive("max_sample_dt", 0.5);
+  p.max_linear_acceleration = m.positive("max_linear_acceleration", p.max_linear_acceleration);
+  p.max_angular_velocity = m.positive("max_angular_velocity", p.max_angular_velocity);
+  p.teleport_distance = m.positive("teleport_distance", p.teleport_distance);
+  p.teleport_angle_deg = m.positive("teleport_angle_deg", p.teleport_angle_deg);
+  p.max_sample_dt = m.positive("max_sample_dt", p.max_sample_dt);
   return p;
 }
 
