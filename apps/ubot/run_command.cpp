@@ -69,9 +69,7 @@ class ImuOutputs {
       const auto& imu = static_cast<const Imu&>(sensor);
       const std::filesystem::path dir =
           out / file_safe_name(sim.world().object_model(sensor.object_id()).name);
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      if (ec) throw Error(fmt::format("{}: cannot create: {}", dir.string(), ec.message()));
+      create_output_dir(dir);
       const std::string stem = (dir / file_safe_name(sensor.model().common.name)).string();
       imus_.push_back(
           {i, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(imu), stem + ".png"});
@@ -210,11 +208,7 @@ int run(const RunOptions& options) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
   const std::filesystem::path out = options.out;
-  std::error_code ec;
-  std::filesystem::create_directories(out, ec);
-  if (ec)
-    throw Error(
-        fmt::format("{}: cannot create the output directory: {}", out.string(), ec.message()));
+  create_output_dir(out);
 
   const std::vector<MappingModel> maps = run_maps(model, options.map);
   Simulation sim(std::move(model), {.threads = options.threads});
@@ -250,7 +244,7 @@ int run(const RunOptions& options) {
   std::unique_ptr<McapRecorder> recorder;
   if (!options.mcap.empty()) {
     const std::filesystem::path parent = std::filesystem::path(options.mcap).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (!parent.empty()) create_output_dir(parent);
     recorder = std::make_unique<McapRecorder>(
         options.mcap, sim, McapRecorderOptions{parse_mcap_compression(options.mcap_compression)});
     recorder->record(sim);

@@ -32,8 +32,10 @@ void read_common(Mapping& m, SensorCommon& c) {
 // Perception-media properties (SPEC §8), the same on every lidar and camera.
 void read_smoke(Mapping& m, media::SmokeSettings& smoke) {
   smoke.enable_smoke_interference = m.boolean("enable_smoke_interference", true);
-  smoke.smoke_density_threshold = m.non_negative("smoke_density_threshold", smoke.smoke_density_threshold);
-  smoke.smoke_cell_radius_scale = m.non_negative("smoke_cell_radius_scale", smoke.smoke_cell_radius_scale);
+  smoke.smoke_density_threshold =
+      m.non_negative("smoke_density_threshold", smoke.smoke_density_threshold);
+  smoke.smoke_cell_radius_scale =
+      m.non_negative("smoke_cell_radius_scale", smoke.smoke_cell_radius_scale);
   // "", null or None (the uBot spelling) switch the legacy tag path off.
   if (m.has("smoke_volume_tag")) {
     const auto f = m.get("smoke_volume_tag");
@@ -321,7 +323,8 @@ CameraModel read_camera(Mapping& m, bool depth) {
     return c;
   }
   c.smoke_interference_tint = read_tint(m, "smoke_interference_tint", c.smoke_interference_tint);
-  c.smoke_interference_opacity_scale = m.non_negative("smoke_interference_opacity_scale", c.smoke_interference_opacity_scale);
+  c.smoke_interference_opacity_scale =
+      m.non_negative("smoke_interference_opacity_scale", c.smoke_interference_opacity_scale);
   if (auto f = m.get("max_smoke_interference_opacity")) {
     c.max_smoke_interference_opacity = f->as_unit_interval();
   }

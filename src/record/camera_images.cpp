@@ -30,6 +30,12 @@ std::string file_safe_name(const std::string& name) {
   return out;
 }
 
+void create_output_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("{}: cannot create: {}", dir.string(), ec.message()));
+}
+
 std::string camera_image_file(const Simulation& sim, const Camera& camera) {
   return (camera_dir(sim, camera) / fmt::format("{:06d}.png", camera.header().sequence))
       .generic_string();
@@ -39,10 +45,7 @@ CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulati
     : out_(std::move(out)) {
   for (const auto& sensor : sim.sensors()) {
     if (!is_camera(*sensor)) continue;
-    const std::filesystem::path dir = out_ / camera_dir(sim, *sensor);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw Error(fmt::format("{}: cannot create: {}", dir.string(), ec.message()));
+    create_output_dir(out_ / camera_dir(sim, *sensor));
   }
 }
 

@@ -14,6 +14,8 @@ namespace ubot {
 // A file-name-safe version of an object or sensor name: characters other than letters, digits,
 // '-', '_' and '.' become '_'; "", "." and ".." become "_".
 std::string file_safe_name(const std::string& name);
+// Creates `dir` and its parents (nothing if they exist); throws ubot::Error naming it otherwise.
+void create_output_dir(const std::filesystem::path& dir);
 
 // Where `camera`'s current sample goes, relative to the output directory.
 std::string camera_image_file(const Simulation& sim, const Camera& camera);
