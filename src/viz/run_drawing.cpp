@@ -152,18 +152,23 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
   for (const auto& sensor : sim.sensors()) {
-    const ObjectModel& owner = w.object_model(sensor->object_id());
-    if (sensor->kind() == SensorKind::kLidar2d && owner.plot.show_sensor &&
-        sensor->header().status == "Valid") {
-      d.beams.push_back(beams(static_cast<const Lidar2d&>(*sensor)));
+    if (!w.object_model(sensor->object_id()).plot.show_sensor ||
+        sensor->header().status != "Valid") {
+      continue;
     }
-    if (sensor->kind() == SensorKind::kLidar3d && owner.plot.show_sensor &&
-        sensor->header().status == "Valid") {
-      d.beams.push_back(horizon_points(static_cast<const Lidar3d&>(*sensor)));
-    }
-    if ((sensor->kind() == SensorKind::kDepthCamera || sensor->kind() == SensorKind::kRgbCamera) &&
-        owner.plot.show_sensor && sensor->header().status == "Valid") {
-      d.beams.push_back(frustum(static_cast<const Camera&>(*sensor)));
+    switch (sensor->kind()) {
+      case SensorKind::kLidar2d:
+        d.beams.push_back(beams(static_cast<const Lidar2d&>(*sensor)));
+        break;
+      case SensorKind::kLidar3d:
+        d.beams.push_back(horizon_points(static_cast<const Lidar3d&>(*sensor)));
+        break;
+      case SensorKind::kDepthCamera:
+      case SensorKind::kRgbCamera:
+        d.beams.push_back(frustum(static_cast<const Camera&>(*sensor)));
+        break;
+      case SensorKind::kImu:
+        break;  // nothing to draw
     }
   }
   for (std::size_t id = 0; id < w.size(); ++id) {
