@@ -9,47 +9,25 @@ test fails: CI has them (scripts/install-deps.sh test).
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 PACKAGES = ["@loaders.gl/las@4.5.1", "@loaders.gl/core@4.4.5"]  # las 4.5 wants core ~4.4
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import npm_readers  # noqa: E402  (tests/npm_readers.py)
+from npm_readers import fail  # noqa: E402
 SCALE = 0.001
 
 
-def fail(message):
-    print(f"FAIL: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 def install(npm_dir):
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        fail("node and npm are needed to check LAS files with @loaders.gl/las; install them "
-             "(scripts/install-deps.sh test installs nodejs and npm)")
-    marker = os.path.join(npm_dir, "node_modules", "@loaders.gl", "las", "package.json")
-    if not os.path.exists(marker) or json.load(open(marker))["version"] != "4.5.1":
-        os.makedirs(npm_dir, exist_ok=True)
-        r = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
-                            npm_dir, *PACKAGES], capture_output=True, text=True)
-        if r.returncode != 0:
-            fail(f"npm install {' '.join(PACKAGES)} failed:\n{r.stdout}\n{r.stderr}")
-    script = os.path.join(npm_dir, "las_check.mjs")  # next to node_modules, for ESM resolution
-    shutil.copyfile(os.path.join(HERE, "las_check.mjs"), script)
-    return node, script
+    return npm_readers.install(npm_dir, PACKAGES, os.path.join(HERE, "las_check.mjs"),
+                               "check LAS files with @loaders.gl/las")
 
 
 def read_with_loaders_gl(node, script, las, *flags):
-    try:
-        r = subprocess.run([node, script, las, *flags], capture_output=True, text=True,
-                           timeout=120)
-    except subprocess.TimeoutExpired:
-        fail(f"@loaders.gl/las did not finish reading {las} within 120 s")
-    if r.returncode != 0:
-        fail(f"@loaders.gl/las could not read {las}:\n{r.stderr}")
-    return json.loads(r.stdout)
+    return npm_readers.run_reader(node, script, [las, *flags], "@loaders.gl/las")
 
 
 def max_error(positions, points):

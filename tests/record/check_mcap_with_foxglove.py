@@ -19,7 +19,6 @@ import argparse
 import json
 import math
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -29,15 +28,13 @@ import zlib
 PACKAGES = ["@mcap/core@2.2.2", "@foxglove/wasm-zstd@1.0.1", "@foxglove/wasm-lz4@1.0.2",
             "@foxglove/rosmsg@5.0.5", "@foxglove/rosmsg2-serialization@3.1.0"]
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import npm_readers  # noqa: E402  (tests/npm_readers.py)
+from npm_readers import fail  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORLD = os.path.join(ROOT, "tests", "data", "mcap_world.yaml")
 STEPS = 600
 NS = 1_000_000_000
-
-
-def fail(message):
-    print(f"FAIL: {message}", file=sys.stderr)
-    sys.exit(1)
 
 
 def check(condition, message):
@@ -46,30 +43,12 @@ def check(condition, message):
 
 
 def install(npm_dir):
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        fail("node and npm are needed to check MCAP files with @mcap/core; install them "
-             "(scripts/install-deps.sh test installs nodejs and npm)")
-    marker = os.path.join(npm_dir, "node_modules", "@mcap", "core", "package.json")
-    if not os.path.exists(marker) or json.load(open(marker))["version"] != "2.2.2":
-        os.makedirs(npm_dir, exist_ok=True)
-        r = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
-                            npm_dir, *PACKAGES], capture_output=True, text=True)
-        if r.returncode != 0:
-            fail(f"npm install {' '.join(PACKAGES)} failed:\n{r.stdout}\n{r.stderr}")
-    script = os.path.join(npm_dir, "mcap_check.mjs")  # next to node_modules, for ESM resolution
-    shutil.copyfile(os.path.join(HERE, "mcap_check.mjs"), script)
-    return node, script
+    return npm_readers.install(npm_dir, PACKAGES, os.path.join(HERE, "mcap_check.mjs"),
+                               "check MCAP files with @mcap/core")
 
 
 def read_with_foxglove(node, script, path):
-    try:
-        r = subprocess.run([node, script, path], capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        fail(f"Foxglove's readers did not finish reading {path} within 120 s")
-    if r.returncode != 0:
-        fail(f"Foxglove's readers rejected {path}:\n{r.stderr}")
-    return json.loads(r.stdout)
+    return npm_readers.run_reader(node, script, [path], "Foxglove's readers")
 
 
 def f32(x):
