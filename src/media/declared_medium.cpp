@@ -50,15 +50,15 @@ bool DeclaredMedium::snapshot(const MediumQuery& query, MediumSnapshot& out) {
     return true;
   }
   const KeyframeState k = evaluate_keyframes(model_, nanos_to_seconds(query.time));
-  // The medium's frame in the world: identity, or the attached object's pose (yaw about z, its
-  // base height added to z) moving with its velocity and yaw rate.
+  // The medium's frame in the world: identity, or the attached object's position (its base
+  // height, a trajectory's too) and heading, moving with its velocity and yaw rate.
   Eigen::Vector2d origin = Eigen::Vector2d::Zero(), v_origin = Eigen::Vector2d::Zero();
   double z0 = 0.0, yaw = 0.0, w = 0.0;
   if (model_.attach >= 0) {
     const std::vector<double>& state = query.world.object(model_.attach).state;
     origin = {state[0], state[1]};
     yaw = state[2];
-    z0 = query.world.object_model(model_.attach).z;
+    z0 = query.world.base_z(model_.attach);
     v_origin = query.world.velocity_xy(model_.attach);
     w = query.world.angular_velocity(model_.attach);
   }

@@ -87,7 +87,8 @@ void legacy_snapshot(const World& world, int id, const std::string& tag,
   out.source_object = id;
   out.legacy_tag = tag;
   media::MediumCell& cell = out.cells.emplace_back();
-  cell.position = {state[0] + r.x(), state[1] + r.y(), m.z + (m.height ? *m.height / 2.0 : 0.0)};
+  cell.position = {state[0] + r.x(), state[1] + r.y(),
+                   world.base_z(id) + (m.height ? *m.height / 2.0 : 0.0)};
   cell.radius = circle.radius;
   cell.density = m.density;
   cell.velocity = {v.x() - w * r.y(), v.y() + w * r.x(), 0.0};

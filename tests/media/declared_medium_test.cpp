@@ -119,5 +119,27 @@ media:
   EXPECT_NEAR(s.cells[0].velocity.y(), expected.y(), 1e-12);
 }
 
+TEST(DeclaredMedium, AttachedCellsRiseWithATrajectory) {
+  // An object climbing at 1 m/s along a scripted trajectory carries its cell 0.2 m above it.
+  WorldModel wm = load_world_from_string(R"(
+world: {step_time: 0.1}
+obstacle:
+  - trajectory:
+      interpolation: linear
+      waypoints: [{t: 0, position: [1, 2, 0]}, {t: 10, position: [1, 2, 10]}]
+media:
+  - attach: obstacle_0
+    cells: [{position: [0, 0, 0.2], radius: 0.5, density: 0.9}]
+)",
+                                         "w.yaml");
+  World world(wm);
+  DeclaredMedium medium(wm.media[0]);
+  for (int k = 0; k < 30; ++k) world.step();
+  MediumSnapshot s;
+  ASSERT_TRUE(medium.snapshot({world.time_ns(), world}, s));
+  EXPECT_NEAR(s.cells[0].position.z(), 3.0 + 0.2, 1e-9);
+  EXPECT_NEAR(s.cells[0].position.x(), 1.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace ubot::media
