@@ -4,26 +4,16 @@
 #include <filesystem>
 #include <fstream>
 
+#include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 
 namespace ubot {
 namespace {
 
-std::string error_of(const std::string& yaml) {
-  try {
-    load_world_from_string(yaml, "bad.yaml");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "loaded without error";
-}
+using testing_support::BadCase;
 
-struct BadCase {
-  const char* what;
-  const char* yaml;
-  const char* message;
-};
+std::string error_of(const std::string& yaml) { return testing_support::load_error(yaml); }
 
 const BadCase kCases[] = {
     {"unknown top-level key", "wrld: {height: 10}\n",

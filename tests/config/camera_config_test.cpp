@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 
@@ -12,12 +13,7 @@ namespace ubot {
 namespace {
 
 std::string error_of(const std::string& keys) {
-  try {
-    load_world_from_string("robot:\n  - sensors: [{" + keys + "}]\n", "bad.yaml");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "loaded without error";
+  return testing_support::load_error("robot:\n  - sensors: [{" + keys + "}]\n");
 }
 
 SensorModel sensor(const std::string& keys) {

@@ -4,20 +4,14 @@
 
 #include <numbers>
 
+#include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 
 namespace ubot {
 namespace {
 
-std::string error_of(const std::string& yaml) {
-  try {
-    load_world_from_string(yaml, "bad.yaml");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "loaded without error";
-}
+std::string error_of(const std::string& yaml) { return testing_support::load_error(yaml); }
 
 const SensorModel& first_sensor(const WorldModel& w) { return w.objects.at(0).sensors.at(0); }
 
@@ -61,6 +55,7 @@ robot:
         noise: true
         seed: 7
         enabled: false
+        auto_start: false
         offset: [0.1, -0.2, 0.3]
         rpy: [0.01, 0.02, 0.03]
         accelerometer_noise_std: 0.05
@@ -84,6 +79,7 @@ robot:
   EXPECT_EQ(s.common.seed, 7u);
   EXPECT_TRUE(s.common.noise);
   EXPECT_FALSE(s.common.enabled);
+  EXPECT_FALSE(s.common.auto_start);
   const ImuModel& p = std::get<ImuModel>(s.params);
   EXPECT_EQ(p.offset, Eigen::Vector3d(0.1, -0.2, 0.3));
   EXPECT_EQ(p.rpy, Eigen::Vector3d(0.01, 0.02, 0.03));
@@ -174,11 +170,7 @@ obstacle:
   EXPECT_EQ(c.trajectory->interpolation, Interpolation::kCubic);  // the default
 }
 
-struct BadCase {
-  const char* what;
-  const char* yaml;
-  const char* message;
-};
+using testing_support::BadCase;
 
 const BadCase kCases[] = {
     {"misspelt imu key", "robot:\n  - sensors: [{name: imu, acelerometer_noise_std: 1}]\n",

@@ -2,6 +2,7 @@
 // density (legacy path), and the smoke properties of lidars.
 #include <gtest/gtest.h>
 
+#include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 
@@ -119,14 +120,7 @@ obstacle:
   EXPECT_TRUE(m.objects[0].tags.empty());
 }
 
-std::string error_of(const std::string& yaml) {
-  try {
-    load_world_from_string(yaml, "bad.yaml");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "loaded without error";
-}
+std::string error_of(const std::string& yaml) { return testing_support::load_error(yaml); }
 
 TEST(MediaConfig, BadMediaHavePreciseMessages) {
   const std::pair<const char*, const char*> cases[] = {

@@ -1,6 +1,7 @@
 // The per-robot `ros2:` section: defaults, every key, and strict errors.
 #include <gtest/gtest.h>
 
+#include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 
@@ -8,12 +9,7 @@ namespace ubot {
 namespace {
 
 std::string error_of(const std::string& yaml) {
-  try {
-    load_world_from_string(yaml, "ros.yaml");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "loaded without error";
+  return testing_support::load_error(yaml, "ros.yaml");
 }
 
 TEST(Ros2Config, DefaultsWithoutASection) {

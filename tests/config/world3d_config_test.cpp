@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "lidar3d_presets.h"
+#include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 
@@ -19,12 +20,7 @@ const std::string kMeshes = std::string(UBOT_SOURCE_DIR) + "/examples/meshes/";
 WorldModel load(const std::string& yaml) { return load_world_from_string(yaml, "w.yaml"); }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    load(yaml);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return testing_support::load_error(yaml, "w.yaml");
 }
 
 // A directory holding a world file and a mesh next to it.
