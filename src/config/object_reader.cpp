@@ -119,11 +119,42 @@ KinematicsModel read_kinematics(const std::optional<Field>& field) {
                                               : std::vector<double>{0.03, 0, 0, 0.03};
   }
   if (k.kind == KinematicsKind::kAcker) {
-    k.wheelbase = m.positive("wheelbase", 1.0);
+    k.wheelbase = m.positive("wheelbase", 1.0);  // the shape's wins (apply_shape_wheelbase)
     if (auto f = m.get("mode")) k.acker_steer_mode = f->as_choice({"steer", "angular"}) == "steer";
   }
   m.finish();
   return k;
+}
+
+// `key` of the mapping `field`, if both are present (read only to say where a value is).
+std::optional<Field> key_of(const std::optional<Field>& field, std::string_view key) {
+  if (!field || !field->is_map()) return std::nullopt;
+  return Mapping(*field).get(key);
+}
+
+// IR-SIM gives an acker's kinematics the wheelbase of its *shape* (ObjectBase passes
+// gf.wheelbase to KinematicsFactory, which takes `wheelbase or 1.0`), so a shape wheelbase of 0
+// or none means 1.0. `kinematics.wheelbase` is ubot's own key (IR-SIM rejects it: the factory then
+// receives `wheelbase` twice); it applies when the shape has none. Both at once is an error, as
+// one of them would be silently ignored.
+void apply_shape_wheelbase(const std::optional<Field>& shape,
+                           const std::optional<Field>& kinematics, ObjectModel& o,
+                           std::vector<std::string>& warnings) {
+  if (o.kinematics.kind != KinematicsKind::kAcker || !o.shape.wheelbase) return;
+  const auto from_shape = key_of(shape, "wheelbase");
+  if (const auto from_kinematics = key_of(kinematics, "wheelbase")) {
+    from_kinematics->fail(fmt::format(
+        "the wheelbase is given twice, here and at {} ({}); give it once, as shape.wheelbase "
+        "(IR-SIM reads only that one)",
+        from_shape->location(), from_shape->path()));
+  }
+  if (*o.shape.wheelbase > 0.0) {
+    o.kinematics.wheelbase = *o.shape.wheelbase;
+    return;
+  }
+  warnings.push_back(
+      fmt::format("{}: {}: 0 reads as no wheelbase (as in IR-SIM): the acker kinematics use 1.0",
+                  from_shape->location(), from_shape->path()));
 }
 
 BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind kinematics) {
@@ -316,6 +347,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
 
   o.shape = read_shape(value("shape", index), warnings_, o.name, meshes_);
   o.kinematics = read_kinematics(value("kinematics", index));
+  apply_shape_wheelbase(value("shape", index), value("kinematics", index), o, warnings_);
   o.behavior = read_behavior(value("behavior", index), o.kinematics.kind);
   o.is_static = o.kinematics.kind == KinematicsKind::kNone;
   if (auto f = value("static", index)) o.is_static = f->as_bool() || o.is_static;

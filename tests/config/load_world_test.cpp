@@ -138,15 +138,45 @@ robot:
 TEST(LoadWorld, AckerStateIsPaddedAndShapesHaveBoundingRadius) {
   const WorldModel m = load_world_from_string(R"(
 robot:
-  - kinematics: {name: acker, wheelbase: 2.5}
+  - kinematics: {name: acker}
     shape: {name: rectangle, length: 4, width: 2, wheelbase: 2.5}
     state: [5, 5, 0]
 )",
                                               "w.yaml");
   EXPECT_EQ(m.objects[0].state, (std::vector<double>{5, 5, 0, 0}));
-  EXPECT_DOUBLE_EQ(m.objects[0].kinematics.wheelbase, 2.5);
+  EXPECT_DOUBLE_EQ(m.objects[0].kinematics.wheelbase, 2.5);  // the shape's, as IR-SIM
   EXPECT_TRUE(m.objects[0].shape.vertices[0].isApprox(Eigen::Vector2d(-0.75, -1)));
   EXPECT_NEAR(m.objects[0].shape.bounding_radius(), std::hypot(2.0, 1.0), 1e-12);
+}
+
+// IR-SIM's KinematicsFactory takes the shape's wheelbase, `or 1.0`: none or 0 means 1.
+// `kinematics.wheelbase` (ubot's key; IR-SIM rejects it) applies when the shape has none.
+TEST(LoadWorld, AckerWheelbaseComesFromTheShapeElseTheKinematicsElseOne) {
+  const WorldModel m = load_world_from_string(R"(
+robot:
+  - kinematics: {name: acker}
+    shape: {name: circle, radius: 0.3, wheelbase: 0.4}
+  - kinematics: {name: acker, wheelbase: 2}
+    shape: {name: rectangle, length: 3, width: 1}
+  - kinematics: {name: acker}
+    shape: {name: rectangle, length: 3, width: 1}
+  - kinematics: {name: acker}
+    shape: {name: rectangle, length: 3, width: 1, wheelbase: 0}
+  - kinematics: {name: diff}
+    shape: {name: polygon, vertices: [[0, 0], [1, 0], [0, 1]], wheelbase: 0.7}
+)",
+                                              "w.yaml");
+  EXPECT_EQ(m.objects[0].kinematics.wheelbase, 0.4);
+  EXPECT_TRUE(m.objects[0].shape.center.isApprox(Eigen::Vector2d(0.2, 0.0)));
+  EXPECT_EQ(m.objects[1].kinematics.wheelbase, 2.0);
+  EXPECT_EQ(m.objects[2].kinematics.wheelbase, 1.0);
+  EXPECT_EQ(m.objects[3].kinematics.wheelbase, 1.0);
+  EXPECT_TRUE(m.objects[3].shape.vertices[0].isApprox(Eigen::Vector2d(-1.5, -0.5)));
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0],
+            "w.yaml:10:62: robot[3].shape.wheelbase: 0 reads as no wheelbase (as in IR-SIM): the "
+            "acker kinematics use 1.0");
+  EXPECT_EQ(m.objects[4].kinematics.kind, KinematicsKind::kDiff);  // a shape key, no kinematics
 }
 
 TEST(LoadWorld, SeedFromWorldOrOptions) {

@@ -105,6 +105,24 @@ robot:
   EXPECT_NEAR(w.object(0).state[2], 1.0 * std::tan(0.5) / 2.0 * 0.1, 1e-15);
 }
 
+// Issue 10: IR-SIM turns a car with the wheelbase of its shape; read as 1.0, this one turned
+// 40 % too slowly (0.6 / 1.0 of the yaw rate).
+TEST(Kinematics, AckerTurnsWithItsShapesWheelbase) {
+  World w = make_world(R"(
+robot:
+  - kinematics: {name: acker}
+    shape: {name: rectangle, length: 1.0, width: 0.5, wheelbase: 0.6}
+    state: [0, 0, 0, 0]
+    goal: [0, 10, 0]
+    behavior: {name: dash}
+    vel_max: [1, 0.5]
+)");
+  w.step();
+  w.step();  // the heading turns by v tan(0.5) / 0.6 dt
+  EXPECT_NEAR(w.object(0).state[2], std::tan(0.5) / 0.6 * 1.0 * 0.1, 1e-15);
+  EXPECT_NEAR(w.angular_velocity(0), 1.0 * std::tan(0.5) / 0.6, 1e-15);
+}
+
 TEST(Kinematics, ExternalCommandsAreClippedToLimits) {
   World w = make_world(R"(
 robot:

@@ -59,7 +59,7 @@ struct ShapeModel {
   Eigen::Vector2d center = Eigen::Vector2d::Zero();  // circle centre offset in the body frame
   double length = 1.0;                               // rectangle extent along body x
   double width = 1.0;                                // rectangle extent along body y
-  std::optional<double> wheelbase;                   // shifts circles/rectangles (IR-SIM acker)
+  std::optional<double> wheelbase;                   // shifts the shape; an acker turns with it
   // Polygon / linestring vertices; for rectangles, the four corners (IR-SIM order:
   // (-L/2,-W/2), (L/2,-W/2), (L/2,W/2), (-L/2,W/2), or rear-axle based with a wheelbase).
   std::vector<Eigen::Vector2d> vertices;
@@ -86,7 +86,7 @@ struct KinematicsModel {
   KinematicsKind kind = KinematicsKind::kNone;  // kNone: the object never moves
   bool noise = false;
   std::vector<double> alpha;     // IR-SIM motion noise coefficients (diff/acker 4, omni 2)
-  double wheelbase = 1.0;        // acker
+  double wheelbase = 1.0;        // acker: shape.wheelbase, else kinematics.wheelbase, else 1
   bool acker_steer_mode = true;  // acker: velocity [v, steer] (true) or [v, steer rate] (false)
 
   int state_dim() const { return kind == KinematicsKind::kAcker ? 4 : 3; }
