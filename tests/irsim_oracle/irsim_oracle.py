@@ -259,6 +259,22 @@ def min_enclosing_radius(points):
     return best
 
 
+def acker_wheelbase(shape_wheelbase, kinematics_wheelbase):
+    """The wheelbase acker kinematics turn with.
+
+    IR-SIM (object_base.py, kinematics_handler.py): ObjectBase passes the *shape's* wheelbase
+    (gf.wheelbase) to KinematicsFactory.create_kinematics, which takes ``wheelbase or 1.0``, so
+    a shape wheelbase of None or 0 means 1.0. A ``kinematics: {wheelbase: ...}`` key makes IR-SIM
+    fail (create_kinematics() gets ``wheelbase`` twice); ubot accepts it when the shape has no
+    wheelbase and rejects the two together, and so does the oracle.
+    """
+    if kinematics_wheelbase is not None:
+        if shape_wheelbase is not None:
+            raise Unsupported("the wheelbase is given in the shape and in the kinematics")
+        return float(kinematics_wheelbase)
+    return float(shape_wheelbase or 1.0)
+
+
 def make_original_shape(spec):
     """Body-frame shape from a YAML `shape` dict (geometry_handler.py)."""
     if spec is None:
@@ -579,8 +595,7 @@ class SimObject:
 
         # --- shape ------------------------------------------------------------
         self.shape0, shape_wb = make_original_shape(cfg.get("shape"))
-        self.wheelbase = float(kin["wheelbase"]) if kin.get("wheelbase") is not None else (
-            float(shape_wb) if shape_wb is not None else 1.0)
+        self.wheelbase = acker_wheelbase(shape_wb, kin.get("wheelbase"))
 
         # --- limits (object_base.__init__: defaults from the handler) ----------
         inf = float("inf")

@@ -122,11 +122,17 @@ def test_omni_dash():
 
 
 def test_acker():
-    for L in (None, 2.5):
+    # (shape wheelbase, kinematics wheelbase) -> the wheelbase the heading turns with: the
+    # shape's (IR-SIM's `wheelbase or 1.0`), else ubot's kinematics key, else 1.
+    for shape_wb, kin_wb, wb in ((None, None, 1.0), (0.6, None, 0.6), (0, None, 1.0),
+                                 (None, 2.5, 2.5)):
         kin = {"name": "acker"}
-        if L is not None:
-            kin["wheelbase"] = L
-        env = world([robot(kinematics=kin, shape={"name": "rectangle", "length": 1, "width": 0.5},
+        if kin_wb is not None:
+            kin["wheelbase"] = kin_wb
+        shape = {"name": "rectangle", "length": 1, "width": 0.5}
+        if shape_wb is not None:
+            shape["wheelbase"] = shape_wb
+        env = world([robot(kinematics=kin, shape=shape,
                            state=[0, 0, 0], goal=[0, 10, 0], behavior={"name": "dash"})])
         r = env.objects[0]
         assert r.state.shape == (4, 1)
@@ -136,9 +142,15 @@ def test_acker():
         assert close(r.state[0, 0], 0.1) and r.state[1, 0] == 0.0
         assert r.state[2, 0] == 0.0 and r.state[3, 0] == 1.0
         env.step()
-        wb = 1.0 if L is None else L
-        assert close(r.state[2, 0], math.tan(1.0) / wb * 0.1, 1e-15)
+        assert close(r.state[2, 0], math.tan(1.0) / wb * 0.1, 1e-15), (shape_wb, kin_wb)
         assert close(r.state[0, 0], 0.2) and r.state[1, 0] == 0.0  # cos/sin of theta=0
+    try:
+        world([robot(kinematics={"name": "acker", "wheelbase": 0.6},
+                     shape={"name": "rectangle", "length": 1, "width": 0.5, "wheelbase": 0.6})])
+    except O.Unsupported as e:
+        assert "shape and in the kinematics" in str(e)
+    else:
+        raise AssertionError("a wheelbase in the shape and in the kinematics must be rejected")
 
 
 def test_velocity_clip_with_acce():
@@ -354,6 +366,28 @@ def test_random_worlds_rejected():
     path = os.path.join(WORLDS, "fov_world.yaml")
     assert O.main([path, "--steps", "1"]) == O.EXIT_UNSUPPORTED
     assert O.main([path, "--steps", "1", "--skip-random"]) == O.EXIT_SKIPPED
+
+
+# Traces IR-SIM itself made (tests/data/irsim_traces/, docs/irsim-parity.md): the port must
+# move every object as IR-SIM did. Worlds drawing random numbers are not modelled here.
+TRACES = os.path.join(HERE, "..", "data", "irsim_traces")
+TRACE_WORLDS = {"acker_wheelbase_world": os.path.join(HERE, "..", "data"),
+                "collision_avoidance": WORLDS, "collision_world": WORLDS,
+                "fmcw_lidar_world": WORLDS, "lidar_world": WORLDS}
+
+
+def test_states_match_irsim_traces():
+    for name, folder in TRACE_WORLDS.items():
+        with open(os.path.join(TRACES, name + ".json")) as f:
+            trace = json.load(f)
+        env = O.load_world(os.path.join(folder, name + ".yaml"))
+        for frame in trace["frames"][1:]:
+            env.step()
+            for t in frame["objects"]:
+                state = env.objects[t["id"]].state[:, 0]
+                assert len(state) == len(t["state"]), (name, t["id"])
+                worst = max(abs(a - b) for a, b in zip(state, t["state"]))
+                assert worst <= 1e-9, (name, frame["step"], t["id"], list(state), t["state"])
 
 
 def main():
