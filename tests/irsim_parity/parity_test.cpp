@@ -1,0 +1,334 @@
+// ubot against IR-SIM itself: each world runs in ubot's Simulation and is compared, step by
+// step, with the trace IR-SIM 2.10.2 made of it (tests/data/irsim_traces/, docs/irsim-parity.md).
+// Noise is off in both (dump.py switches IR-SIM's off after construction; here the loaded model
+// is changed the same way). Poses, velocities and lidar origins must agree to 1e-9 m / rad,
+// flags and env.done() exactly; lidar ranges to 1e-9 m except where IR-SIM's 64-gon circles
+// differ from ubot's exact ones (beam_match.h says by how much).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "beam_match.h"
+#include "irsim_trace.h"
+#include "ubot/config/load_world.h"
+#include "ubot/core/angles.h"
+#include "ubot/sensors/lidar2d.h"
+#include "ubot/sim/simulation.h"
+
+namespace ubot::irsim_parity {
+namespace {
+
+struct ParityCase {
+  const char* name;   // the trace is tests/data/irsim_traces/<name>.json
+  const char* world;  // relative to the source tree
+  // The world places objects or picks goals at random (`distribution: random`, `wander`). ubot
+  // draws from its own seeded streams, not numpy's (README "Behaviour, as IR-SIM"), so IR-SIM's
+  // initial states and goals are given to ubot explicitly, and the runs are compared until the
+  // first arrival, after which IR-SIM would draw a new wander goal.
+  bool irsim_draws = false;
+};
+
+const ParityCase kCases[] = {
+    {"collision_avoidance", "examples/collision_avoidance.yaml"},
+    {"collision_world", "examples/collision_world.yaml"},
+    {"fmcw_lidar_world", "examples/fmcw_lidar_world.yaml"},
+    {"fov_world", "examples/fov_world.yaml", true},
+    {"lidar_world", "examples/lidar_world.yaml"},
+    {"acker_wheelbase_world", "tests/data/acker_wheelbase_world.yaml"},
+};
+// The worlds with lidars (their scans are compared too).
+const ParityCase kLidarCases[] = {kCases[2], kCases[4], kCases[5]};
+
+std::string source_path(const std::string& relative) {
+  return std::string(UBOT_SOURCE_DIR) + "/" + relative;
+}
+
+// What dump.py does to IR-SIM after construction: kinematic and sensor noise off.
+void switch_noise_off(WorldModel& model) {
+  for (ObjectModel& o : model.objects) {
+    o.kinematics.noise = false;
+    for (SensorModel& s : o.sensors) {
+      s.common.noise = false;
+      if (auto* lidar = std::get_if<Lidar2dModel>(&s.params)) lidar->velocity_noise_std = 0.0;
+    }
+  }
+}
+
+void use_irsim_draws(WorldModel& model, const Trace& trace) {
+  for (const TraceObject& t : trace.objects) {
+    ObjectModel& o = model.objects.at(static_cast<std::size_t>(t.id));
+    o.state = t.state;
+    o.goals = {t.goal};
+    o.behavior.wander = false;
+  }
+}
+
+WorldModel load_for(const ParityCase& c, const Trace& trace) {
+  WorldModel model = load_world(source_path(c.world), {.seed = 0});
+  switch_noise_off(model);
+  if (c.irsim_draws) use_irsim_draws(model, trace);
+  return model;
+}
+
+// Index of the last frame to compare.
+std::size_t last_frame(const ParityCase& c, const Trace& trace) {
+  if (!c.irsim_draws) return trace.frames.size() - 1;
+  for (std::size_t k = 1; k < trace.frames.size(); ++k) {
+    const auto& objects = trace.frames[k].objects;
+    if (std::any_of(objects.begin(), objects.end(), [](const auto& o) { return o.arrive; })) {
+      return k;
+    }
+  }
+  return trace.frames.size() - 1;
+}
+
+double difference(double a, double b, bool is_angle) {
+  return std::abs(is_angle ? wrap_to_pi(a - b) : a - b);
+}
+
+// "name[i]: ubot x, IR-SIM y" for every component further apart than the tolerance (index 2 of
+// a state or an origin is the heading, compared modulo 2π).
+void compare_values(const std::string& name, const std::vector<double>& ubot,
+                    const std::vector<double>& irsim, bool has_heading,
+                    std::vector<std::string>& out, double* largest = nullptr) {
+  if (ubot.size() != irsim.size()) {
+    out.push_back(
+        fmt::format("{}: ubot has {} values, IR-SIM {}", name, ubot.size(), irsim.size()));
+    return;
+  }
+  for (std::size_t i = 0; i < ubot.size(); ++i) {
+    const double d = difference(ubot[i], irsim[i], has_heading && i == 2);
+    if (largest) *largest = std::max(*largest, d);
+    if (d > kTolerance) {
+      out.push_back(fmt::format("{}[{}]: ubot {} IR-SIM {}", name, i, ubot[i], irsim[i]));
+    }
+  }
+}
+
+void compare_flag(const std::string& name, bool ubot, bool irsim, std::vector<std::string>& out) {
+  if (ubot != irsim) out.push_back(fmt::format("{}: ubot {} IR-SIM {}", name, ubot, irsim));
+}
+
+std::vector<double> to_vector(const Eigen::Vector2d& v) { return {v.x(), v.y()}; }
+
+// `largest`: the largest state difference so far (m or rad).
+std::vector<std::string> object_differences(const World& world, const TraceFrame& frame,
+                                            double& largest) {
+  std::vector<std::string> out;
+  for (const TraceObjectFrame& t : frame.objects) {
+    const ObjectState& o = world.object(t.id);
+    const std::string who = world.object_model(t.id).name;
+    compare_values(who + ".state", o.state, t.state, true, out, &largest);
+    compare_values(who + ".velocity", to_vector(o.velocity), t.velocity, false, out);
+    compare_values(who + ".velocity_xy", to_vector(world.velocity_xy(t.id)), t.velocity_xy, false,
+                   out);
+    compare_flag(who + ".collision", o.collision, t.collision, out);
+    compare_flag(who + ".arrive", o.arrive, t.arrive, out);
+    compare_flag(who + ".stop", o.stop, t.stop, out);
+  }
+  compare_flag("done()", world.done(), frame.done, out);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& lines, std::size_t max_lines = 12) {
+  std::string s;
+  for (std::size_t i = 0; i < lines.size() && i < max_lines; ++i) s += "\n  " + lines[i];
+  if (lines.size() > max_lines) s += fmt::format("\n  ... and {} more", lines.size() - max_lines);
+  return s;
+}
+
+class IrsimParity : public ::testing::TestWithParam<ParityCase> {
+ protected:
+  void SetUp() override {
+    trace_ = read_trace(
+        source_path(std::string("tests/data/irsim_traces/") + GetParam().name + ".json"));
+    ASSERT_EQ(trace_.irsim_version, "2.10.2");
+    ASSERT_EQ(trace_.world_file, std::filesystem::path(GetParam().world).filename().string());
+    ASSERT_GE(trace_.frames.size(), 51u) << "traces cover 50-80 steps";
+  }
+  Trace trace_;
+};
+
+// ---- Loading: what IR-SIM built from the same file ------------------------------------------
+
+void expect_outline_matches(const ObjectModel& o, const TraceObject& t) {
+  if (o.shape.kind == ShapeKind::kCircle) {
+    // IR-SIM's circle is a 64-gon with its vertices on the circle ubot models.
+    ASSERT_EQ(t.outline.size(), 65u) << o.name;
+    for (const Eigen::Vector2d& v : t.outline) {
+      EXPECT_NEAR((v - o.shape.center).norm(), o.shape.radius, kTolerance) << o.name;
+    }
+    return;
+  }
+  // Polygons, rectangles, linestrings: the same vertices (a ring repeats its first one).
+  const std::size_t n = o.shape.vertices.size();
+  ASSERT_EQ(t.outline.size(), o.shape.closed() ? n + 1 : n) << o.name;
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_NEAR((t.outline[i] - o.shape.vertices[i]).norm(), 0.0, kTolerance) << o.name << " " << i;
+  }
+}
+
+TEST_P(IrsimParity, LoadsTheWorldAsIrsim) {
+  const WorldModel model = load_for(GetParam(), trace_);
+  EXPECT_EQ(model.world.step_time, trace_.step_time);
+  ASSERT_EQ(model.objects.size(), trace_.objects.size());
+  for (const TraceObject& t : trace_.objects) {
+    const ObjectModel& o = model.objects.at(static_cast<std::size_t>(t.id));
+    SCOPED_TRACE(o.name);
+    EXPECT_EQ(o.name, t.name);
+    EXPECT_EQ(o.is_static, t.is_static);
+    std::vector<std::string> differences;
+    compare_values("state", o.state, t.state, true, differences);
+    if (!o.goals.empty()) compare_values("goal", o.goals.front(), t.goal, true, differences);
+    EXPECT_TRUE(differences.empty()) << joined(differences);
+    if (o.kinematics.kind == KinematicsKind::kAcker) {
+      // IR-SIM's acker kinematics take the shape's wheelbase (`wheelbase or 1.0`).
+      EXPECT_EQ(o.kinematics.wheelbase, t.wheelbase && *t.wheelbase != 0.0 ? *t.wheelbase : 1.0);
+    }
+    expect_outline_matches(o, t);
+  }
+}
+
+// ---- Motion: every object's state, command and flags after every step -----------------------
+
+TEST_P(IrsimParity, MovesAsIrsimStepByStep) {
+  Simulation sim(load_for(GetParam(), trace_), {.threads = 1});
+  double largest = 0.0;
+  const std::vector<std::string> initial =
+      object_differences(sim.world(), trace_.frames[0], largest);
+  ASSERT_TRUE(initial.empty()) << joined(initial);
+  const std::size_t last = last_frame(GetParam(), trace_);
+  for (std::size_t k = 1; k <= last; ++k) {
+    sim.step();
+    const TraceFrame& frame = trace_.frames[k];
+    ASSERT_EQ(frame.step, static_cast<int>(k));
+    ASSERT_NEAR(static_cast<double>(sim.world().time_ns()) * 1e-9, frame.time, kTolerance);
+    const std::vector<std::string> differences = object_differences(sim.world(), frame, largest);
+    ASSERT_TRUE(differences.empty())
+        << GetParam().name << " diverges from IR-SIM at step " << k << ":" << joined(differences);
+  }
+  std::cout << fmt::format("{}: {} steps agree; largest state difference {:.3g}\n", GetParam().name,
+                           last, largest);
+}
+
+// ---- Lidars: origin, ranges, valid masks and radial velocities after every step -------------
+
+struct BeamCounts {
+  int exact = 0, circle_ring = 0, grazing = 0;
+};
+
+const Lidar2d* find_lidar(const Simulation& sim, const TraceSensor& t) {
+  for (const auto& s : sim.sensors()) {
+    if (s->object_id() == t.object_id && s->index() == t.index &&
+        s->kind() == SensorKind::kLidar2d) {
+      return static_cast<const Lidar2d*>(s.get());
+    }
+  }
+  return nullptr;
+}
+
+// The circle object `id` is now, if it is one.
+std::optional<Circle> circle_of(const World& world, int id) {
+  if (id < 0 || !world.shape(id).circle) return std::nullopt;
+  return Circle{world.shape(id).center, world.shape(id).radius};
+}
+
+void compare_beam(const World& world, const Lidar2d& lidar, const TraceSensor& sensor,
+                  const TraceScan& irsim, std::size_t i, BeamCounts& counts,
+                  std::vector<std::string>& out) {
+  const LaserScan& scan = lidar.scan();
+  const double yaw = scan.origin.z() + lidar.angles()[i];
+  const Eigen::Vector2d origin = scan.origin.head<2>();
+  const Eigen::Vector2d direction(std::cos(yaw), std::sin(yaw));
+  const std::optional<Circle> hit = circle_of(world, scan.hit_object[i]);
+  const BeamMatch match =
+      match_beam(origin, direction, scan.ranges[i], irsim.ranges[i], hit ? &*hit : nullptr);
+  const auto beam = [&] { return fmt::format("beam {}", i); };
+  if (match == BeamMatch::kMismatch) {
+    out.push_back(fmt::format("{} range: ubot {} IR-SIM {} (ubot hit object {})", beam(),
+                              scan.ranges[i], irsim.ranges[i], scan.hit_object[i]));
+    return;
+  }
+  counts.exact += match == BeamMatch::kExact;
+  counts.circle_ring += match == BeamMatch::kCircleRing;
+  counts.grazing += match == BeamMatch::kGrazing;
+  // A beam that slipped past a 64-gon, or whose polygon hit lies just beyond range_max, may
+  // have a different valid flag; every other must agree.
+  const bool valid_may_differ =
+      match == BeamMatch::kGrazing ||
+      (match == BeamMatch::kCircleRing && irsim.ranges[i] >= sensor.range_max - kTolerance);
+  const bool ubot_valid = scan.valid[i] != 0;
+  if (ubot_valid != irsim.valid[i] && !valid_may_differ) {
+    out.push_back(fmt::format("{} valid: ubot {} IR-SIM {}", beam(), ubot_valid, irsim.valid[i]));
+  }
+  // Radial velocity projects the hit object's velocity on the beam: the same object in both
+  // (when IR-SIM saw it at all), whichever point of its outline the beam met.
+  if (!irsim.radial_velocity.empty() && match != BeamMatch::kGrazing && ubot_valid &&
+      irsim.valid[i] && std::abs(scan.radial_velocity[i] - irsim.radial_velocity[i]) > kTolerance) {
+    out.push_back(fmt::format("{} radial velocity: ubot {} IR-SIM {}", beam(),
+                              scan.radial_velocity[i], irsim.radial_velocity[i]));
+  }
+}
+
+std::vector<std::string> scan_differences(const World& world, const Lidar2d& lidar,
+                                          const TraceSensor& sensor, const TraceScan& irsim,
+                                          BeamCounts& counts) {
+  std::vector<std::string> out;
+  const LaserScan& scan = lidar.scan();
+  compare_values("origin", {scan.origin.x(), scan.origin.y(), scan.origin.z()}, irsim.origin, true,
+                 out);
+  if (scan.ranges.size() != irsim.ranges.size()) {
+    out.push_back(
+        fmt::format("ubot has {} beams, IR-SIM {}", scan.ranges.size(), irsim.ranges.size()));
+    return out;
+  }
+  for (std::size_t i = 0; i < scan.ranges.size(); ++i) {
+    compare_beam(world, lidar, sensor, irsim, i, counts, out);
+  }
+  return out;
+}
+
+class IrsimLidarParity : public IrsimParity {};
+
+TEST_P(IrsimLidarParity, ScansAsIrsimStepByStep) {
+  ASSERT_FALSE(trace_.sensors.empty());
+  Simulation sim(load_for(GetParam(), trace_), {.threads = 1});
+  std::vector<const Lidar2d*> lidars;
+  for (const TraceSensor& t : trace_.sensors) {
+    lidars.push_back(find_lidar(sim, t));
+    ASSERT_NE(lidars.back(), nullptr) << "no lidar " << t.index << " on object " << t.object_id;
+    std::vector<std::string> differences;
+    compare_values("beam angles", lidars.back()->angles(), t.angles, false, differences);
+    ASSERT_TRUE(differences.empty()) << joined(differences);
+  }
+  BeamCounts counts;
+  const std::size_t last = last_frame(GetParam(), trace_);
+  for (std::size_t k = 1; k <= last; ++k) {
+    sim.step();
+    ASSERT_EQ(sim.sampled().size(), lidars.size()) << "every lidar samples every step";
+    for (std::size_t s = 0; s < lidars.size(); ++s) {
+      const std::vector<std::string> differences = scan_differences(
+          sim.world(), *lidars[s], trace_.sensors[s], trace_.frames[k].scans.at(s), counts);
+      ASSERT_TRUE(differences.empty())
+          << GetParam().name << " lidar " << s << " diverges from IR-SIM at step " << k << ":"
+          << joined(differences);
+    }
+  }
+  std::cout << fmt::format(
+      "{}: {} beams agree to 1e-9 m, {} end on IR-SIM's 64-gon ring, {} graze it\n",
+      GetParam().name, counts.exact, counts.circle_ring, counts.grazing);
+}
+
+std::string case_name(const ::testing::TestParamInfo<ParityCase>& info) { return info.param.name; }
+INSTANTIATE_TEST_SUITE_P(Worlds, IrsimParity, ::testing::ValuesIn(kCases), case_name);
+INSTANTIATE_TEST_SUITE_P(Worlds, IrsimLidarParity, ::testing::ValuesIn(kLidarCases), case_name);
+
+}  // namespace
+}  // namespace ubot::irsim_parity
