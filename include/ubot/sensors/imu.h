@@ -45,7 +45,10 @@ struct ImuSample {
 // configured period itself exceeds max_sample_dt); TeleportDetected when the sensor moved more
 // than teleport_distance or turned more than teleport_angle since the last sample. Both restart
 // the history from the current pose (next sample WarmingUp, then Valid). Non-valid samples report
-// zero angular velocity and specific force; noise, filter and clamp run on valid samples only.
+// zero angular velocity and specific force. With noise on, the bias random walk advances on every
+// sample, valid or not (by N(0, σ_rw √Δt), Δt the time since the previous sample, the configured
+// period for the first one, as the seed does); biases, white noise, filter and clamp apply to
+// valid samples only.
 class ImuProcessor {
  public:
   // `noise`: the sensor's noise switch; `period`: its configured sample period.
@@ -73,8 +76,10 @@ class ImuProcessor {
   };
   ImuStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
   void differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt);
+  // The bias random walk over `elapsed` seconds.
+  void advance_walk(double elapsed, RandomStream& rng);
   // sa, sg: the white-noise σ at this dt (accelerometer_sigma, gyroscope_sigma).
-  void add_noise(double dt, double sa, double sg, RandomStream& rng);
+  void add_bias_and_noise(double sa, double sg, RandomStream& rng);
   void filter_and_clamp(double dt);
 
   ImuModel params_;
@@ -83,7 +88,8 @@ class ImuProcessor {
   Nanos max_dt_;
   double teleport_angle_;  // radians
   Pose previous_, before_previous_;
-  int history_ = 0;  // poses kept for differencing (0, 1 or 2)
+  int history_ = 0;       // poses kept for differencing (0, 1 or 2)
+  bool started_ = false;  // some sample was processed (previous_.stamp is its time)
   Eigen::Vector3d walk_a_ = Eigen::Vector3d::Zero(), walk_g_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d filter_a_ = Eigen::Vector3d::Zero(), filter_g_ = Eigen::Vector3d::Zero();
   ImuSample sample_;
