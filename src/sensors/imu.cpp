@@ -170,10 +170,17 @@ Imu::Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uin
 }
 
 bool Imu::measure(const SensorContext& ctx, std::string& status) {
-  const Pose3d sensor = compose(ctx.world.pose3d(object_id()), mount_);
+  const Pose3d sensor = compose(ctx.world.pose3d_at(object_id(), ctx.stamp), mount_);
   const ImuStatus s = processor_.process(ctx.stamp, sensor, rng());
   status = imu_status_name(s);
   return s == ImuStatus::kValid;
+}
+
+void Imu::after_step_sample() {
+  if (step_size_ == step_.size()) step_.emplace_back();
+  ImuReading& r = step_[step_size_++];
+  r.header = header();  // assignment keeps the strings' storage
+  r.data = processor_.sample();
 }
 
 }  // namespace ubot

@@ -4,7 +4,8 @@
 // random walk, low-pass and clamp.
 //
 // What "exact" means here: the IMU sees only the poses at its sample times t_{k-2}, t_{k-1}, t_k
-// (the world's poses after the steps it sampled, never a continuous motion), and reports
+// (on its own grid, several per world step when it is faster than the world: the world's motion
+// at those instants, World::pose3d_at), and reports
 //   ω_k = log(R_{k-1}ᵀ R_k) / Δt_k                       (sensor frame)
 //   f_k = R_{k-1}ᵀ (a_k + g ẑ),  a_k = 2 (v_k - v_{k-1}) / (Δt_k + Δt_{k-1}),
 //         v_k = (p_k - p_{k-1}) / Δt_k                   (central second difference)
@@ -17,6 +18,8 @@
 // offsets need no special terms: the sensor's own positions are differenced, so lever-arm
 // (centripetal and tangential) accelerations appear by themselves.
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -37,6 +40,12 @@ struct ImuSample {
   Eigen::Vector3d angular_velocity_variance = Eigen::Vector3d::Zero();  // rad²/s²
   Eigen::Vector3d linear_acceleration_variance = Eigen::Vector3d::Zero();  // m²/s⁴
   // The orientation variance is always 0 (the orientation is exact).
+};
+
+// One sample with its header (stamp, sequence, status).
+struct ImuReading {
+  FrameHeader header;
+  ImuSample data;
 };
 
 // The IMU's signal chain, independent of worlds: it is fed the sensor's world pose at each sample
@@ -101,8 +110,12 @@ class Imu final : public Sensor {
 
   SensorKind kind() const override { return SensorKind::kImu; }
   const ImuModel& params() const { return params_; }
-  // The latest sample (reading it never samples); header() has its status.
+  // The latest sample (reading it never samples; also one taken by Simulation::sample_now);
+  // header() has its status.
   const ImuSample& data() const { return processor_.sample(); }
+  // Every sample the schedule took in the last world step, in time order, each with its own
+  // header; empty when it took none. Sinks (frames.jsonl, CSV, MCAP, ROS 2) write these.
+  std::span<const ImuReading> step_samples() const { return {step_.data(), step_size_}; }
   const ImuProcessor& processor() const { return processor_; }
   // Pose of the sensor frame in the body frame (offset and rpy).
   const Pose3d& mount() const { return mount_; }
@@ -112,10 +125,16 @@ class Imu final : public Sensor {
 
  private:
   bool measure(const SensorContext& ctx, std::string& status) override;
+  bool samples_inside_steps() const override { return true; }
+  void begin_step() override { step_size_ = 0; }
+  void after_step_sample() override;
 
   ImuModel params_;
   Pose3d mount_;
   ImuProcessor processor_;
+  // The samples of the last step: storage (and the headers' strings) reused from step to step.
+  std::vector<ImuReading> step_;
+  std::size_t step_size_ = 0;
 };
 
 }  // namespace ubot
