@@ -3,12 +3,16 @@
 //                            loop (differencing, statuses, noise, low-pass, clamp)
 //   BM_ImuSensor/noise:N     Sensor::sample of an IMU on a robot: the body's 3D pose from the
 //                            world, the mount, the chain and the frame header
+//   BM_ImuWorldStep/noise:N  Simulation::step of a 10 Hz world whose turning robot carries a
+//                            200 Hz IMU: the world step and 20 samples inside it (the motion at
+//                            each instant, World::pose3d_at), kept for the sinks; one thread
 // noise: 0 off; 1 white noise on both instruments (6 Gaussians a sample); 2 everything (white
 // noise, bias random walks: 12 Gaussians, low-pass and clamp).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "ubot/config/load_world.h"
@@ -30,6 +34,18 @@ std::vector<Pose3d> loop_poses(int n) {
     poses[i].orientation = rotation_from_rpy(0.2 * std::sin(a), 0.05, a + std::numbers::pi / 2);
   }
   return poses;
+}
+
+// The YAML keys of the noise levels.
+std::string noise_keys(int noise) {
+  std::string keys;
+  if (noise >= 1) keys += ", noise: true, accelerometer_noise_std: 0.02, gyroscope_noise_std: 1e-3";
+  if (noise >= 2) {
+    keys +=
+        ", accelerometer_bias_random_walk_std: 1e-3, gyroscope_bias_random_walk_std: 1e-4, "
+        "low_pass: true, clamp: true";
+  }
+  return keys;
 }
 
 ImuModel model(int noise) {
@@ -65,14 +81,7 @@ void BM_ImuProcessor(benchmark::State& state) {
 BENCHMARK(BM_ImuProcessor)->ArgName("noise")->Arg(0)->Arg(1)->Arg(2);
 
 void BM_ImuSensor(benchmark::State& state) {
-  const int noise = static_cast<int>(state.range(0));
-  std::string keys;
-  if (noise >= 1) keys += ", noise: true, accelerometer_noise_std: 0.02, gyroscope_noise_std: 1e-3";
-  if (noise >= 2) {
-    keys +=
-        ", accelerometer_bias_random_walk_std: 1e-3, gyroscope_bias_random_walk_std: 1e-4, "
-        "low_pass: true, clamp: true";
-  }
+  const std::string keys = noise_keys(static_cast<int>(state.range(0)));
   Simulation sim(load_world_from_string(R"(
 world: {step_time: 0.01}
 robot:
@@ -92,6 +101,29 @@ robot:
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ImuSensor)->ArgName("noise")->Arg(0)->Arg(1)->Arg(2);
+
+void BM_ImuWorldStep(benchmark::State& state) {
+  Simulation sim(load_world_from_string(R"(
+world: {step_time: 0.1, width: 100, height: 100}
+robot:
+  - kinematics: {name: diff}
+    state: [50, 50, 0.3]
+    roll: 0.05
+    sensors: [{name: imu, update_rate_hz: 200, offset: [0.1, 0, 0.2])" +
+                                            noise_keys(static_cast<int>(state.range(0))) + "}]\n",
+                                        "bench.yaml"),
+                 {.threads = 1});
+  const std::vector<Command> turn = {Eigen::Vector2d(1.0, 0.5)};
+  const auto& imu = static_cast<const Imu&>(*sim.sensors()[0]);
+  std::int64_t samples = 0;
+  for (auto _ : state) {
+    sim.step(turn);
+    samples += static_cast<std::int64_t>(imu.step_samples().size());
+    benchmark::DoNotOptimize(imu.step_samples().back().data.linear_acceleration.data());
+  }
+  state.SetItemsProcessed(samples);  // IMU samples per second
+}
+BENCHMARK(BM_ImuWorldStep)->ArgName("noise")->Arg(0)->Arg(2);
 
 }  // namespace
 }  // namespace ubot

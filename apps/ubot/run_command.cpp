@@ -82,8 +82,8 @@ class ImuOutputs {
         continue;
       }
       const auto& imu = static_cast<const Imu&>(*sim.sensors()[e.sensor]);
-      e.csv->write(imu);
-      e.plot.record(imu);
+      e.csv->write_step(imu);
+      e.plot.record_step(imu);
     }
   }
   void close() {

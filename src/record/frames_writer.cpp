@@ -373,8 +373,7 @@ void write_lidar3d(JsonWriter& j, const Lidar3d& lidar, PointsWriter& points) {
   j.key("points_offset").value(points.append(s.points));
 }
 
-void write_imu(JsonWriter& j, const Imu& imu) {
-  const ImuSample& s = imu.data();
+void write_imu_data(JsonWriter& j, const ImuSample& s) {
   const Eigen::Quaterniond& q = s.orientation;
   const double xyzw[4] = {q.x(), q.y(), q.z(), q.w()};
   j.key("orientation").array(xyzw);
@@ -382,6 +381,22 @@ void write_imu(JsonWriter& j, const Imu& imu) {
   write_vector(j, "linear_acceleration", s.linear_acceleration);
   write_vector(j, "angular_velocity_variance", s.angular_velocity_variance);
   write_vector(j, "linear_acceleration_variance", s.linear_acceleration_variance);
+}
+
+// The entry's own fields are the step's last sample; `samples` lists every sample of the step
+// (several when the IMU is faster than the world), in time order.
+void write_imu(JsonWriter& j, const Imu& imu) {
+  write_imu_data(j, imu.data());
+  j.key("samples").begin_array();
+  for (const ImuReading& r : imu.step_samples()) {
+    const FrameHeader& h = r.header;
+    j.begin_object().key("sequence").value(h.sequence);
+    j.key("stamp").value(nanos_to_seconds(h.stamp));
+    j.key("valid").value(h.valid).key("status").value(h.status);
+    write_imu_data(j, r.data);
+    j.end_object();
+  }
+  j.end_array();
 }
 
 }  // namespace

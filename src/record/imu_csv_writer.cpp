@@ -19,9 +19,13 @@ ImuCsvWriter::~ImuCsvWriter() {
   if (file_) std::fclose(file_);
 }
 
-void ImuCsvWriter::write(const Imu& imu) {
-  const FrameHeader& h = imu.header();
-  const ImuSample& s = imu.data();
+void ImuCsvWriter::write_step(const Imu& imu) {
+  for (const ImuReading& sample : imu.step_samples()) write(sample);
+}
+
+void ImuCsvWriter::write(const ImuReading& sample) {
+  const FrameHeader& h = sample.header;
+  const ImuSample& s = sample.data;
   const Eigen::Quaterniond& q = s.orientation;
   const Eigen::Vector3d &w = s.angular_velocity, &a = s.linear_acceleration;
   // fmt's "{}" for a double is the shortest round-trip form.

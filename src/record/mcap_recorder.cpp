@@ -119,8 +119,12 @@ void McapRecorder::record(const Simulation& sim) {
       write(channel(r->topics.sensor_topic(name, "scan"), MessageKind::kLaserScan, r->qos),
             ros2::to_laser_scan(*lidar, r->use_inf));
     } else if (const auto* imu = dynamic_cast<const Imu*>(&sensor)) {
-      write(channel(r->topics.sensor_topic(name, "imu"), MessageKind::kImu, r->qos),
-            ros2::to_imu(ros2::imu_data(*imu)));
+      // Every sample of the step, header stamps their own, log time the step's.
+      Channel& imu_channel =
+          channel(r->topics.sensor_topic(name, "imu"), MessageKind::kImu, r->qos);
+      for (const ImuReading& s : imu->step_samples()) {
+        write(imu_channel, ros2::to_imu(ros2::imu_data(s.header, s.data)));
+      }
     } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(&sensor)) {
       ros2::lidar3d_cloud(*lidar3d, cloud_data_);
       record_points(sensor.object_id(), name, cloud_data_);

@@ -152,7 +152,10 @@ void Bridge::publish(const Simulation& sim) {
     if (const auto* lidar = dynamic_cast<const Lidar2d*>(&sensor)) {
       r->scans.at(sensor.model().common.name).write(to_laser_scan(*lidar, r->use_inf));
     } else if (const auto* imu = dynamic_cast<const ubot::Imu*>(&sensor)) {
-      publish_imu(sensor.object_id(), sensor.model().common.name, imu_data(*imu));
+      // Every sample of the step, in time order, each with its own stamp.
+      for (const ImuReading& s : imu->step_samples()) {
+        publish_imu(sensor.object_id(), sensor.model().common.name, imu_data(s.header, s.data));
+      }
     } else if (const auto* lidar3d = dynamic_cast<const Lidar3d*>(&sensor)) {
       lidar3d_cloud(*lidar3d, cloud_data_);
       publish_points(sensor.object_id(), sensor.model().common.name, cloud_data_);

@@ -104,10 +104,11 @@ TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_
   return t;
 }
 
-ImuData imu_data(const ubot::Imu& imu) {
-  const ImuSample& d = imu.data();
+ImuData imu_data(const ubot::Imu& imu) { return imu_data(imu.header(), imu.data()); }
+
+ImuData imu_data(const FrameHeader& header, const ImuSample& d) {
   ImuData m;
-  m.header = imu.header();
+  m.header = header;
   m.orientation = d.orientation;
   m.orientation_variance = Eigen::Vector3d::Zero();
   m.angular_velocity = d.angular_velocity;

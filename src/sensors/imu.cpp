@@ -1,5 +1,6 @@
 #include "ubot/sensors/imu.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -80,9 +81,14 @@ ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& r
   const double dt = nanos_to_seconds(valid ? stamp - previous_.stamp : period_);
   sample_.orientation = pose.orientation;
   const double sa = accelerometer_sigma(dt), sg = gyroscope_sigma(dt);
+  // The bias drifts with time, so it walks on every sample, valid or not (the seed's rule).
+  if (noise_) {
+    const Nanos elapsed = started_ ? std::max<Nanos>(stamp - previous_.stamp, 0) : period_;
+    advance_walk(nanos_to_seconds(elapsed), rng);
+  }
   if (valid) {
     differentiate(pose, turn, dt);
-    if (noise_) add_noise(dt, sa, sg, rng);
+    if (noise_) add_bias_and_noise(sa, sg, rng);
     filter_and_clamp(dt);
   } else {
     sample_.angular_velocity.setZero();
@@ -95,6 +101,7 @@ ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& r
   before_previous_ = previous_;
   previous_ = {stamp, pose.position, pose.orientation};
   history_ = std::min(history_ + 1, 2);
+  started_ = true;
   return status;
 }
 
@@ -108,10 +115,10 @@ void ImuProcessor::differentiate(const Pose3d& pose, const Eigen::Vector3d& turn
   sample_.angular_velocity = turn / dt;
 }
 
-void ImuProcessor::add_noise(double dt, double sa, double sg, RandomStream& rng) {
-  // (1) the bias random walk, (2) bias and white noise; draws in a fixed order (accelerometer
-  // walk x y z, gyroscope walk, accelerometer noise, gyroscope noise) for reproducibility.
-  const double sqrt_dt = std::sqrt(dt);
+// Draws in a fixed order for reproducibility: accelerometer walk x y z, gyroscope walk, then
+// (valid samples) accelerometer noise, gyroscope noise.
+void ImuProcessor::advance_walk(double elapsed, RandomStream& rng) {
+  const double sqrt_dt = std::sqrt(elapsed);
   const double walk_a = params_.accelerometer_bias_random_walk_std * sqrt_dt;
   const double walk_g = params_.gyroscope_bias_random_walk_std * sqrt_dt;
   if (walk_a > 0.0) {
@@ -120,6 +127,9 @@ void ImuProcessor::add_noise(double dt, double sa, double sg, RandomStream& rng)
   if (walk_g > 0.0) {
     for (int k = 0; k < 3; ++k) walk_g_[k] += rng.gaussian(walk_g);
   }
+}
+
+void ImuProcessor::add_bias_and_noise(double sa, double sg, RandomStream& rng) {
   sample_.linear_acceleration += accelerometer_bias();
   sample_.angular_velocity += gyroscope_bias();
   if (sa > 0.0) {
@@ -160,10 +170,17 @@ Imu::Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uin
 }
 
 bool Imu::measure(const SensorContext& ctx, std::string& status) {
-  const Pose3d sensor = compose(ctx.world.pose3d(object_id()), mount_);
+  const Pose3d sensor = compose(ctx.world.pose3d_at(object_id(), ctx.stamp), mount_);
   const ImuStatus s = processor_.process(ctx.stamp, sensor, rng());
   status = imu_status_name(s);
   return s == ImuStatus::kValid;
+}
+
+void Imu::after_step_sample() {
+  if (step_size_ == step_.size()) step_.emplace_back();
+  ImuReading& r = step_[step_size_++];
+  r.header = header();  // assignment keeps the strings' storage
+  r.data = processor_.sample();
 }
 
 }  // namespace ubot

@@ -28,6 +28,24 @@ bool Sensor::due(Nanos t) const {
   return period_ns_ == 0 || t >= next_due_ns_;
 }
 
+int Sensor::sample_step(const SensorContext& ctx) {
+  begin_step();
+  if (!due(ctx.stamp)) return 0;
+  if (!samples_inside_steps() || period_ns_ == 0) {
+    sample(ctx);
+    after_step_sample();
+    return 1;
+  }
+  int taken = 0;
+  // sample() moves next_due_ns_ to the following grid time.
+  for (Nanos t = next_due_ns_; t <= ctx.stamp; t = next_due_ns_) {
+    sample({ctx.world, ctx.scene, t, ctx.media, ctx.scene3d});
+    after_step_sample();
+    ++taken;
+  }
+  return taken;
+}
+
 void Sensor::sample(const SensorContext& ctx) {
   header_.sequence = started_ ? header_.sequence + 1 : 0;
   started_ = true;

@@ -257,10 +257,11 @@ void Simulation::sample_sensors() {
   for (int i = 0; i < static_cast<int>(sensors_.size()); ++i) {
     if (sensors_[i]->due(now)) sampled_.push_back(i);
   }
+  // Every sensor is visited, due or not: sample_step also empties the step's sample lists.
   const SensorContext ctx{world_, *scene_, now, media(), scene3d_.get()};
   threads_->arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, sampled_.size(),
-                      [&](std::size_t k) { sensors_[sampled_[k]]->sample(ctx); });
+    tbb::parallel_for(std::size_t{0}, sensors_.size(),
+                      [&](std::size_t i) { sensors_[i]->sample_step(ctx); });
   });
 }
 

@@ -13,9 +13,13 @@ const render::Color kAxisColors[3] = {
 
 ImuPlot::ImuPlot(const Imu& imu) : title_(imu.header().sensor_id + " (imu, sensor frame)") {}
 
-void ImuPlot::record(const Imu& imu) {
-  const FrameHeader& h = imu.header();
-  const ImuSample& s = imu.data();
+void ImuPlot::record_step(const Imu& imu) {
+  for (const ImuReading& sample : imu.step_samples()) record(sample);
+}
+
+void ImuPlot::record(const ImuReading& sample) {
+  const FrameHeader& h = sample.header;
+  const ImuSample& s = sample.data;
   constexpr double kGap = std::numeric_limits<double>::quiet_NaN();
   time_.push_back(nanos_to_seconds(h.stamp));
   for (int k = 0; k < 3; ++k) {

@@ -55,6 +55,7 @@ World::World(WorldModel model) : model_(std::move(model)) {
       follow_trajectory(static_cast<int>(i), 0);
     }
     place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
+    step_motion_.emplace_back(s.state[0], s.state[1], s.state[2]);
     radius_extend_[i] = m.shape.bounding_radius() + 0.1;
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
@@ -93,6 +94,7 @@ void World::move_object(int id, const Command& command) {
   }
   if (m.is_static || s.stop) {
     s.velocity.setZero();
+    if (s.stop) step_motion_[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
     return;
   }
   update_goals_before_move(id);
@@ -108,8 +110,10 @@ void World::move_object(int id, const Command& command) {
   for (int k = 0; k < 2; ++k) u[k] = std::min(std::max(u[k], range.min[k]), range.max[k]);
   const Eigen::Vector2d applied =
       m.kinematics.noise ? detail::apply_motion_noise(m.kinematics, u, motion_rng_[id]) : u;
+  const double x0 = s.state[0], y0 = s.state[1], yaw0 = s.state[2];
   detail::integrate(m.kinematics, s.state, applied, dt);
   s.state[2] = wrap_to_region(s.state[2]);
+  step_motion_[id] = StepMotion(x0, y0, yaw0, s.state[0], s.state[1], s.state[2]);
   s.velocity = u;
   place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[id]);
 }
@@ -257,6 +261,19 @@ Pose3d World::pose3d(int id) const {
   const double half_yaw = 0.5 * s[2];
   const Eigen::Quaterniond yaw(std::cos(half_yaw), 0.0, 0.0, std::sin(half_yaw));
   return {{s[0], s[1], m.z}, yaw * tilt_[id]};
+}
+
+Pose3d World::pose3d_at(int id, Nanos t) const {
+  if (trajectories_[id]) return trajectories_[id]->pose(nanos_to_seconds(t));
+  const Nanos end = time_ns();
+  if (t >= end) return pose3d(id);
+  const Nanos start = end - step_ns_;
+  const double s =
+      t <= start ? 0.0 : static_cast<double>(t - start) / static_cast<double>(step_ns_);
+  Eigen::Vector2d position;
+  Eigen::Quaterniond yaw;
+  step_motion_[id].at(s, position, yaw);
+  return {{position.x(), position.y(), model_.objects[id].z}, yaw * tilt_[id]};
 }
 
 bool World::fov_detect_object(int observer, int other) const {

@@ -182,9 +182,10 @@ class FramesFormat(unittest.TestCase):
 
 
 class ImuOutputs(unittest.TestCase):
-    STEP_KEYS = {"object_id", "index", "type", "sequence", "stamp", "valid", "status",
-                 "orientation", "angular_velocity", "linear_acceleration",
-                 "angular_velocity_variance", "linear_acceleration_variance"}
+    SAMPLE_KEYS = {"sequence", "stamp", "valid", "status", "orientation", "angular_velocity",
+                   "linear_acceleration", "angular_velocity_variance",
+                   "linear_acceleration_variance"}
+    STEP_KEYS = SAMPLE_KEYS | {"object_id", "index", "type", "samples"}
 
     def test_frames_csv_and_plot(self):
         with tempfile.TemporaryDirectory() as out:
@@ -214,13 +215,23 @@ class ImuOutputs(unittest.TestCase):
                     "teleport_distance", "teleport_angle_deg", "max_sample_dt", "rpy"):
             self.assertIn(key, rover)
 
-        ball = [[s for s in f["sensors"] if s["type"] == "imu" and s["object_id"] == 2][0]
-                for f in frames[1:]]
-        self.assertEqual(len(ball), 50)  # one sample per 10 ms step
+        entries = [[s for s in f["sensors"] if s["type"] == "imu" and s["object_id"] == 2][0]
+                   for f in frames[1:]]
+        self.assertEqual(len(entries), 50)  # an entry per 10 ms step
+        ball = []
+        for entry in entries:
+            self.assertEqual(set(entry), self.STEP_KEYS)
+            # The entry's own fields are its last sample's.
+            self.assertEqual({k: v for k, v in entry.items() if k in self.SAMPLE_KEYS},
+                             entry["samples"][-1])
+            ball += entry["samples"]
+        # 100 Hz from t = 0: two samples in the first step (0 and 10 ms), then one per step.
+        self.assertEqual([len(e["samples"]) for e in entries], [2] + [1] * 49)
+        self.assertEqual(len(ball), 51)
         for k, s in enumerate(ball):
-            self.assertEqual(set(s), self.STEP_KEYS)
+            self.assertEqual(set(s), self.SAMPLE_KEYS)
             self.assertEqual(s["sequence"], k)
-            self.assertAlmostEqual(s["stamp"], 0.01 * (k + 1), places=12)
+            self.assertAlmostEqual(s["stamp"], 0.01 * k, places=12)
             self.assertEqual(s["status"], "WarmingUp" if k < 2 else "Valid")
             self.assertEqual(s["valid"], k >= 2)
             self.assertAlmostEqual(sum(q * q for q in s["orientation"]), 1.0, places=12)
@@ -236,7 +247,7 @@ class ImuOutputs(unittest.TestCase):
         # The CSV has the same samples, plot-ready.
         self.assertEqual(rows[0], ["stamp", "sequence", "status", "valid", "qx", "qy", "qz", "qw",
                                    "wx", "wy", "wz", "ax", "ay", "az"])
-        self.assertEqual(len(rows), 51)
+        self.assertEqual(len(rows), 52)
         for row, s in zip(rows[1:], ball):
             self.assertEqual(float(row[0]), s["stamp"])
             self.assertEqual(int(row[1]), s["sequence"])
@@ -245,6 +256,32 @@ class ImuOutputs(unittest.TestCase):
             self.assertEqual([float(v) for v in row[4:8]], s["orientation"])
             self.assertEqual([float(v) for v in row[8:11]], s["angular_velocity"])
             self.assertEqual([float(v) for v in row[11:14]], s["linear_acceleration"])
+
+    def test_imu_faster_than_the_world(self):
+        # 200 Hz in a 10 Hz world: every sample in frames.jsonl's `samples` and in the CSV.
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+            f.write("world: {step_time: 0.1}\nrobot:\n  - kinematics: {name: diff}\n"
+                    "    sensors: [{name: imu, update_rate_hz: 200}]\n")
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                run("run", f.name, "--steps", "5", "--out", out, "--quiet")
+                frames = read_frames(os.path.join(out, "frames.jsonl"))
+                with open(os.path.join(out, "robot_0", "imu_0.csv")) as csv:
+                    rows = [line.rstrip("\n").split(",") for line in csv][1:]
+        finally:
+            os.unlink(f.name)
+        entries = [f["sensors"][0] for f in frames[1:]]
+        self.assertEqual([len(e["samples"]) for e in entries], [21, 20, 20, 20, 20])
+        samples = [s for e in entries for s in e["samples"]]
+        self.assertEqual([s["stamp"] for s in samples], [k * 5_000_000 / 1e9 for k in range(101)])
+        self.assertEqual([s["sequence"] for s in samples], list(range(101)))
+        self.assertEqual(samples[2]["stamp"], 0.01)  # the first Valid: 2 / rate
+        self.assertEqual([s["status"] for s in samples[:3]], ["WarmingUp", "WarmingUp", "Valid"])
+        for e in entries:
+            self.assertEqual(e["stamp"], e["samples"][-1]["stamp"])
+        self.assertEqual([float(r[0]) for r in rows], [s["stamp"] for s in samples])
+        self.assertEqual([[float(v) for v in r[11:14]] for r in rows],
+                         [s["linear_acceleration"] for s in samples])
 
     def test_disabled_imu_entry(self):
         with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:

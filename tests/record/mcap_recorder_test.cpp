@@ -284,7 +284,8 @@ TEST(McapRecorder, TimesAreSimulationTimeAndSequencesCountPerTopic) {
   EXPECT_EQ(clocks, kSteps + 1);
   // 5 Hz on its grid of 0.2 s multiples, from the first step: at 0.05, 0.2, 0.4, 0.6 s.
   EXPECT_EQ(next["/robot_0/lidar2d_1/scan"], 4u);
-  EXPECT_EQ(next["/robot_0/imu"], static_cast<std::uint32_t>(kSteps));  // 20 Hz: every step
+  // 20 Hz: every step, and the grid's first sample at t = 0 in the first step.
+  EXPECT_EQ(next["/robot_0/imu"], static_cast<std::uint32_t>(kSteps + 1));
 }
 
 TEST(McapRecorder, SameWorldAndSeedSameBytesWhateverTheThreads) {
@@ -378,6 +379,59 @@ robot:
   ASSERT_EQ(recorded.size(), 3u);
   EXPECT_EQ(recorded, published);
   EXPECT_GT(recorded.back().size(), 90u * 8 * 24);  // the downward rings hit the ground
+}
+
+// A 200 Hz IMU in a 10 Hz world: every sample is a message, stamped with its own time (5 ms
+// grid from 0), logged at the time of the step that took it; the bytes are the bridge's.
+TEST(McapRecorder, EveryImuSampleOfAStepIsRecordedWithItsOwnStamp) {
+  const std::string path = temp_path("imu200.mcap");
+  Simulation sim(load_world_from_string(R"(
+world: {step_time: 0.1}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    sensors: [{name: imu, update_rate_hz: 200, noise: true, accelerometer_noise_std: 0.01}]
+)",
+                                        "imu200.yaml"),
+                 {.threads = 1});
+  ros2::FakeTransport transport;
+  ros2::Bridge bridge(transport, sim);
+  {
+    McapRecorder recorder(path, sim);
+    recorder.record(sim);
+    const std::vector<Command> turn = {Eigen::Vector2d(1.0, 0.5)};
+    for (int k = 0; k < 3; ++k) {
+      sim.step(turn);
+      bridge.publish(sim);
+      recorder.record(sim);
+    }
+    recorder.close();
+  }
+  const Recording rec = read_recording(path);
+  std::filesystem::remove(path);
+  std::vector<std::vector<std::uint8_t>> published, recorded;
+  for (const auto& p : transport.published()) {
+    if (p.topic == "/rover/imu")
+      ros2::serialize_cdr(p.kind, p.message.get(), published.emplace_back());
+  }
+  std::uint64_t n = 0;
+  for (const Recorded& m : rec.messages) {
+    if (m.topic != "/rover/imu") continue;
+    recorded.push_back(m.message.data);
+    // std_msgs/Header after the encapsulation header: stamp sec, nanosec.
+    Cursor c(m.message.data.data() + 4, 8);
+    const auto sec = c.get<std::int32_t>();
+    const auto nsec = c.get<std::uint32_t>();
+    EXPECT_EQ(sec * 1'000'000'000ull + nsec, n * 5'000'000ull);
+    // Logged with its step: samples in (t_{k-1}, t_k] at t_k (and t = 0 with the first step).
+    const std::uint64_t step_end =
+        std::max<std::uint64_t>(1, (n * 5'000'000 + 99'999'999) / 100'000'000);
+    EXPECT_EQ(m.message.log_time, step_end * 100'000'000ull) << n;
+    EXPECT_EQ(m.message.sequence, n);
+    ++n;
+  }
+  EXPECT_EQ(n, 61u);  // 0, 5, ..., 300 ms
+  EXPECT_EQ(recorded, published);
 }
 
 TEST(McapRecorder, CameraImagesAndInfoAreRecordedAsTheBridgePublishesThem) {

@@ -336,7 +336,7 @@ robot:
     bridge.publish(sim);
   }
   const auto msgs = transport.messages<Imu>("/rover/imu");
-  ASSERT_EQ(msgs.size(), 5u);
+  ASSERT_EQ(msgs.size(), 6u);  // 0, 10, ..., 50 ms: the grid starts at t = 0
   const auto& imu = static_cast<const ubot::Imu&>(*sim.sensors()[0]);
   const Imu& last = msgs.back();
   EXPECT_EQ(last.header.frame_id, imu.header().frame_id);
@@ -351,6 +351,41 @@ robot:
   // The first two samples are WarmingUp: still published, with zero rates.
   EXPECT_EQ(msgs[0].angular_velocity.z, 0.0);
   EXPECT_EQ(msgs[0].linear_acceleration.z, 0.0);
+}
+
+// A 200 Hz IMU in a 10 Hz world: publish() after a step sends every sample the step took, in
+// time order, each with its own stamp and values.
+TEST(Bridge, ImuFasterThanTheWorldPublishesEverySampleOfTheStep) {
+  FakeTransport transport;
+  Simulation sim = make_sim(R"(
+world: {step_time: 0.1}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    sensors: [{name: imu, update_rate_hz: 200}]
+)");
+  Bridge bridge(transport, sim);
+  const auto& imu = static_cast<const ubot::Imu&>(*sim.sensors()[0]);
+  std::vector<ImuReading> samples;
+  for (int k = 1; k <= 3; ++k) {
+    sim.step(std::vector<Command>{Eigen::Vector2d(1.0, 0.5)});
+    bridge.publish(sim);
+    samples.insert(samples.end(), imu.step_samples().begin(), imu.step_samples().end());
+  }
+  const auto msgs = transport.messages<Imu>("/rover/imu");
+  ASSERT_EQ(msgs.size(), 61u);  // 0, 5, ..., 300 ms
+  ASSERT_EQ(samples.size(), msgs.size());
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    const Nanos stamp = static_cast<Nanos>(i) * 5'000'000;
+    EXPECT_EQ(msgs[i].header.stamp.sec * 1'000'000'000ll + msgs[i].header.stamp.nanosec, stamp);
+    EXPECT_EQ(samples[i].header.stamp, stamp);
+    EXPECT_EQ(msgs[i].linear_acceleration.y, samples[i].data.linear_acceleration.y());
+    EXPECT_EQ(msgs[i].angular_velocity.z, samples[i].data.angular_velocity.z());
+    EXPECT_EQ(msgs[i].orientation.z, samples[i].data.orientation.z());
+  }
+  EXPECT_NEAR(msgs.back().linear_acceleration.y, 0.5, 1e-3);  // centripetal v w
+  EXPECT_EQ(msgs[1].angular_velocity.z, 0.0);                 // WarmingUp
+  EXPECT_NEAR(msgs[2].angular_velocity.z, 0.5, 1e-12);        // Valid from 10 ms
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// IMU noise (SPEC §0, §7): white-noise σ and bias random-walk growth checked statistically
-// (10^5 samples, 2%), Kalibr densities, biases, reset bias, and the random streams (same seed
+// IMU noise (SPEC §0, §7): white-noise σ and bias random-walk growth (on every sample, valid or
+// not) checked statistically (10^5 samples, 2%), Kalibr densities, biases, reset bias, and the
+// random streams (same seed
 // => same samples, another sensor id => an independent stream).
 #include <gtest/gtest.h>
 
@@ -103,29 +104,47 @@ TEST(ImuNoise, RandomWalkIncrementsAreSigmaRootDt) {
   }
 }
 
-TEST(ImuNoise, RandomWalkGrowsWithTheSquareRootOfTime) {
-  // 10^5 independent walks: after n samples the bias has σ_rw √(n Δt).
+// The walk advances on every sample, valid or not (the seed's rule): after samples at stamps
+// t_0 < ... < t_n the bias is N(0, σ_rw² (T + t_n − t_0)), T the configured period (the first
+// sample walks over one period). 10^5 independent walks, checked after the first sample
+// (WarmingUp), the second (WarmingUp), the fourth (Valid), a 0.7 s gap (InvalidDeltaTime: Δt >
+// max_sample_dt; the walk still advances by 0.7 s), the WarmingUp sample after it, and the 16th
+// sample; the invalid samples still read zero.
+TEST(ImuNoise, RandomWalkAdvancesOnEverySampleValidOrNot) {
   ImuModel m;
   m.accelerometer_bias_random_walk_std = 0.05;
+  m.gyroscope_bias_random_walk_std = 0.002;
+  std::vector<Nanos> stamps = {0, kPeriod, 2 * kPeriod, 3 * kPeriod, 3 * kPeriod + 700'000'000};
+  while (stamps.size() < 16) stamps.push_back(stamps.back() + kPeriod);
+  const ImuStatus W = ImuStatus::kWarmingUp, V = ImuStatus::kValid;
+  const ImuStatus expected_status[6] = {W, W, V, V, ImuStatus::kInvalidDeltaTime, W};
+  const int checkpoints[] = {1, 2, 4, 5, 6, 16};  // after this many samples
   const int kWalks = 100000;
-  const int lengths[] = {1, 4, 16};
-  double squares[3] = {0, 0, 0};
+  double accel_squares[6] = {}, gyro_squares[6] = {};
+  int statuses_wrong = 0, invalid_nonzero = 0;
   for (int w = 0; w < kWalks; ++w) {
     ImuProcessor p(m, true, kPeriod);
     RandomStream rng(derive_seed(5, "walk/" + std::to_string(w)));
-    int valid = 0;
-    for (int k = 0; valid < 16; ++k) {
-      if (p.process(k * kPeriod, Pose3d{}, rng) != ImuStatus::kValid) continue;
-      ++valid;
-      for (int j = 0; j < 3; ++j) {
-        if (valid == lengths[j])
-          squares[j] += p.accelerometer_bias().x() * p.accelerometer_bias().x();
+    for (std::size_t k = 0, c = 0; k < stamps.size(); ++k) {
+      const ImuStatus status = p.process(stamps[k], Pose3d{}, rng);
+      if (status != (k < 6 ? expected_status[k] : V)) ++statuses_wrong;
+      if (status != V && (p.sample().linear_acceleration != Eigen::Vector3d::Zero() ||
+                          p.sample().angular_velocity != Eigen::Vector3d::Zero())) {
+        ++invalid_nonzero;
       }
+      if (static_cast<int>(k) + 1 != checkpoints[c]) continue;
+      accel_squares[c] += p.accelerometer_bias().x() * p.accelerometer_bias().x();
+      gyro_squares[c] += p.gyroscope_bias().z() * p.gyroscope_bias().z();
+      ++c;
     }
   }
-  for (int j = 0; j < 3; ++j) {
-    const double expected = 0.05 * std::sqrt(lengths[j] * kDt);
-    EXPECT_NEAR(std::sqrt(squares[j] / kWalks), expected, 0.02 * expected) << lengths[j];
+  EXPECT_EQ(statuses_wrong, 0);
+  EXPECT_EQ(invalid_nonzero, 0);
+  for (int c = 0; c < 6; ++c) {
+    const double elapsed = kDt + nanos_to_seconds(stamps[checkpoints[c] - 1]);
+    const double accel = 0.05 * std::sqrt(elapsed), gyro = 0.002 * std::sqrt(elapsed);
+    EXPECT_NEAR(std::sqrt(accel_squares[c] / kWalks), accel, 0.02 * accel) << checkpoints[c];
+    EXPECT_NEAR(std::sqrt(gyro_squares[c] / kWalks), gyro, 0.02 * gyro) << checkpoints[c];
   }
 }
 

@@ -36,22 +36,32 @@ robot:
          imu_keys + "}]\n";
 }
 
+// The grid starts at t = 0: the first step (10 ms) takes the samples at 0 and 10 ms, so the
+// third sample, the first Valid, comes at 20 ms = 2 / rate.
 TEST(Imu, WarmsUpForTwoSamplesThenIsValid) {
   Simulation sim = make_sim(turning_robot(""));
-  const std::string expected[] = {"WarmingUp", "WarmingUp", "Valid", "Valid"};
-  for (int k = 0; k < 4; ++k) {
+  const std::string expected[] = {"WarmingUp", "WarmingUp", "Valid", "Valid", "Valid"};
+  const std::size_t per_step[] = {2, 1, 1, 1};
+  int k = 0;
+  for (int step = 0; step < 4; ++step) {
     sim.step();
-    const FrameHeader& h = imu(sim).header();
-    EXPECT_EQ(h.status, expected[k]) << k;
-    EXPECT_EQ(h.valid, k >= 2);
-    EXPECT_EQ(h.sequence, static_cast<std::uint64_t>(k));
-    EXPECT_EQ(h.stamp, (k + 1) * 10'000'000);
-    EXPECT_EQ(h.sensor_id, "robot_0/imu_0");
-    EXPECT_EQ(h.frame_id, "robot_0/imu_0");
-    if (k < 2) {  // not valid: zero angular velocity and specific force
-      EXPECT_EQ(imu(sim).data().angular_velocity, Eigen::Vector3d::Zero());
-      EXPECT_EQ(imu(sim).data().linear_acceleration, Eigen::Vector3d::Zero());
+    ASSERT_EQ(imu(sim).step_samples().size(), per_step[step]);
+    for (const ImuReading& r : imu(sim).step_samples()) {
+      const FrameHeader& h = r.header;
+      EXPECT_EQ(h.status, expected[k]) << k;
+      EXPECT_EQ(h.valid, k >= 2);
+      EXPECT_EQ(h.sequence, static_cast<std::uint64_t>(k));
+      EXPECT_EQ(h.stamp, k * 10'000'000);
+      EXPECT_EQ(h.sensor_id, "robot_0/imu_0");
+      EXPECT_EQ(h.frame_id, "robot_0/imu_0");
+      if (k < 2) {  // not valid: zero angular velocity and specific force
+        EXPECT_EQ(r.data.angular_velocity, Eigen::Vector3d::Zero());
+        EXPECT_EQ(r.data.linear_acceleration, Eigen::Vector3d::Zero());
+      }
+      ++k;
     }
+    // The latest sample is the step's last.
+    EXPECT_EQ(imu(sim).header().sequence, imu(sim).step_samples().back().header.sequence);
   }
 }
 
@@ -290,7 +300,7 @@ TEST(Imu, SampleNowAtTheSameTimeAsAnAutomaticSampleIsInvalidAndClearsHistory) {
 }
 
 TEST(Imu, SampleNowBetweenScheduledSamples) {
-  // A 50 Hz IMU in a 100 Hz world is due at 10 ms (its first step), then at 20, 40, 60 ms.
+  // A 50 Hz IMU in a 100 Hz world is due at 0 ms (taken in its first step), then at 20, 40, 60 ms.
   // Sampling by hand at 30 and 50 ms gives regular samples with Δt = 10 ms and keeps the grid.
   Simulation sim = make_sim(turning_robot(", update_rate_hz: 50"));
   std::vector<int> scheduled;
@@ -331,8 +341,7 @@ TEST(Imu, RatesBelowTwoHertzAreAlwaysInvalidDeltaTime) {
   }
   ASSERT_GE(slow_statuses.size(), 7u);
   for (const std::string& s : slow_statuses) EXPECT_EQ(s, "InvalidDeltaTime");
-  // 2 Hz: the first sample comes with the first step (0.1 s), then on the grid 0.5 s, 1 s, ...
-  // (Δt = 0.4 s, then exactly 0.5 s, which is allowed).
+  // 2 Hz: samples at 0, 0.5, 1, ..., 4 s (Δt exactly 0.5 s, which is allowed).
   ASSERT_EQ(two_statuses.size(), 9u);
   EXPECT_EQ(two_statuses[0], "WarmingUp");
   EXPECT_EQ(two_statuses[1], "WarmingUp");
@@ -341,12 +350,17 @@ TEST(Imu, RatesBelowTwoHertzAreAlwaysInvalidDeltaTime) {
 
 TEST(Imu, DisabledSensorReportsDisabled) {
   Simulation sim = make_sim(turning_robot(", enabled: false"));
-  for (int k = 0; k < 3; ++k) {
+  std::uint64_t k = 0;  // samples at 0, 10, 20, 30 ms
+  for (int step = 0; step < 3; ++step) {
     sim.step();
+    for (const ImuReading& r : imu(sim).step_samples()) {
+      EXPECT_EQ(r.header.status, "Disabled");
+      EXPECT_FALSE(r.header.valid);
+      EXPECT_EQ(r.header.sequence, k++);
+    }
     EXPECT_EQ(imu(sim).header().status, "Disabled");
-    EXPECT_FALSE(imu(sim).header().valid);
-    EXPECT_EQ(imu(sim).header().sequence, static_cast<std::uint64_t>(k));
   }
+  EXPECT_EQ(k, 4u);
 }
 
 TEST(Imu, LowPassStepResponseIsTheFirstOrderFormula) {
@@ -354,9 +368,9 @@ TEST(Imu, LowPassStepResponseIsTheFirstOrderFormula) {
   // sample: after n valid samples the output is g (1 − exp(−2π f_c n Δt)).
   Simulation sim = make_sim(turning_robot(", low_pass: true, low_pass_cutoff_hz: 3"));
   for (int k = 1; k <= 60; ++k) {
-    sim.step();
-    if (k < 3) continue;
-    const int n = k - 2;
+    sim.step();  // the step ending at k * 10 ms takes sample k (the first, sample 0, at 0)
+    if (k < 2) continue;
+    const int n = k - 1;
     const double expected = kG * (1.0 - std::exp(-2.0 * std::numbers::pi * 3.0 * n * 0.01));
     EXPECT_NEAR(imu(sim).data().linear_acceleration.z(), expected, 1e-13) << n;
   }

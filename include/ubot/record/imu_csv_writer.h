@@ -19,8 +19,10 @@ class ImuCsvWriter {
   ImuCsvWriter(const ImuCsvWriter&) = delete;
   ImuCsvWriter& operator=(const ImuCsvWriter&) = delete;
 
-  // Appends the IMU's latest sample.
-  void write(const Imu& imu);
+  // Appends one sample.
+  void write(const ImuReading& sample);
+  // Appends every sample the IMU took in the last step (Imu::step_samples()), in time order.
+  void write_step(const Imu& imu);
   // Flushes and closes; throws ubot::Error on a write error.
   void close();
 

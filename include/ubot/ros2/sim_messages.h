@@ -22,6 +22,7 @@
 namespace ubot {
 class Camera;
 class Imu;
+struct ImuSample;
 class Lidar3d;
 class Sensor;
 class Simulation;
@@ -71,7 +72,9 @@ TransformStamped to_transform(const Odometry& odom);
 // base_frame -> the sensor's frame (header().frame_id): where the sensor sits on its body,
 // stamped 0.
 TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_frame);
-// An IMU's latest sample as the Imu message carries it (orientation variance 0: it is exact).
+// An IMU sample (an entry of Imu::step_samples()), or the IMU's latest, as the Imu message
+// carries it (orientation variance 0: it is exact).
+ImuData imu_data(const FrameHeader& header, const ubot::ImuSample& sample);
 ImuData imu_data(const ubot::Imu& imu);
 // A lidar3d's latest sweep as PointCloud2 input (reusing `out`'s storage): its XYZIRT points in
 // the sensor frame, stamped with the sweep's start, so that stamp + a point's time is when it

@@ -4,7 +4,8 @@
 // random walk, low-pass and clamp.
 //
 // What "exact" means here: the IMU sees only the poses at its sample times t_{k-2}, t_{k-1}, t_k
-// (the world's poses after the steps it sampled, never a continuous motion), and reports
+// (on its own grid, several per world step when it is faster than the world: the world's motion
+// at those instants, World::pose3d_at), and reports
 //   ω_k = log(R_{k-1}ᵀ R_k) / Δt_k                       (sensor frame)
 //   f_k = R_{k-1}ᵀ (a_k + g ẑ),  a_k = 2 (v_k - v_{k-1}) / (Δt_k + Δt_{k-1}),
 //         v_k = (p_k - p_{k-1}) / Δt_k                   (central second difference)
@@ -17,6 +18,8 @@
 // offsets need no special terms: the sensor's own positions are differenced, so lever-arm
 // (centripetal and tangential) accelerations appear by themselves.
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -39,13 +42,22 @@ struct ImuSample {
   // The orientation variance is always 0 (the orientation is exact).
 };
 
+// One sample with its header (stamp, sequence, status).
+struct ImuReading {
+  FrameHeader header;
+  ImuSample data;
+};
+
 // The IMU's signal chain, independent of worlds: it is fed the sensor's world pose at each sample
 // time. Status rules (SPEC §7): the first two samples after construction or reset_history() are
 // WarmingUp; InvalidDeltaTime when Δt <= 0 or Δt > max_sample_dt (every sample when the
 // configured period itself exceeds max_sample_dt); TeleportDetected when the sensor moved more
 // than teleport_distance or turned more than teleport_angle since the last sample. Both restart
 // the history from the current pose (next sample WarmingUp, then Valid). Non-valid samples report
-// zero angular velocity and specific force; noise, filter and clamp run on valid samples only.
+// zero angular velocity and specific force. With noise on, the bias random walk advances on every
+// sample, valid or not (by N(0, σ_rw √Δt), Δt the time since the previous sample, the configured
+// period for the first one, as the seed does); biases, white noise, filter and clamp apply to
+// valid samples only.
 class ImuProcessor {
  public:
   // `noise`: the sensor's noise switch; `period`: its configured sample period.
@@ -73,8 +85,10 @@ class ImuProcessor {
   };
   ImuStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
   void differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt);
+  // The bias random walk over `elapsed` seconds.
+  void advance_walk(double elapsed, RandomStream& rng);
   // sa, sg: the white-noise σ at this dt (accelerometer_sigma, gyroscope_sigma).
-  void add_noise(double dt, double sa, double sg, RandomStream& rng);
+  void add_bias_and_noise(double sa, double sg, RandomStream& rng);
   void filter_and_clamp(double dt);
 
   ImuModel params_;
@@ -83,7 +97,8 @@ class ImuProcessor {
   Nanos max_dt_;
   double teleport_angle_;  // radians
   Pose previous_, before_previous_;
-  int history_ = 0;  // poses kept for differencing (0, 1 or 2)
+  int history_ = 0;       // poses kept for differencing (0, 1 or 2)
+  bool started_ = false;  // some sample was processed (previous_.stamp is its time)
   Eigen::Vector3d walk_a_ = Eigen::Vector3d::Zero(), walk_g_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d filter_a_ = Eigen::Vector3d::Zero(), filter_g_ = Eigen::Vector3d::Zero();
   ImuSample sample_;
@@ -95,8 +110,12 @@ class Imu final : public Sensor {
 
   SensorKind kind() const override { return SensorKind::kImu; }
   const ImuModel& params() const { return params_; }
-  // The latest sample (reading it never samples); header() has its status.
+  // The latest sample (reading it never samples; also one taken by Simulation::sample_now);
+  // header() has its status.
   const ImuSample& data() const { return processor_.sample(); }
+  // Every sample the schedule took in the last world step, in time order, each with its own
+  // header; empty when it took none. Sinks (frames.jsonl, CSV, MCAP, ROS 2) write these.
+  std::span<const ImuReading> step_samples() const { return {step_.data(), step_size_}; }
   const ImuProcessor& processor() const { return processor_; }
   // Pose of the sensor frame in the body frame (offset and rpy).
   const Pose3d& mount() const { return mount_; }
@@ -106,10 +125,16 @@ class Imu final : public Sensor {
 
  private:
   bool measure(const SensorContext& ctx, std::string& status) override;
+  bool samples_inside_steps() const override { return true; }
+  void begin_step() override { step_size_ = 0; }
+  void after_step_sample() override;
 
   ImuModel params_;
   Pose3d mount_;
   ImuProcessor processor_;
+  // The samples of the last step: storage (and the headers' strings) reused from step to step.
+  std::vector<ImuReading> step_;
+  std::size_t step_size_ = 0;
 };
 
 }  // namespace ubot

@@ -1,7 +1,11 @@
 #pragma once
 // Sensors read a post-move snapshot of the world (state + scene) and write only their own
 // output and frame header. Each owns its random stream and its sampling schedule, so sensors
-// can sample in parallel and in any order with identical results.
+// can sample in parallel and in any order with identical results. Sampling (SPEC §0,
+// docs/sampling.md): sample times lie on the sensor's own integer-nanosecond grid from t = 0. A
+// sensor that reads only poses (the IMU) takes every grid time of a step, each seeing the
+// world's motion at that instant (World::pose3d_at); a ray-casting sensor takes at most one
+// sample per step, at the step's end, when a grid time has fallen due.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -22,7 +26,7 @@ class Scene;
 struct SensorContext {
   const World& world;
   const scene::Scene& scene;
-  Nanos stamp;  // simulation time of this sample
+  Nanos stamp;  // simulation time of this sample (sample_step: the end of the step)
   // The media snapshots of this step, collected once from every provider before any sensor
   // samples (SPEC §8); a sensor looks at them through a media::MediaView with its own settings.
   std::span<const media::MediumSnapshot> media = {};
@@ -48,10 +52,15 @@ class Sensor {
   int index() const { return index_; }  // position in its object's sensor list
   const FrameHeader& header() const { return header_; }
 
-  // True when the sensor's schedule has a sample due at time `t` (SPEC §0 "Sampling").
+  // True when the sensor's schedule has a sample due at or before time `t` (SPEC §0
+  // "Sampling").
   bool due(Nanos t) const;
+  // Takes the samples its schedule has due in the world step that ended at ctx.stamp: every
+  // grid time up to ctx.stamp, each with its own stamp, when samples_inside_steps(); otherwise
+  // at most one, at ctx.stamp. Returns how many it took.
+  int sample_step(const SensorContext& ctx);
   // Takes one sample at ctx.stamp: updates the header and the output, and advances the
-  // schedule. A disabled sensor only records a "Disabled" header.
+  // schedule past ctx.stamp. A disabled sensor only records a "Disabled" header.
   void sample(const SensorContext& ctx);
   // Called by the simulation once at the start and after every world step (at time t, before
   // any sensor samples), whether or not this sensor samples then: a sensor that needs the motion
@@ -61,6 +70,14 @@ class Sensor {
  protected:
   // Fills the sensor's output; returns whether the sample is valid and its status name.
   virtual bool measure(const SensorContext& ctx, std::string& status) = 0;
+  // Whether the sensor samples at its grid times inside a step, from the world's motion then
+  // (it reads only poses), rather than once at the step's end (it casts rays in the scene,
+  // which exists at step ends only). Default: at the end.
+  virtual bool samples_inside_steps() const { return false; }
+  // sample_step calls begin_step() first, then after_step_sample() after each of its samples: a
+  // sensor that keeps the samples of the step for its readers records them there.
+  virtual void begin_step() {}
+  virtual void after_step_sample() {}
   RandomStream& rng() { return rng_; }
 
  private:

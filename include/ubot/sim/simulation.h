@@ -1,10 +1,11 @@
 #pragma once
 // Simulation: the one-way pipeline of a run. Each step: the world moves (behaviours or
 // commands -> kinematics -> collisions), the scene is refit to the new poses, and every due
-// sensor samples that same post-move snapshot (in parallel; each sensor owns its output and
-// random stream, so results do not depend on the thread count). Before the sensors sample, the
-// media of the step are collected once from every provider (SPEC §8), so all sensors of a step
-// see the same smoke.
+// sensor samples (in parallel; each sensor owns its output and random stream, so results do not
+// depend on the thread count): ray-casting sensors once, the post-move snapshot; IMUs at every
+// grid time of the step, from the world's motion at that instant (docs/sampling.md). Before the
+// sensors sample, the media of the step are collected once from every provider (SPEC §8), so all
+// sensors of a step see the same smoke.
 #include <memory>
 #include <optional>
 #include <span>
@@ -35,7 +36,8 @@ class Simulation {
   const std::vector<std::unique_ptr<Sensor>>& sensors() const { return sensors_; }
   // A sensor, for its operations (e.g. Imu::reset_bias).
   Sensor& sensor(std::size_t i) { return *sensors_[i]; }
-  // Indices (into sensors()) of the sensors that sampled during the last step, ascending.
+  // Indices (into sensors()) of the sensors that sampled during the last step, ascending (an
+  // IMU's samples of the step: Imu::step_samples()).
   const std::vector<int>& sampled() const { return sampled_; }
   // The media snapshots of the last step (usable or not), in this order: media declared in the
   // world file, providers added with add_medium_provider, then legacy tagged objects.

@@ -14,8 +14,10 @@ namespace ubot::viz {
 class ImuPlot {
  public:
   explicit ImuPlot(const Imu& imu);
-  // Appends the IMU's latest sample.
-  void record(const Imu& imu);
+  // Appends one sample.
+  void record(const ImuReading& sample);
+  // Appends every sample the IMU took in the last step (Imu::step_samples()), in time order.
+  void record_step(const Imu& imu);
   render::Plot plot() const;
   std::size_t size() const { return time_.size(); }
 

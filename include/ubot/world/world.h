@@ -7,8 +7,8 @@
 //   3. every object checks arrival (popping waypoints) and collisions, and sets its stop flag
 //      according to the collision mode (`stop` freezes it from the next step until the overlap
 //      ends).
-// Sensors are not part of the world: they sample the post-move snapshot afterwards (see
-// sim/simulation.h).
+// Sensors are not part of the world: they sample the post-move snapshot afterwards, and IMUs
+// also the motion inside the step (pose3d_at; see sim/simulation.h and docs/sampling.md).
 //
 // 3D: every object has a full pose (pose3d). A planar object's is its state [x, y, yaw] at its
 // `z`, tilted by its `roll` and `pitch`. An object with a `trajectory` is moved along it instead
@@ -26,6 +26,7 @@
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
 #include "ubot/world/geometry.h"
+#include "ubot/world/step_motion.h"
 #include "ubot/world/trajectory.h"
 
 namespace ubot {
@@ -83,6 +84,13 @@ class World {
 
   // Full 3D pose of the object's body frame in the world.
   Pose3d pose3d(int id) const;
+  // Full 3D pose at time t inside the last step, [time_ns() - step, time_ns()] (t = 0 before the
+  // first step; other times are clamped to the step): a planar object moves from its pre-step
+  // to its post-step pose with a constant body-frame twist (StepMotion), a trajectory object
+  // follows its trajectory. Exactly pose3d(id) at time_ns(), and exactly the pre-step pose at
+  // the step's start. A collision never cuts a step short (the world moves the whole step and
+  // stops the object from the next one), and an object that did not move rests.
+  Pose3d pose3d_at(int id, Nanos t) const;
   // The height of object `id`'s body origin: pose3d(id).position.z() without the rotation.
   double base_z(int id) const;
   // The scripted trajectory an object follows, or nullptr.
@@ -115,6 +123,7 @@ class World {
     Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
   };
   std::vector<Scripted> scripted_;
+  std::vector<StepMotion> step_motion_;  // planar objects' motion during the last step
   std::int64_t step_count_ = 0;
   Nanos step_ns_ = 0;
 };
