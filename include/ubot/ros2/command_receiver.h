@@ -45,7 +45,8 @@ class CommandReceiver {
   CommandReceiver& operator=(const CommandReceiver&) = delete;
 
   const CommandReceiverSettings& settings() const { return settings_; }
-  // New settings; the topic changes at the next restart(), the timeout at once.
+  // New settings; the topic changes at the next restart(), the timeout at once, the looked-up
+  // target at the next update().
   void set_settings(CommandReceiverSettings settings);
   // The topic being subscribed to; when not subscribed, the one the next start will use.
   std::string resolved_topic() const;
