@@ -11,6 +11,7 @@
 
 #include "mapping_reader.h"
 #include "object_reader.h"
+#include "ros2_reader.h"
 #include "ubot/core/error.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
@@ -159,6 +160,7 @@ class WorldLoader {
     if (auto ground = top.get("ground")) model_.ground = read_ground(*ground);
     top.finish();
     check_unique_names();
+    config::check_command_targets(model_.objects);
     if (mapping) model_.maps = config::read_mapping(*mapping, model_, model_.warnings);
     if (media) model_.media = config::read_media(*media, model_.objects);
     return std::move(model_);
@@ -194,6 +196,10 @@ class WorldLoader {
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
+      if (object.ros2.declared_at.empty()) {  // no ros2 section: the receiver is the robot's
+        object.ros2.declared_at = field.location();
+        object.ros2.declared_path = field.path();
+      }
       if (object.trajectory) {
         place_on_trajectory(object, m);
         model_.objects.push_back(std::move(object));

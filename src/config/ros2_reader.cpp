@@ -1,5 +1,12 @@
 // The per-robot `ros2:` section (SPEC §12): topics, command receiver and QoS for `--ros2` runs.
+#include "ros2_reader.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
 #include "object_reader.h"
+#include "ubot/core/error.h"
 
 namespace ubot::config {
 namespace {
@@ -33,12 +40,34 @@ Ros2Model read_ros2(const std::optional<Field>& field) {
   r.namespace_override = m.string("namespace_override", "");
   r.topic_override = m.string("topic_override", "");
   r.command_timeout = m.non_negative("command_timeout", r.command_timeout);
-  r.target = m.string("target", "");
+  r.auto_start = m.boolean("auto_start", r.auto_start);
+  const auto target = m.get("target");
+  if (target) r.target = target->as_string();
+  const Field& declared = target ? *target : *field;
+  r.declared_at = declared.location();
+  r.declared_path = declared.path();
   r.cmd_vel_stamped = m.boolean("cmd_vel_stamped", false);
   r.use_inf = m.boolean("use_inf", false);
   r.sensor_qos = read_qos(m.get("sensor_qos"));
   m.finish();
   return r;
+}
+
+void check_command_targets(const std::vector<ObjectModel>& objects) {
+  std::map<std::string, const ObjectModel*> driver_of;  // target name -> first receiver's robot
+  for (const ObjectModel& o : objects) {
+    if (o.role != Role::kRobot || !o.ros2.enabled) continue;
+    const std::string& target = o.ros2.target.empty() ? o.name : o.ros2.target;
+    const auto [it, first] = driver_of.emplace(target, &o);
+    if (first) continue;
+    const Ros2Model& earlier = it->second->ros2;
+    throw Error(fmt::format(
+        "{}: {}: the cmd_vel receivers of {} and of {} ({}: {}) both drive '{}'; an object takes "
+        "commands from one receiver (give one of them another ros2.target, or ros2.enabled: "
+        "false)",
+        o.ros2.declared_at, o.ros2.declared_path, o.name, it->second->name, earlier.declared_at,
+        earlier.declared_path, target));
+  }
 }
 
 }  // namespace ubot::config

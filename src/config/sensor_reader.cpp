@@ -17,12 +17,79 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-void read_common(Mapping& m, SensorCommon& c) {
-  c.enabled = m.boolean("enabled", true);
-  c.auto_start = m.boolean("auto_start", true);
-  if (auto f = m.get("update_rate_hz")) c.update_rate_hz = f->as_positive();
-  c.noise = m.boolean("noise", false);
-  if (auto f = m.get("seed")) {
+// The value of whichever of `keys` is given (names of one quantity); two given is an error
+// naming both.
+std::optional<Field> one_of(Mapping& m, std::initializer_list<std::string_view> keys) {
+  std::optional<Field> found;
+  std::string_view found_key;
+  for (std::string_view key : keys) {
+    auto f = m.get(key);
+    if (!f) continue;
+    if (found) f->fail(fmt::format("give either {} or {}, not both", found_key, key));
+    found = f;
+    found_key = key;
+  }
+  return found;
+}
+
+std::optional<Field> one_of(Mapping& m, std::string_view key, std::string_view alternative) {
+  return one_of(m, {key, alternative});
+}
+
+// The IMU seed's property names (uBot IMU Sensor: "Noise Enabled", "Clamp Output", ...) in
+// snake_case, accepted as aliases of ubot's keys so a uBot configuration ports unchanged. The
+// seed's names that are already ubot's (update_rate_hz, auto_start, accelerometer_bias,
+// gyroscope_bias, low_pass_cutoff_hz, max_linear_acceleration, max_angular_velocity) need none;
+// the bias random walks, which also have Kalibr's names, are read in read_imu.
+struct Alias {
+  std::string_view key;
+  std::string_view seed_name;
+};
+constexpr Alias kImuSeedNames[] = {
+    {"enabled", "sensor_enabled"},
+    {"noise", "noise_enabled"},
+    {"seed", "random_seed"},
+    {"accelerometer_noise_std", "accelerometer_noise_std_dev"},
+    {"gyroscope_noise_std", "gyroscope_noise_std_dev"},
+    {"low_pass", "low_pass_filter_enabled"},
+    {"clamp", "clamp_output"},
+    {"teleport_distance", "teleport_distance_meters"},
+    {"teleport_angle_deg", "teleport_angle_degrees"},
+    {"max_sample_dt", "max_sample_delta_seconds"},
+};
+
+// Reads ubot's `key` or its seed alias (IMU only).
+class SensorKeys {
+ public:
+  SensorKeys(Mapping& m, bool imu) : m_(m), imu_(imu) {}
+  std::optional<Field> get(std::string_view key) const {
+    if (imu_) {
+      for (const Alias& a : kImuSeedNames) {
+        if (a.key == key) return one_of(m_, {key, a.seed_name});
+      }
+    }
+    return m_.get(key);
+  }
+  bool boolean(std::string_view key, bool fallback) const {
+    const auto f = get(key);
+    return f ? f->as_bool() : fallback;
+  }
+  double positive(std::string_view key, double fallback) const {
+    const auto f = get(key);
+    return f ? f->as_positive() : fallback;
+  }
+
+ private:
+  Mapping& m_;
+  bool imu_;
+};
+
+void read_common(const SensorKeys& k, SensorCommon& c) {
+  c.enabled = k.boolean("enabled", true);
+  c.auto_start = k.boolean("auto_start", true);
+  if (auto f = k.get("update_rate_hz")) c.update_rate_hz = f->as_positive();
+  c.noise = k.boolean("noise", false);
+  if (auto f = k.get("seed")) {
     const std::int64_t s = f->as_integer();
     if (s < 0) f->fail("seed must not be negative");
     c.seed = static_cast<std::uint64_t>(s);
@@ -103,19 +170,19 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
 
 // Reads `key` or its `alternative` (another name or unit for the same setting); giving both is
 // an error, since one would silently win.
-std::optional<Field> one_of(Mapping& m, std::string_view key, std::string_view alternative) {
-  auto a = m.get(key);
-  auto b = m.get(alternative);
-  if (a && b) b->fail(fmt::format("give either {} or {}, not both", key, alternative));
-  return a ? a : b;
+// The last key of a field's path ("robot[0].sensors[0].clamp" -> "clamp").
+std::string_view key_of(const Field& f) {
+  const std::string_view path = f.path();
+  return path.substr(path.rfind('.') + 1);
 }
 
-// White noise per sample (σ) or as a Kalibr density; one of the two.
-void read_white_noise(Mapping& m, std::string_view std_key, std::string_view density_key,
-                      double& std, std::optional<double>& density) {
-  const auto s = m.get(std_key);
+// White noise per sample (σ, under ubot's or the seed's name) or as a Kalibr density; one of
+// them.
+void read_white_noise(const SensorKeys& k, Mapping& m, std::string_view std_key,
+                      std::string_view density_key, double& std, std::optional<double>& density) {
+  const auto s = k.get(std_key);
   const auto d = m.get(density_key);
-  if (s && d) d->fail(fmt::format("give either {} or {}, not both", std_key, density_key));
+  if (s && d) d->fail(fmt::format("give either {} or {}, not both", key_of(*s), density_key));
   if (s) std = s->as_non_negative();
   if (d) density = d->as_non_negative();
 }
@@ -334,34 +401,37 @@ CameraModel read_camera(Mapping& m, bool depth) {
 }
 
 ImuModel read_imu(Mapping& m) {
+  const SensorKeys k(m, true);
   ImuModel p;
   p.offset = read_vector3(m, "offset");
   p.rpy = read_vector3(m, "rpy");
-  read_white_noise(m, "accelerometer_noise_std", "accelerometer_noise_density",
+  read_white_noise(k, m, "accelerometer_noise_std", "accelerometer_noise_density",
                    p.accelerometer_noise_std, p.accelerometer_noise_density);
-  read_white_noise(m, "gyroscope_noise_std", "gyroscope_noise_density", p.gyroscope_noise_std,
+  read_white_noise(k, m, "gyroscope_noise_std", "gyroscope_noise_density", p.gyroscope_noise_std,
                    p.gyroscope_noise_density);
   p.accelerometer_bias = read_vector3(m, "accelerometer_bias");
   p.gyroscope_bias = read_vector3(m, "gyroscope_bias");
   // The seed document's "bias random walk std" (per √s) and Kalibr's "random_walk" are the same
   // quantity in the same unit.
-  if (auto f = one_of(m, "accelerometer_bias_random_walk_std", "accelerometer_random_walk")) {
+  if (auto f = one_of(m, {"accelerometer_bias_random_walk_std",
+                          "accelerometer_bias_random_walk_std_dev", "accelerometer_random_walk"})) {
     p.accelerometer_bias_random_walk_std = f->as_non_negative();
   }
-  if (auto f = one_of(m, "gyroscope_bias_random_walk_std", "gyroscope_random_walk")) {
+  if (auto f = one_of(m, {"gyroscope_bias_random_walk_std", "gyroscope_bias_random_walk_std_dev",
+                          "gyroscope_random_walk"})) {
     p.gyroscope_bias_random_walk_std = f->as_non_negative();
   }
-  p.low_pass = m.boolean("low_pass", false);
+  p.low_pass = k.boolean("low_pass", false);
   if (auto f = m.get("low_pass_cutoff_hz")) {
     p.low_pass_cutoff_hz = f->as_positive();
     if (p.low_pass_cutoff_hz < 0.1) f->fail("must be at least 0.1 Hz");
   }
-  p.clamp = m.boolean("clamp", false);
+  p.clamp = k.boolean("clamp", false);
   p.max_linear_acceleration = m.positive("max_linear_acceleration", p.max_linear_acceleration);
   p.max_angular_velocity = m.positive("max_angular_velocity", p.max_angular_velocity);
-  p.teleport_distance = m.positive("teleport_distance", p.teleport_distance);
-  p.teleport_angle_deg = m.positive("teleport_angle_deg", p.teleport_angle_deg);
-  p.max_sample_dt = m.positive("max_sample_dt", p.max_sample_dt);
+  p.teleport_distance = k.positive("teleport_distance", p.teleport_distance);
+  p.teleport_angle_deg = k.positive("teleport_angle_deg", p.teleport_angle_deg);
+  p.max_sample_dt = k.positive("max_sample_dt", p.max_sample_dt);
   return p;
 }
 
@@ -382,7 +452,7 @@ std::vector<SensorModel> read_sensors(const Field& list) {
                                                           "imu", "depth_camera", "rgb_camera"})
                                  : "lidar2d";
     SensorModel s;
-    read_common(m, s.common);
+    read_common(SensorKeys(m, type == "imu"), s.common);
     s.common.name = fmt::format("{}_{}", type, count_by_type[type]++);
     if (type == "imu") {
       s.common.update_rate_hz = s.common.update_rate_hz.value_or(kImuDefaultRateHz);

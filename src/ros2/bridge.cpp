@@ -32,8 +32,6 @@ struct Bridge::Robot {
   std::map<std::string, Writer<Imu>> imus;
   std::map<std::string, Writer<Image>> images;
   std::map<std::string, Writer<CameraInfo>> camera_infos;
-  int target_id = -1;
-  std::unique_ptr<RobotTwistTarget> target;
   std::unique_ptr<TwistCommandReceiver> receiver;
 };
 
@@ -49,22 +47,19 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
     r->sensor_qos = to_qos(o.ros2.sensor_qos);
     r->use_inf = o.ros2.use_inf;
     r->odom = make_writer<Odometry>(transport_, r->topics.odom_topic(), r->sensor_qos);
-    r->target_id = o.id;
-    if (!o.ros2.target.empty()) {
-      r->target_id = -1;
-      for (const ObjectModel& other : world.model().objects) {
-        if (other.name == o.ros2.target) r->target_id = other.id;
-      }
-      if (r->target_id < 0) {
-        throw Error(fmt::format("{}: ros2.target: no object named '{}'", o.name, o.ros2.target));
-      }
+    if (!o.ros2.target.empty() && !target_named(world, o.ros2.target)) {
+      throw Error(fmt::format("{}: ros2.target: no object named '{}'", o.name, o.ros2.target));
     }
-    r->target = std::make_unique<RobotTwistTarget>(world.object_model(r->target_id));
     r->receiver = std::make_unique<TwistCommandReceiver>(
         transport_,
-        CommandReceiverSettings{o.name, o.ros2.namespace_override, o.ros2.topic_override,
-                                o.ros2.command_timeout},
-        r->target.get(), o.ros2.cmd_vel_stamped);
+        CommandReceiverSettings{.identity = o.name,
+                                .namespace_override = o.ros2.namespace_override,
+                                .topic_override = o.ros2.topic_override,
+                                .command_timeout = o.ros2.command_timeout,
+                                .auto_start = o.ros2.auto_start,
+                                .target = o.ros2.target},
+        [this, &world](const std::string& name) { return target_named(world, name); },
+        o.ros2.cmd_vel_stamped);
     by_id_[o.id] = r.get();
     robots_.push_back(std::move(r));
   }
@@ -94,7 +89,7 @@ Bridge::Bridge(Transport& transport, const Simulation& sim) : transport_(transpo
     r->receiver->set_on_error([name = world.object_model(r->id).name](const std::string& e) {
       std::fprintf(stderr, "ros2: %s: %s\n", name.c_str(), e.c_str());
     });
-    r->receiver->start();
+    r->receiver->begin();  // subscribes unless ros2.auto_start is false
   }
   publish_static_tf(sim);
 }
@@ -104,6 +99,20 @@ Bridge::~Bridge() { shutdown(); }
 Bridge::Robot* Bridge::robot(int object_id) {
   const auto it = by_id_.find(object_id);
   return it == by_id_.end() ? nullptr : it->second;
+}
+
+RobotTwistTarget* Bridge::target_named(const World& world, const std::string& name) {
+  if (const auto it = targets_by_name_.find(name); it != targets_by_name_.end()) return it->second;
+  RobotTwistTarget* found = nullptr;  // looked up once per name: objects never change names
+  for (const ObjectModel& o : world.model().objects) {
+    if (o.name != name) continue;
+    auto& target = targets_[o.id];
+    target = std::make_unique<RobotTwistTarget>(o);
+    found = target.get();
+    break;
+  }
+  targets_by_name_.emplace(name, found);
+  return found;
 }
 
 TwistCommandReceiver* Bridge::receiver(int object_id) {
@@ -127,10 +136,12 @@ std::span<const Command> Bridge::commands(const Simulation& sim) {
   const World& world = sim.world();
   transport_.spin();
   std::fill(commands_.begin(), commands_.end(), std::nullopt);
-  for (auto& r : robots_) {
-    r->receiver->update(world.time_ns());
-    const Command c = r->target->step_command(world.object(r->target_id), world.step_time());
-    if (c) commands_[r->target_id] = c;
+  for (auto& r : robots_) r->receiver->update(world.time_ns());
+  // Each object takes commands from one receiver at most (checked when the world is loaded).
+  for (const auto& [id, target] : targets_) {
+    if (const Command c = target->step_command(world.object(id), world.step_time())) {
+      commands_[id] = c;
+    }
   }
   return commands_;
 }

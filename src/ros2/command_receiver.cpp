@@ -24,6 +24,10 @@ std::string CommandReceiver::resolved_topic() const {
                        suffix(), settings_.topic_override);
 }
 
+void CommandReceiver::begin() {
+  if (settings_.auto_start) start();
+}
+
 bool CommandReceiver::start() {
   if (subscription_) return true;
   last_error_.clear();
@@ -83,6 +87,7 @@ void CommandReceiver::release_now() {
 }
 
 void CommandReceiver::update(Nanos now) {
+  refresh_target();
   std::deque<Pending> pending;
   {
     const std::lock_guard lock(mutex_);
@@ -98,8 +103,9 @@ void CommandReceiver::update(Nanos now) {
     last_command_ = now;
     ++command_count_;
   }
+  // Released once the timeout is exceeded: a command exactly `timeout` old still holds.
   const Nanos timeout = seconds_to_nanos(settings_.command_timeout);
-  if (active_ && timeout > 0 && now - last_command_ >= timeout) {
+  if (active_ && timeout > 0 && now - last_command_ > timeout) {
     release_target();
     active_ = false;
     ++timeout_count_;
@@ -110,14 +116,35 @@ void CommandReceiver::update(Nanos now) {
 // ---- cmd_vel ------------------------------------------------------------------------------------
 
 TwistCommandReceiver::TwistCommandReceiver(Transport& transport, CommandReceiverSettings settings,
-                                           TwistTarget* target, bool stamped)
-    : CommandReceiver(transport, std::move(settings)), target_(target), stamped_(stamped) {}
+                                           TargetLookup lookup, bool stamped)
+    : CommandReceiver(transport, std::move(settings)),
+      lookup_(std::move(lookup)),
+      stamped_(stamped) {
+  refresh_target();
+}
 
 TwistCommandReceiver::~TwistCommandReceiver() { stop(); }
 
 void TwistCommandReceiver::set_target(TwistTarget* target) {
+  chosen_ = target;
+  if (!target) {  // the seed: null restores the automatic lookup on the robot itself
+    CommandReceiverSettings s = settings();
+    s.target.clear();
+    set_settings(std::move(s));
+  }
+  refresh_target();
+}
+
+void TwistCommandReceiver::refresh_target() {
+  if (chosen_) return switch_to(chosen_);
+  const std::string& name = settings().target.empty() ? settings().identity : settings().target;
+  switch_to(lookup_ ? lookup_(name) : nullptr);
+}
+
+void TwistCommandReceiver::switch_to(TwistTarget* target) {
   if (target == target_) return;
-  release_now();
+  // The old target must not keep driving on a command it no longer receives updates for.
+  if (is_active() && target_) target_->release();
   target_ = target;
 }
 

@@ -804,6 +804,11 @@ def read_png(path):
     return width, height, depth, ctype, rows
 
 
+def run_warehouse(out, *args):
+    run("run", os.path.join(EXAMPLES, "warehouse.yaml"), "--out", out, "--quiet", *args)
+    return read_frames(os.path.join(out, "frames.jsonl"))
+
+
 CAMERA_WORLD = """
 world: {width: 20, height: 20, offset: [-10, -10], step_time: 0.1}
 ground: {z: 0}
@@ -873,6 +878,44 @@ class Cameras(unittest.TestCase):
             red = round(255 * (0.45 + 0.55 * max(0.0, 0.5 / norm)))
             self.assertEqual(rows[3][16:20], [red, 0, 0, 255])
             self.assertEqual(rows[0][19], 0)
+
+    def test_warehouse_cameras_see_the_floor(self):
+        # The demo's ground plane (z = 0) under robot_1's level cameras 0.5 m up, heading west
+        # down the open upper aisle: a floor pixel in row v below the principal point is at
+        # depth h / tan(angle below the horizon) = h * fy / (v - cy) along the optical axis,
+        # the same across the row. The bottom 33 rows see nothing but floor (its nearest point
+        # 0.67 m ahead; row 86 meets the wall 1.5 m to the right); the centre column sees it
+        # out to row 64 (8.9 m), and beyond max_depth (10 m, rows 60-63) reads 0. The RGB floor
+        # is the ground colour under the fixed light (without the plane: sky, alpha 0).
+        with tempfile.TemporaryDirectory() as out:
+            frames = run_warehouse(out, "--steps", "1")
+            header = {h["type"]: h for h in frames[0]["sensors"] if h["object_id"] == 1}
+            entries = {e["type"]: e for e in frames[1]["sensors"] if e["object_id"] == 1}
+            depth_h = header["depth_camera"]
+            self.assertEqual(frames[0]["ground"], 0)  # the plane's height
+            self.assertEqual((depth_h["width"], depth_h["height"], depth_h["cy"]), (160, 120, 59.5))
+            self.assertAlmostEqual(depth_h["fy"], 80.0, places=12)  # 90° fov: 80 / tan(45°)
+            fy, cy = depth_h["fy"], depth_h["cy"]
+            h = entries["depth_camera"]["origin"][2]
+            self.assertEqual(h, 0.5)
+            self.assertEqual(entries["depth_camera"]["origin"][3:5], [0, 0])  # level: no roll/pitch
+            _, _, _, _, rows = read_png(os.path.join(out, entries["depth_camera"]["image"]))
+            floor = {v: round(1000 * h * fy / (v - cy)) for v in range(60, 120)}
+            self.assertEqual(floor[119], 672)
+            for v in range(87, 120):
+                self.assertEqual(rows[v], [floor[v]] * 160, v)
+            for v in range(64, 120):
+                self.assertEqual(rows[v][80], floor[v], v)
+            for v in range(60, 64):
+                self.assertEqual(rows[v][80], 0, v)
+            _, _, _, _, rgb = read_png(os.path.join(out, entries["rgb_camera"]["image"]))
+            light = (-0.5, 0.3, 0.8)
+            shade = 0.45 + 0.55 * light[2] / math.sqrt(sum(x * x for x in light))
+            ground = [round(255 * c * shade) for c in (0.50, 0.47, 0.42)] + [255]
+            self.assertEqual(ground, [114, 107, 96, 255])
+            for v in range(87, 120):
+                self.assertEqual(rgb[v], ground * 160, v)
+            self.assertEqual(rgb[0][3::4], [0] * 160)  # the top row is still sky
 
     def test_images_are_the_same_bytes_whatever_the_thread_count(self):
         def image_bytes(*args):

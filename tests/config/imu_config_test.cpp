@@ -2,7 +2,10 @@
 // SPEC §7 lists them, Kalibr's alternatives, and precise errors.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <functional>
 #include <numbers>
+#include <string>
 
 #include "load_error.h"
 #include "ubot/config/load_world.h"
@@ -117,6 +120,89 @@ robot:
   // Kalibr's random walk and the seed's bias random walk σ are the same quantity and unit.
   EXPECT_EQ(p.accelerometer_bias_random_walk_std, 0.00086);
   EXPECT_EQ(p.gyroscope_bias_random_walk_std, 0.000022);
+}
+
+// The IMU seed's property names in snake_case (README "IMU", aliases table), each with the ubot
+// key it stands for, a value other than the default, and the model field both fill.
+struct SeedAlias {
+  const char* key;
+  const char* alias;
+  const char* value;
+  double expected;
+  std::function<double(const SensorModel&)> field;
+};
+
+const ImuModel& imu(const SensorModel& s) { return std::get<ImuModel>(s.params); }
+
+const SeedAlias kSeedAliases[] = {
+    {"enabled", "sensor_enabled", "false", 0.0, [](auto& s) { return s.common.enabled; }},
+    {"noise", "noise_enabled", "true", 1.0, [](auto& s) { return s.common.noise; }},
+    {"seed", "random_seed", "42", 42.0, [](auto& s) { return double(*s.common.seed); }},
+    {"accelerometer_noise_std", "accelerometer_noise_std_dev", "0.07", 0.07,
+     [](auto& s) { return imu(s).accelerometer_noise_std; }},
+    {"gyroscope_noise_std", "gyroscope_noise_std_dev", "0.003", 0.003,
+     [](auto& s) { return imu(s).gyroscope_noise_std; }},
+    {"accelerometer_bias_random_walk_std", "accelerometer_bias_random_walk_std_dev", "0.002", 0.002,
+     [](auto& s) { return imu(s).accelerometer_bias_random_walk_std; }},
+    {"gyroscope_bias_random_walk_std", "gyroscope_bias_random_walk_std_dev", "0.0002", 0.0002,
+     [](auto& s) { return imu(s).gyroscope_bias_random_walk_std; }},
+    {"low_pass", "low_pass_filter_enabled", "true", 1.0, [](auto& s) { return imu(s).low_pass; }},
+    {"clamp", "clamp_output", "true", 1.0, [](auto& s) { return imu(s).clamp; }},
+    {"teleport_distance", "teleport_distance_meters", "2.5", 2.5,
+     [](auto& s) { return imu(s).teleport_distance; }},
+    {"teleport_angle_deg", "teleport_angle_degrees", "45", 45.0,
+     [](auto& s) { return imu(s).teleport_angle_deg; }},
+    {"max_sample_dt", "max_sample_delta_seconds", "0.3", 0.3,
+     [](auto& s) { return imu(s).max_sample_dt; }},
+};
+
+SensorModel imu_with(const std::string& key, const std::string& value) {
+  const std::string yaml = "robot:\n  - sensors: [{name: imu, " + key + ": " + value + "}]\n";
+  return first_sensor(load_world_from_string(yaml, "w.yaml"));
+}
+
+TEST(ImuConfig, SeedPropertyNamesReadIntoTheSameFieldsAsTheirKeys) {
+  const SensorModel defaults = imu_with("update_rate_hz", "100");
+  for (const SeedAlias& a : kSeedAliases) {
+    const SensorModel by_key = imu_with(a.key, a.value);
+    const SensorModel by_alias = imu_with(a.alias, a.value);
+    EXPECT_EQ(a.field(by_key), a.expected) << a.key;
+    EXPECT_EQ(a.field(by_alias), a.expected) << a.alias;
+    EXPECT_NE(a.field(defaults), a.expected) << a.key << ": pick a value other than the default";
+  }
+}
+
+TEST(ImuConfig, SeedPropertyNameAndItsKeyTogetherIsAnErrorNamingBoth) {
+  for (const SeedAlias& a : kSeedAliases) {
+    const std::string line = std::string("  - sensors: [{name: imu, ") + a.key + ": " + a.value +
+                             ", " + a.alias + ": " + a.value + "}]";
+    const std::size_t column = line.find(std::string(a.alias) + ": ") + std::strlen(a.alias) + 3;
+    EXPECT_EQ(error_of("robot:\n" + line + "\n"),
+              "bad.yaml:2:" + std::to_string(column) + ": robot[0].sensors[0]." + a.alias +
+                  ": give either " + a.key + " or " + a.alias + ", not both")
+        << a.alias;
+  }
+}
+
+TEST(ImuConfig, SeedNamesMeetKalibrNamesAndTyposAsBefore) {
+  // The error is at the seed's (or Kalibr's) name, wherever it stands in the entry.
+  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, clamp_output: true, clamp: false}]\n"),
+            "bad.yaml:2:41: robot[0].sensors[0].clamp_output: give either clamp or clamp_output, "
+            "not both");
+  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, gyroscope_noise_std_dev: 1,\n"
+                     "               gyroscope_noise_density: 1}]\n"),
+            "bad.yaml:3:41: robot[0].sensors[0].gyroscope_noise_density: give either "
+            "gyroscope_noise_std_dev or gyroscope_noise_density, not both");
+  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, gyroscope_random_walk: 1,\n"
+                     "               gyroscope_bias_random_walk_std_dev: 1}]\n"),
+            "bad.yaml:2:50: robot[0].sensors[0].gyroscope_random_walk: give either "
+            "gyroscope_bias_random_walk_std_dev or gyroscope_random_walk, not both");
+  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, clamp_outptu: true}]\n"),
+            "bad.yaml:2:27: robot[0].sensors[0].clamp_outptu: unknown key 'clamp_outptu' (did you "
+            "mean 'clamp_output'?)");
+  // The aliases are the IMU's: a lidar does not take them.
+  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: lidar2d, noise_enabled: true}]\n"),
+            "bad.yaml:2:31: robot[0].sensors[0].noise_enabled: unknown key 'noise_enabled'");
 }
 
 TEST(ImuConfig, ObjectTiltAndTrajectory) {

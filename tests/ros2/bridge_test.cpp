@@ -162,7 +162,7 @@ TEST(Bridge, CmdVelDrivesTheRobotThenItsBehaviourTakesOverAfterTheTimeout) {
   const double v = -0.4, w = 0.3, dt = 0.1;
   transport.inject("/robot_0/cmd_vel", twist(v, 0.9, w));  // linear.y: not used by diff
   std::vector<double> s = sim.world().object(0).state;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < 6; ++k) {  // the steps at 0.0 .. 0.5 s: exactly the timeout still holds
     sim.step(bridge.commands(sim));
     ASSERT_TRUE(bridge.receiver(0)->is_active()) << k;
     // IR-SIM's diff step with the commanded (v, ω).
@@ -174,7 +174,7 @@ TEST(Bridge, CmdVelDrivesTheRobotThenItsBehaviourTakesOverAfterTheTimeout) {
     EXPECT_NEAR(sim.world().object(0).state[2], s[2], 1e-12);
     EXPECT_EQ(sim.world().object(0).velocity, Eigen::Vector2d(v, w));
   }
-  // 0.5 s after the command: released; the dash behaviour drives again, exactly as a world
+  // 0.6 s, more than 0.5 s after the command: released; the dash behaviour drives again, as a world
   // started from this state would.
   WorldModel model = load_world_from_string(kWorld, "bridge.yaml");
   model.objects[0].state = sim.world().object(0).state;
@@ -215,6 +215,36 @@ TEST(Bridge, TargetCanBeAnotherObjectAndShutdownReleases) {
   EXPECT_FALSE(bridge.receiver(0)->is_active());
   commands = bridge.commands(sim);
   EXPECT_FALSE(commands[2].has_value());
+}
+
+TEST(Bridge, TargetSetToNullLooksTheRobotItselfUpAgain) {
+  FakeTransport transport;
+  std::string yaml = kWorld;
+  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: {target: car}");
+  Simulation sim = make_sim(yaml);
+  Bridge bridge(transport, sim);
+  bridge.receiver(0)->set_target(nullptr);
+  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  const auto commands = bridge.commands(sim);
+  EXPECT_FALSE(commands[2].has_value());
+  ASSERT_TRUE(commands[0].has_value());
+  EXPECT_EQ(*commands[0], Eigen::Vector2d(0.5, 0.1));
+}
+
+TEST(Bridge, WithoutAutoStartTheReceiverWaitsForRestart) {
+  FakeTransport transport;
+  std::string yaml = kWorld;
+  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: {auto_start: false}");
+  Simulation sim = make_sim(yaml);
+  Bridge bridge(transport, sim);
+  EXPECT_FALSE(bridge.receiver(0)->is_ready());
+  EXPECT_TRUE(bridge.receiver(1)->is_ready());
+  EXPECT_EQ(transport.subscriber_count("/robot_0/cmd_vel"), 0);
+  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  EXPECT_FALSE(bridge.commands(sim)[0].has_value());
+  ASSERT_TRUE(bridge.receiver(0)->restart());
+  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  EXPECT_TRUE(bridge.commands(sim)[0].has_value());
 }
 
 TEST(Bridge, UnknownTargetIsAnError) {

@@ -1,11 +1,13 @@
-// The command receiver against the in-memory transport (SPEC §12): topic resolution, QoS,
-// timeout in simulation time with exactly one release followed by the timeout event, errors,
-// stop/restart/shutdown, no target.
+// The command receiver against the in-memory transport (SPEC §12, seed "uBot ROS Command
+// Receiver"): topic resolution, QoS, auto_start, timeout in simulation time (strictly more than
+// the timeout) with exactly one release followed by the timeout event, errors,
+// stop/restart/shutdown, the target's automatic lookup by name and no target.
 #include "ubot/ros2/command_receiver.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,12 @@ class LoggingTarget : public TwistTarget {
 
 CommandReceiverSettings settings(std::string identity, std::string ns = "", std::string topic = "",
                                  double timeout = 0.5) {
-  return {std::move(identity), std::move(ns), std::move(topic), timeout};
+  CommandReceiverSettings s;
+  s.identity = std::move(identity);
+  s.namespace_override = std::move(ns);
+  s.topic_override = std::move(topic);
+  s.command_timeout = timeout;
+  return s;
 }
 
 Twist forward(double v) {
@@ -50,7 +57,13 @@ Twist forward(double v) {
 
 class CommandReceiverTest : public ::testing::Test {
  protected:
-  CommandReceiverTest() : target(log), receiver(transport, settings("robot_0"), &target) {
+  // The world of the automatic lookup: objects by name (robot_0 is the receiver's own robot).
+  CommandReceiverTest()
+      : target(log), receiver(transport, settings("robot_0"), [this](const std::string& name) {
+          ++lookups;
+          const auto it = objects.find(name);
+          return it == objects.end() ? nullptr : it->second;
+        }) {
     receiver.set_on_timeout([this] { log.push_back("timeout"); });
     receiver.set_on_error([this](const std::string& e) { log.push_back("error: " + e); });
   }
@@ -63,6 +76,8 @@ class CommandReceiverTest : public ::testing::Test {
   FakeTransport transport;
   std::vector<std::string> log;
   LoggingTarget target;
+  std::map<std::string, TwistTarget*> objects{{"robot_0", &target}};
+  int lookups = 0;
   TwistCommandReceiver receiver;
 };
 
@@ -100,18 +115,36 @@ TEST_F(CommandReceiverTest, CommandTimesOutAfterHalfASimSecondReleasingOnceThenE
   step(0);
   EXPECT_TRUE(receiver.is_active());
   EXPECT_TRUE(target.engaged);
-  // The command holds for the steps starting at 0.0 .. 0.4 s: released at 0.5 s, not before.
-  for (int k = 1; k <= 4; ++k) {
+  // The command holds for the steps starting at 0.0 .. 0.5 s (exactly the timeout is not more
+  // than it): released at 0.6 s, not before.
+  for (int k = 1; k <= 5; ++k) {
     step(k);
     EXPECT_TRUE(receiver.is_active()) << k;
   }
-  step(5);
+  step(6);
   EXPECT_FALSE(receiver.is_active());
   EXPECT_FALSE(target.engaged);
-  for (int k = 6; k < 20; ++k) step(k);
+  for (int k = 7; k < 20; ++k) step(k);
   EXPECT_EQ(log, (std::vector<std::string>{"command 0.500000", "release", "timeout"}));
   EXPECT_EQ(receiver.timeout_count(), 1u);
   EXPECT_EQ(receiver.command_count(), 1u);
+}
+
+TEST_F(CommandReceiverTest, ExactlyTheTimeoutHoldsOneNanosecondMoreReleases) {
+  ASSERT_TRUE(receiver.start());
+  const Nanos t0 = 1'234'567'891;
+  const Nanos timeout = 500'000'000;  // the default 0.5 s
+  transport.inject("/robot_0/cmd_vel", forward(0.5));
+  transport.spin();
+  receiver.update(t0);
+  receiver.update(t0 + timeout);
+  EXPECT_TRUE(receiver.is_active());
+  EXPECT_TRUE(target.engaged);
+  EXPECT_EQ(receiver.timeout_count(), 0u);
+  receiver.update(t0 + timeout + 1);
+  EXPECT_FALSE(receiver.is_active());
+  EXPECT_FALSE(target.engaged);
+  EXPECT_EQ(receiver.timeout_count(), 1u);
 }
 
 TEST_F(CommandReceiverTest, EachNewCommandRestartsTheTimeout) {
@@ -121,9 +154,9 @@ TEST_F(CommandReceiverTest, EachNewCommandRestartsTheTimeout) {
     step(k);
   }
   EXPECT_TRUE(receiver.is_active());  // last command at 0.9 s
-  for (int k = 10; k <= 13; ++k) step(k);
-  EXPECT_TRUE(receiver.is_active());
-  step(14);
+  for (int k = 10; k <= 14; ++k) step(k);
+  EXPECT_TRUE(receiver.is_active());  // 1.4 s: exactly 0.5 s after the last command
+  step(15);
   EXPECT_FALSE(receiver.is_active());
   EXPECT_EQ(receiver.timeout_count(), 1u);
 }
@@ -135,7 +168,7 @@ TEST_F(CommandReceiverTest, CustomTimeoutIsInSimulationSeconds) {
   step(0);
   for (int k = 1; k <= 12; ++k) step(k);
   EXPECT_TRUE(receiver.is_active());  // 1.2 s < 1.25 s
-  step(13);
+  step(13);                           // 1.3 s > 1.25 s
   EXPECT_FALSE(receiver.is_active());
 }
 
@@ -184,9 +217,9 @@ TEST_F(CommandReceiverTest, NanInfAndMalformedAreErrorsAndDoNotDrive) {
   EXPECT_TRUE(receiver.is_active());
   transport.inject("/robot_0/cmd_vel", nan_twist);
   step(2);
-  for (int k = 3; k <= 5; ++k) step(k);
-  EXPECT_TRUE(receiver.is_active());
-  step(6);  // 0.5 s after the valid command at 0.1 s
+  for (int k = 3; k <= 6; ++k) step(k);
+  EXPECT_TRUE(receiver.is_active());  // 0.6 s: exactly 0.5 s after the valid command
+  step(7);
   EXPECT_FALSE(receiver.is_active());
 }
 
@@ -200,32 +233,104 @@ TEST_F(CommandReceiverTest, RefusingTargetIsAnError) {
 }
 
 TEST_F(CommandReceiverTest, WithoutTargetItStillDecodesRaisesEventsAndTimesOut) {
-  receiver.set_target(nullptr);
+  objects.clear();  // the lookup finds no robot_0
+  step(0);
+  EXPECT_EQ(receiver.target(), nullptr);
   ASSERT_TRUE(receiver.start());
   transport.inject("/robot_0/cmd_vel", forward(0.3));
-  step(0);
+  step(1);
   EXPECT_TRUE(receiver.is_active());
   ASSERT_TRUE(receiver.last_command().has_value());
   EXPECT_EQ(receiver.last_command()->linear.x, 0.3);
-  for (int k = 1; k <= 5; ++k) step(k);
+  for (int k = 2; k <= 7; ++k) step(k);
   EXPECT_FALSE(receiver.is_active());
   EXPECT_EQ(log, (std::vector<std::string>{"timeout"}));
 }
 
-TEST_F(CommandReceiverTest, ChangingTheTargetReleasesTheOldOne) {
+TEST_F(CommandReceiverTest, TheRobotItselfIsLookedUpByNameAtEveryUpdate) {
+  EXPECT_EQ(receiver.target(), &target);  // found at construction
+  const int before = lookups;
+  for (int k = 0; k < 3; ++k) step(k);
+  EXPECT_EQ(lookups, before + 3);
+  // Another object now answers to the name: the next update follows it.
+  std::vector<std::string> other_log;
+  LoggingTarget other(other_log);
+  objects["robot_0"] = &other;
+  ASSERT_TRUE(receiver.start());
+  transport.inject("/robot_0/cmd_vel", forward(0.4));
+  step(3);
+  EXPECT_EQ(receiver.target(), &other);
+  EXPECT_TRUE(other.engaged);
+  EXPECT_FALSE(target.engaged);
+}
+
+TEST_F(CommandReceiverTest, ConfiguredTargetIsLookedUpByItsName) {
+  std::vector<std::string> car_log;
+  LoggingTarget car(car_log);
+  objects["car"] = &car;
+  CommandReceiverSettings s = settings("robot_0");
+  s.target = "car";
+  receiver.set_settings(s);
+  ASSERT_TRUE(receiver.start());
+  transport.inject("/robot_0/cmd_vel", forward(0.4));
+  step(0);
+  EXPECT_EQ(receiver.target(), &car);
+  EXPECT_TRUE(car.engaged);
+  EXPECT_FALSE(target.engaged);
+}
+
+TEST_F(CommandReceiverTest, ChangingTheTargetReleasesTheOldOneAndNullLooksTheRobotUpAgain) {
   ASSERT_TRUE(receiver.start());
   transport.inject("/robot_0/cmd_vel", forward(0.3));
   step(0);
   std::vector<std::string> other_log;
   LoggingTarget other(other_log);
   receiver.set_target(&other);
+  EXPECT_EQ(receiver.target(), &other);
   EXPECT_FALSE(target.engaged);
-  EXPECT_FALSE(receiver.is_active());
+  // The command is still active (seed: from a valid command until its timeout).
+  EXPECT_TRUE(receiver.is_active());
   transport.inject("/robot_0/cmd_vel", forward(0.4));
   step(1);
   EXPECT_TRUE(other.engaged);
+  EXPECT_EQ(receiver.target(), &other);  // a set target is kept: no lookup replaces it
+  // nullptr: back to the automatic lookup of the robot itself, even with a configured target.
+  CommandReceiverSettings s = settings("robot_0");
+  s.target = "car";
+  receiver.set_settings(s);
   receiver.set_target(nullptr);
   EXPECT_FALSE(other.engaged);
+  EXPECT_EQ(receiver.target(), &target);
+  EXPECT_EQ(receiver.settings().target, "");
+  transport.inject("/robot_0/cmd_vel", forward(0.6));
+  step(2);
+  EXPECT_TRUE(target.engaged);
+  EXPECT_EQ(log, (std::vector<std::string>{"command 0.300000", "release", "command 0.600000"}));
+}
+
+TEST_F(CommandReceiverTest, AutoStartSubscribesAtBeginElseOnlyRestartDoes) {
+  EXPECT_TRUE(CommandReceiverSettings{}.auto_start);  // the seed's default
+  receiver.begin();
+  EXPECT_TRUE(receiver.is_ready());
+  EXPECT_EQ(transport.subscriber_count("/robot_0/cmd_vel"), 1);
+
+  CommandReceiverSettings s = settings("robot_1");
+  s.auto_start = false;
+  TwistCommandReceiver manual(transport, s);
+  manual.begin();
+  EXPECT_FALSE(manual.is_ready());
+  EXPECT_EQ(transport.subscriber_count("/robot_1/cmd_vel"), 0);
+  EXPECT_EQ(manual.resolved_topic(), "/robot_1/cmd_vel");
+  transport.inject("/robot_1/cmd_vel", forward(0.5));  // nobody listens yet
+  transport.spin();
+  manual.update(0);
+  EXPECT_FALSE(manual.is_active());
+  ASSERT_TRUE(manual.restart());
+  EXPECT_TRUE(manual.is_ready());
+  transport.inject("/robot_1/cmd_vel", forward(0.5));
+  transport.spin();
+  manual.update(kStep);
+  EXPECT_TRUE(manual.is_active());
 }
 
 TEST_F(CommandReceiverTest, StopUnsubscribesButTheActiveCommandStillTimesOut) {
@@ -236,9 +341,9 @@ TEST_F(CommandReceiverTest, StopUnsubscribesButTheActiveCommandStillTimesOut) {
   EXPECT_FALSE(receiver.is_ready());
   EXPECT_EQ(transport.subscriber_count("/robot_0/cmd_vel"), 0);
   transport.inject("/robot_0/cmd_vel", forward(0.9));  // nobody listens
-  for (int k = 1; k <= 4; ++k) step(k);
+  for (int k = 1; k <= 5; ++k) step(k);
   EXPECT_TRUE(receiver.is_active());
-  step(5);
+  step(6);
   EXPECT_FALSE(receiver.is_active());
   EXPECT_EQ(log, (std::vector<std::string>{"command 0.500000", "release", "timeout"}));
 }
@@ -256,11 +361,12 @@ TEST_F(CommandReceiverTest, RestartResubscribesWithNewSettingsKeepingTheTimeoutC
   EXPECT_EQ(transport.subscriber_count("/fleet/r0/cmd_vel"), 1);
   step(3);
   step(4);
+  step(5);
   EXPECT_TRUE(receiver.is_active());
-  step(5);  // still 0.5 s after the command at 0.0 s
+  step(6);  // the clock of the command at 0.0 s ran on through the restart
   EXPECT_FALSE(receiver.is_active());
   transport.inject("/fleet/r0/cmd_vel", forward(0.7));
-  step(6);
+  step(7);
   EXPECT_TRUE(receiver.is_active());
 }
 
@@ -286,7 +392,8 @@ TEST_F(CommandReceiverTest, InvalidTopicOverrideFailsToSubscribe) {
 }
 
 TEST_F(CommandReceiverTest, StampedReceiverTakesTwistStamped) {
-  TwistCommandReceiver stamped(transport, settings("robot_1"), &target, true);
+  TwistCommandReceiver stamped(
+      transport, settings("robot_1"), [this](const std::string&) { return &target; }, true);
   ASSERT_TRUE(stamped.start());
   TwistStamped m;
   m.header.frame_id = "robot_1/base_link";

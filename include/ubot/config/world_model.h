@@ -282,10 +282,15 @@ struct Ros2Model {
   std::string namespace_override;  // "" = the robot's name (sanitised); "/" = root
   std::string topic_override;      // "" = /<namespace>/cmd_vel
   double command_timeout = 0.5;    // simulation seconds; 0 disables
+  bool auto_start = true;          // subscribe to cmd_vel at the start of the run
   std::string target;              // object driven by cmd_vel; "" = the robot itself
   bool cmd_vel_stamped = false;    // geometry_msgs/TwistStamped instead of Twist
   bool use_inf = false;            // LaserScan ranges per REP 117 (+inf / -inf)
   Ros2QosModel sensor_qos;         // QoS of its sensor, odometry topics
+  // Where the receiver is declared, for load errors: "file:line:col" and key path of
+  // `ros2.target`, else of the `ros2` section, else of the robot's entry.
+  std::string declared_at;
+  std::string declared_path;
 };
 
 // ---- Objects and world --------------------------------------------------------------------------

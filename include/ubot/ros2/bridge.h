@@ -33,8 +33,8 @@ namespace ubot::ros2 {
 
 class Bridge {
  public:
-  // Creates the writers and cmd_vel receivers (started) and publishes /tf_static. Throws
-  // ubot::Error when a ros2.target names no object.
+  // Creates the writers and cmd_vel receivers (subscribed unless ros2.auto_start is false) and
+  // publishes /tf_static. Throws ubot::Error when a ros2.target names no object.
   Bridge(Transport& transport, const Simulation& sim);
   ~Bridge();
   Bridge(const Bridge&) = delete;
@@ -63,9 +63,14 @@ class Bridge {
  private:
   struct Robot;
   Robot* robot(int object_id);
+  // The cmd_vel target for the object named `name` (made on first use), nullptr if none.
+  RobotTwistTarget* target_named(const World& world, const std::string& name);
   void publish_static_tf(const Simulation& sim);
 
   Transport& transport_;
+  // Targets before robots: the receivers, which point at them, go first.
+  std::map<int, std::unique_ptr<RobotTwistTarget>> targets_;  // by object id
+  std::map<std::string, RobotTwistTarget*, std::less<>> targets_by_name_;
   std::vector<std::unique_ptr<Robot>> robots_;
   std::map<int, Robot*> by_id_;
   Writer<Clock> clock_;

@@ -1,10 +1,11 @@
 #pragma once
 // Command receivers (SPEC §12, seed "uBot ROS Command Receiver"): per robot, a subscription to
 // /<namespace>/<suffix> (BEST_EFFORT / VOLATILE / KEEP_LAST 10) whose valid messages drive a
-// target until `command_timeout` simulation seconds pass without a new one; then the target is
-// released exactly once (back to its own behaviour) and the timeout event fires after the
-// release. The base class holds the topic, subscription, timing, events and errors; a subclass
-// per command type decodes and validates its message and hands it to its target.
+// target until more than `command_timeout` simulation seconds pass without a new one (exactly the
+// timeout still holds); then the target is released exactly once (back to its own behaviour) and
+// the timeout event fires after the release. The base class holds the topic, subscription, timing,
+// events and errors; a subclass per command type decodes and validates its message and hands it to
+// its target.
 //
 // Threading: transports may deliver messages on any thread; they are queued and handled, in
 // arrival order, by update(now), which the simulation calls once per step before it moves. All
@@ -29,6 +30,8 @@ struct CommandReceiverSettings {
   std::string namespace_override;  // non-empty: replaces the namespace ("/" = root)
   std::string topic_override;      // non-empty: replaces the whole topic
   double command_timeout = 0.5;    // simulation seconds without a command; 0 disables
+  bool auto_start = true;          // begin() subscribes; false: only start() / restart() do
+  std::string target;              // object the automatic lookup finds; "" = identity (itself)
 };
 
 class CommandReceiver {
@@ -42,11 +45,14 @@ class CommandReceiver {
   CommandReceiver& operator=(const CommandReceiver&) = delete;
 
   const CommandReceiverSettings& settings() const { return settings_; }
-  // New settings; the topic changes at the next restart(), the timeout at once.
+  // New settings; the topic changes at the next restart(), the timeout at once, the looked-up
+  // target at the next update().
   void set_settings(CommandReceiverSettings settings);
   // The topic being subscribed to; when not subscribed, the one the next start will use.
   std::string resolved_topic() const;
 
+  // Start of the run: subscribes if settings().auto_start, else waits for restart().
+  void begin();
   // Subscribes (no-op when subscribed). On failure (invalid topic, transport error): false,
   // last_error() set and the error event fired. Clears last_error() first.
   bool start();
@@ -57,8 +63,9 @@ class CommandReceiver {
   // End of the run: unsubscribes and releases an active command (no timeout event).
   void shutdown();
 
-  // Handles the messages received since the last call, in order, at simulation time `now`, then
-  // releases the target if the command timed out.
+  // Looks the target up again (when automatic), handles the messages received since the last
+  // call, in order, at simulation time `now`, then releases the target if the command timed out
+  // (more than command_timeout since the last valid command).
   void update(Nanos now);
 
   // From a valid command until its timeout (timeout disabled: ever after the first).
@@ -81,6 +88,8 @@ class CommandReceiver {
   virtual std::unique_ptr<RawSubscription> open(Transport& transport, const std::string& topic) = 0;
   // Returns the target to its own behaviour (nothing without a target).
   virtual void release_target() = 0;
+  // Called at the start of every update(): an automatic target is looked up again.
+  virtual void refresh_target() {}
 
   // Queues a received message: `apply` validates it and hands it to the target at update()
   // time, returning "" or why it was rejected.
@@ -89,14 +98,14 @@ class CommandReceiver {
   void post_error(std::string error);
   // Reports an error now (last_error + event).
   void report_error(const std::string& message);
-  // Releases an active command now (used when the target changes).
-  void release_now();
 
  private:
   struct Pending {
     std::function<std::string()> apply;
     std::string error;
   };
+  // Releases an active command now (end of the run).
+  void release_now();
 
   Transport& transport_;
   CommandReceiverSettings settings_;
@@ -124,15 +133,26 @@ class TwistTarget {
 };
 
 // geometry_msgs/Twist (or TwistStamped) on /<namespace>/cmd_vel.
+//
+// Target (the seed's Target Component): one set with set_target(), else the automatic lookup of
+// the object named settings().target, or the robot itself (settings().identity) when that is
+// empty. The lookup runs again at every update(), so an object that appears, disappears or is
+// replaced under that name is followed. No target (the lookup finds none): messages are still
+// decoded, events fire and the timeout runs.
 class TwistCommandReceiver final : public CommandReceiver {
  public:
+  // The drivable object named `name`, or nullptr when there is none.
+  using TargetLookup = std::function<TwistTarget*(const std::string& name)>;
+
   TwistCommandReceiver(Transport& transport, CommandReceiverSettings settings,
-                       TwistTarget* target = nullptr, bool stamped = false);
+                       TargetLookup lookup = {}, bool stamped = false);
   ~TwistCommandReceiver() override;
 
-  // nullptr: no target (messages are still decoded, events fire, the timeout runs). An active
-  // command of the previous target is released.
+  // Drives `target` from now on; nullptr returns to the automatic lookup of the robot itself
+  // (settings().target is cleared). A target that stops being the target is released; the
+  // command stays active and its timeout clock runs on.
   void set_target(TwistTarget* target);
+  // Where commands go now; nullptr: no target.
   TwistTarget* target() const { return target_; }
   // The latest valid command.
   const std::optional<Twist>& last_command() const { return last_command_; }
@@ -141,11 +161,16 @@ class TwistCommandReceiver final : public CommandReceiver {
   std::string_view suffix() const override { return "cmd_vel"; }
   std::unique_ptr<RawSubscription> open(Transport& transport, const std::string& topic) override;
   void release_target() override;
+  void refresh_target() override;
 
  private:
   std::string apply(const Twist& twist);
+  // Makes `target` the target, releasing the previous one.
+  void switch_to(TwistTarget* target);
 
-  TwistTarget* target_;
+  TargetLookup lookup_;
+  TwistTarget* chosen_ = nullptr;  // set_target(); nullptr: automatic lookup
+  TwistTarget* target_ = nullptr;
   bool stamped_;
   std::optional<Twist> last_command_;
 };

@@ -1,0 +1,15 @@
+#pragma once
+// Checks on the robots' `ros2:` sections that need the whole object list.
+#include <vector>
+
+#include "ubot/config/world_model.h"
+
+namespace ubot::config {
+
+// Two bridged robots whose cmd_vel receivers would drive the same object (each robot drives
+// itself unless ros2.target names another): ubot::Error naming both, each with its
+// file:line:col and key path (Ros2Model::declared_at). Unknown target names are left to the
+// bridge.
+void check_command_targets(const std::vector<ObjectModel>& objects);
+
+}  // namespace ubot::config
