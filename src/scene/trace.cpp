@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "scene_impl.h"
@@ -69,6 +70,17 @@ void prepare_lane(const Ray& ray, unsigned lane, double extent, CastContext* ctx
   rh->hit.geomID[lane] = RTC_INVALID_GEOMETRY_ID;
 }
 
+// Fills unused lane `lane` as a copy of lane 0 that Embree must skip. Masking it out is not
+// enough: without native 16-wide kernels (AVX2, SSE) rtcIntersect16 hands the packet to
+// Embree's ray-stream filter, which ignores the valid mask and traces every lane whose
+// tnear <= tfar, and asserts or crashes on garbage. tfar = -inf (below tnear = 0) is the stream
+// interface's inactive ray (Embree's RTCRay docs); lane 0's origin and direction keep it finite.
+void prepare_unused_lane(const Ray& first, unsigned lane, double extent, CastContext* ctx,
+                         PacketRayHit* rh) {
+  prepare_lane(first, lane, extent, ctx, rh);
+  rh->ray.tfar[lane] = -std::numeric_limits<float>::infinity();
+}
+
 }  // namespace
 
 void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
@@ -83,6 +95,9 @@ void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
   for (unsigned lane = 0; lane < count; ++lane) {
     prepare_lane(rays[lane], lane, extent, &ctx, &rayhit);
     valid[lane] = -1;
+  }
+  for (unsigned lane = count; lane < kMaxLanes; ++lane) {
+    prepare_unused_lane(rays[0], lane, extent, &ctx, &rayhit);
   }
   rtcIntersect16(valid.data(), scene, &ctx.embree, &rayhit);
   for (unsigned lane = 0; lane < count; ++lane) out[lane] = resolve(ctx.best[lane], ctx.rays[lane]);
