@@ -28,7 +28,20 @@ static_assert(kMaxLanes == 16);
 
 bool valid_max_distance(double d) { return !std::isnan(d) && d >= 0.0; }
 
-void check_ray(const Ray& ray, std::size_t index) {
+// Embree takes a ray only if its float origin lies within FLT_LARGE (~1.8e18) of zero, and
+// asserts otherwise; the origin it gets is `origin` moved back by the float allowance.
+constexpr double kMaxEmbreeOrigin = 1e18;
+
+bool embree_can_start_at(const Eigen::Vector3d& origin, double extent) {
+  const double far = origin.cwiseAbs().maxCoeff();
+  return far + internal::pad_for(extent, far) <= kMaxEmbreeOrigin;
+}
+
+const char* const kTooFarOut =
+    " too far out: |coordinate| plus the float allowance (4e-6 x (scene extent + |coordinate| + "
+    "1 m)) exceeds 1e18 m, Embree's single-precision range";
+
+void check_ray(const Ray& ray, std::size_t index, double extent) {
   if (!ray.origin.allFinite() || !ray.direction.allFinite() ||
       !valid_max_distance(ray.max_distance)) {
     fail("ray " + std::to_string(index) + " has a non-finite origin/direction or a bad " +
@@ -37,6 +50,9 @@ void check_ray(const Ray& ray, std::size_t index) {
   const double n2 = ray.direction.squaredNorm();
   if (n2 == 0.0 || !std::isfinite(n2)) {
     fail("ray " + std::to_string(index) + " has a zero or huge direction");
+  }
+  if (!embree_can_start_at(ray.origin, extent)) {
+    fail("ray " + std::to_string(index) + " starts" + kTooFarOut);
   }
 }
 
@@ -107,7 +123,7 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
   const Impl& m = *impl_;
   if (!m.committed) fail("cast() before the first commit()");
   if (out.size() != rays.size()) fail("cast(): out and rays differ in size");
-  for (std::size_t i = 0; i < rays.size(); ++i) check_ray(rays[i], i);
+  for (std::size_t i = 0; i < rays.size(); ++i) check_ray(rays[i], i, m.extent);
   m.ensure_embree();
   for (std::size_t i = 0; i < rays.size(); i += kMaxLanes) {
     const std::span<const Ray> packet =
@@ -132,6 +148,7 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
   if (!origin.allFinite() || !valid_max_distance(max_distance)) {
     fail("cast_fan(): non-finite origin or bad max_distance");
   }
+  if (!embree_can_start_at(origin, m.extent)) fail(std::string("cast_fan(): origin") + kTooFarOut);
   for (std::size_t i = 0; i < yaws.size(); ++i) {
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }
