@@ -7,11 +7,13 @@
 #include <embree3/rtcore.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <random>
 #include <vector>
 
+#include "../src/scene/embree_device.h"
 #include "ubot/config/load_world.h"
 #include "ubot/scene/scene.h"
 #include "ubot/sensors/lidar3d.h"
@@ -136,7 +138,7 @@ std::vector<scene::Ray> scan_rays(const Eigen::Vector3d& origin) {
 class RawEmbree {
  public:
   RawEmbree(const TriangleMesh& mesh, bool robust) {
-    device_ = rtcNewDevice(nullptr);
+    device_ = scene::internal::new_embree_device();  // honours UBOT_EMBREE_CONFIG
     scene_ = rtcNewScene(device_);
     if (robust) rtcSetSceneFlags(scene_, RTC_SCENE_FLAG_ROBUST);
     RTCGeometry g = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
@@ -203,7 +205,8 @@ class RawEmbree {
         rh.ray.dir_y[i] = float(r.direction.y());
         rh.ray.dir_z[i] = float(r.direction.z());
         rh.ray.tnear[i] = 0;
-        rh.ray.tfar[i] = float(r.max_distance);
+        // Unused lanes inactive for every ISA: without 16-wide kernels Embree ignores `valid`.
+        rh.ray.tfar[i] = valid[i] ? float(r.max_distance) : -std::numeric_limits<float>::infinity();
         rh.ray.time[i] = 0;
         rh.ray.mask[i] = ~0u;
         rh.ray.id[i] = i;

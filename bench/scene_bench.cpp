@@ -61,10 +61,12 @@
 #include <embree3/rtcore.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <vector>
 
+#include "../src/scene/embree_device.h"
 #include "ubot/scene/scene.h"
 
 namespace ubot::scene {
@@ -357,7 +359,7 @@ BENCHMARK(BM_RobotsFansScattered)->Arg(1)->Unit(benchmark::kMillisecond);
 class RawEmbree {
  public:
   explicit RawEmbree(const std::vector<WorldBody>& world) {
-    device_ = rtcNewDevice(nullptr);
+    device_ = internal::new_embree_device();  // honours UBOT_EMBREE_CONFIG
     scene_ = rtcNewScene(device_);
     std::vector<float> v;
     auto wall = [&](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
@@ -431,7 +433,8 @@ class RawEmbree {
         rh.ray.dir_y[i] = float(std::sin(yaw));
         rh.ray.dir_z[i] = 0;
         rh.ray.tnear[i] = tnear;
-        rh.ray.tfar[i] = tfar;
+        // Unused lanes inactive for every ISA: without 16-wide kernels Embree ignores `valid`.
+        rh.ray.tfar[i] = valid[i] ? tfar : -std::numeric_limits<float>::infinity();
         rh.ray.time[i] = 0;
         rh.ray.mask[i] = ~0u;
         rh.ray.id[i] = i;

@@ -16,7 +16,8 @@ build_pkgs=(
 )
 # node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping), the MCAP files
 # with npm @mcap/core and Foxglove's ROS 2 message readers (tests/record).
-test_pkgs=(clang-format python3 nodejs)
+# valgrind: `make valgrind-test` (memcheck over the Embree packet paths, docs/testing.md).
+test_pkgs=(clang-format python3 nodejs valgrind)
 # Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
 command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
 bench_pkgs=()

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "embree_device.h"
 #include "scene_impl.h"
 #include "ubot/core/error.h"
 
@@ -116,8 +117,9 @@ void Scene::Impl::on_embree_error(void* impl, RTCError code, const char* message
 Scene::Impl::Impl() {
   // Default threading: BVH builds may use Embree's TBB workers; results do not depend on the
   // BVH's shape (exact nearest hit with a deterministic tie-break), so they stay deterministic.
-  device = rtcNewDevice(nullptr);
-  if (device == nullptr) fail("cannot create the Embree device");
+  // UBOT_EMBREE_CONFIG may choose the kernels (embree_device.h); the answers do not depend on
+  // them either.
+  device = internal::new_embree_device();
   rtcSetDeviceErrorFunction(device, on_embree_error, this);
   scene = rtcNewScene(device);
   rtcSetSceneFlags(scene, RTC_SCENE_FLAG_DYNAMIC);

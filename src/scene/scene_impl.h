@@ -79,7 +79,7 @@ struct Scene::Impl {
   void create_geometry(int slot, std::size_t count);
   void write_wall_quads(int slot);
 
-  // Traces up to kMaxLanes rays as one packet.
+  // Traces 1 to kMaxLanes rays as one packet (unused lanes: see prepare_unused_lane()).
   void trace_packet(std::span<const Ray> rays, int ignore_user_id, RTCIntersectContextFlags flags,
                     std::span<RayHit> out) const;
   RayHit resolve(const internal::Best& best, const internal::ExactRay& ray) const;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "scene_impl.h"
@@ -27,7 +28,20 @@ static_assert(kMaxLanes == 16);
 
 bool valid_max_distance(double d) { return !std::isnan(d) && d >= 0.0; }
 
-void check_ray(const Ray& ray, std::size_t index) {
+// Embree takes a ray only if its float origin lies within FLT_LARGE (~1.8e18) of zero, and
+// asserts otherwise; the origin it gets is `origin` moved back by the float allowance.
+constexpr double kMaxEmbreeOrigin = 1e18;
+
+bool embree_can_start_at(const Eigen::Vector3d& origin, double extent) {
+  const double far = origin.cwiseAbs().maxCoeff();
+  return far + internal::pad_for(extent, far) <= kMaxEmbreeOrigin;
+}
+
+const char* const kTooFarOut =
+    " too far out: |coordinate| plus the float allowance (4e-6 x (scene extent + |coordinate| + "
+    "1 m)) exceeds 1e18 m, Embree's single-precision range";
+
+void check_ray(const Ray& ray, std::size_t index, double extent) {
   if (!ray.origin.allFinite() || !ray.direction.allFinite() ||
       !valid_max_distance(ray.max_distance)) {
     fail("ray " + std::to_string(index) + " has a non-finite origin/direction or a bad " +
@@ -36,6 +50,9 @@ void check_ray(const Ray& ray, std::size_t index) {
   const double n2 = ray.direction.squaredNorm();
   if (n2 == 0.0 || !std::isfinite(n2)) {
     fail("ray " + std::to_string(index) + " has a zero or huge direction");
+  }
+  if (!embree_can_start_at(ray.origin, extent)) {
+    fail("ray " + std::to_string(index) + " starts" + kTooFarOut);
   }
 }
 
@@ -69,6 +86,17 @@ void prepare_lane(const Ray& ray, unsigned lane, double extent, CastContext* ctx
   rh->hit.geomID[lane] = RTC_INVALID_GEOMETRY_ID;
 }
 
+// Fills unused lane `lane` as a copy of lane 0 that Embree must skip. Masking it out is not
+// enough: without native 16-wide kernels (AVX2, SSE) rtcIntersect16 hands the packet to
+// Embree's ray-stream filter, which ignores the valid mask and traces every lane whose
+// tnear <= tfar, and asserts or crashes on garbage. tfar = -inf (below tnear = 0) is the stream
+// interface's inactive ray (Embree's RTCRay docs); lane 0's origin and direction keep it finite.
+void prepare_unused_lane(const Ray& first, unsigned lane, double extent, CastContext* ctx,
+                         PacketRayHit* rh) {
+  prepare_lane(first, lane, extent, ctx, rh);
+  rh->ray.tfar[lane] = -std::numeric_limits<float>::infinity();
+}
+
 }  // namespace
 
 void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
@@ -84,6 +112,9 @@ void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
     prepare_lane(rays[lane], lane, extent, &ctx, &rayhit);
     valid[lane] = -1;
   }
+  for (unsigned lane = count; lane < kMaxLanes; ++lane) {
+    prepare_unused_lane(rays[0], lane, extent, &ctx, &rayhit);
+  }
   rtcIntersect16(valid.data(), scene, &ctx.embree, &rayhit);
   for (unsigned lane = 0; lane < count; ++lane) out[lane] = resolve(ctx.best[lane], ctx.rays[lane]);
 }
@@ -92,7 +123,7 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
   const Impl& m = *impl_;
   if (!m.committed) fail("cast() before the first commit()");
   if (out.size() != rays.size()) fail("cast(): out and rays differ in size");
-  for (std::size_t i = 0; i < rays.size(); ++i) check_ray(rays[i], i);
+  for (std::size_t i = 0; i < rays.size(); ++i) check_ray(rays[i], i, m.extent);
   m.ensure_embree();
   for (std::size_t i = 0; i < rays.size(); i += kMaxLanes) {
     const std::span<const Ray> packet =
@@ -117,6 +148,7 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
   if (!origin.allFinite() || !valid_max_distance(max_distance)) {
     fail("cast_fan(): non-finite origin or bad max_distance");
   }
+  if (!embree_can_start_at(origin, m.extent)) fail(std::string("cast_fan(): origin") + kTooFarOut);
   for (std::size_t i = 0; i < yaws.size(); ++i) {
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }

@@ -367,5 +367,36 @@ TEST(Scene, BadInputThrows) {
   EXPECT_THROW(scene.cast_fan({0, 0, 0}, {&yaw, 1}, 10.0, kNoUserId, {}), Error);
 }
 
+// Embree asserts on a float ray origin beyond ~1.8e18 m (its FLT_LARGE): casts say so instead,
+// counting the float allowance that moves Embree's origin back (which a huge scene enlarges).
+TEST(Scene, OriginsBeyondEmbreesFloatRangeThrow) {
+  Scene scene;
+  const BodyId unit = scene.add_body(circle(0, 0, 1), false, 1);
+  scene.commit();
+  RayHit hit;
+  const Ray far = ray2d(1e17, 0, -1, 0);  // inside the range: still exact
+  scene.cast({&far, 1}, kNoUserId, {&hit, 1});
+  EXPECT_EQ(hit.body, unit);
+  EXPECT_EQ(hit.distance, 1e17 - 1);
+  for (const Ray& out : {ray2d(1e19, 0, -1, 0), ray2d(0, -2e18, 0, 1)}) {
+    try {
+      scene.cast({&out, 1}, kNoUserId, {&hit, 1});
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("scene: ray 0 starts too far out"), std::string::npos)
+          << e.what();
+    }
+  }
+  const double yaw = 0.0;
+  EXPECT_THROW(scene.cast_fan({-1e19, 0, 0}, {&yaw, 1}, 10.0, kNoUserId, {&hit, 1}), Error);
+
+  // A body 1e30 m wide: the allowance alone takes Embree's origin out of range.
+  Scene huge;
+  huge.add_body(circle(0, 0, 1e30), false, 1);
+  huge.commit();
+  const Ray inside = ray2d(0, 0, 1, 0);
+  EXPECT_THROW(huge.cast({&inside, 1}, kNoUserId, {&hit, 1}), Error);
+}
+
 }  // namespace
 }  // namespace ubot::scene

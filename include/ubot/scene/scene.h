@@ -70,7 +70,9 @@ inline constexpr BodyId kNoBody = -1;
 inline constexpr int kNoUserId = std::numeric_limits<int>::min();
 
 // A ray in world coordinates. `direction` need not be unit length; distances are reported in
-// units of |direction| (so pass unit vectors to get metres).
+// units of |direction| (so pass unit vectors to get metres). Casts refuse an origin whose largest
+// |coordinate| plus the float allowance, 4e-6 x (scene extent + |coordinate| + 1 m), exceeds
+// 1e18 m: Embree takes no float ray origin beyond ~1.8e18 m.
 struct Ray {
   Eigen::Vector3d origin = Eigen::Vector3d::Zero();
   Eigen::Vector3d direction = Eigen::Vector3d::UnitX();
