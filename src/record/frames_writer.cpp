@@ -351,12 +351,8 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
   const LaserScan& s = lidar.scan();
   j.key("origin").array(std::span<const double>(s.origin.data(), 3));
   j.key("ranges").array(s.ranges);
-  j.key("valid").begin_array();
-  for (const std::uint8_t v : s.valid) j.value(v != 0);
-  j.end_array();
-  j.key("intensities").begin_array();
-  for (const float v : s.intensities) j.value(static_cast<double>(v));
-  j.end_array();
+  j.key("valid").bool_array(s.valid);
+  j.key("intensities").array(std::span<const float>(s.intensities));
   if (lidar.params().fmcw) j.key("radial_velocity").array(s.radial_velocity);
 }
 
