@@ -380,6 +380,11 @@ void write_imu(JsonWriter& j, const Imu& imu) {
   write_vector(j, "linear_acceleration_variance", s.linear_acceleration_variance);
 }
 
+// The ids an object with a field of view detects this step (SPEC §10); nothing for the others.
+void write_fov_detected(JsonWriter& j, const ObjectModel& m, const std::vector<int>& seen) {
+  if (m.fov && m.fov_radius) j.key("fov_detected").array(std::span<const int>(seen));
+}
+
 }  // namespace
 
 FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : path_(path) {
@@ -407,6 +412,7 @@ void FramesWriter::write_step(const Simulation& sim) {
       .value(nanos_to_seconds(w.time_ns()))
       .key("objects")
       .begin_array();
+  const std::vector<std::vector<int>> detections = w.fov_detections();
   for (int id = 0; id < static_cast<int>(w.size()); ++id) {
     const ObjectState& s = w.object(id);
     json_.begin_object()
@@ -421,8 +427,9 @@ void FramesWriter::write_step(const Simulation& sim) {
         .key("arrive")
         .value(s.arrive)
         .key("stop")
-        .value(s.stop)
-        .end_object();
+        .value(s.stop);
+    write_fov_detected(json_, w.object_model(id), detections[id]);
+    json_.end_object();
   }
   json_.end_array().key("sensors").begin_array();
   for (const int i : sim.sampled()) {
