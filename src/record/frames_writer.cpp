@@ -351,12 +351,8 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
   const LaserScan& s = lidar.scan();
   j.key("origin").array(std::span<const double>(s.origin.data(), 3));
   j.key("ranges").array(s.ranges);
-  j.key("valid").begin_array();
-  for (const std::uint8_t v : s.valid) j.value(v != 0);
-  j.end_array();
-  j.key("intensities").begin_array();
-  for (const float v : s.intensities) j.value(static_cast<double>(v));
-  j.end_array();
+  j.key("valid").bool_array(s.valid);
+  j.key("intensities").array(std::span<const float>(s.intensities));
   if (lidar.params().fmcw) j.key("radial_velocity").array(s.radial_velocity);
 }
 
@@ -399,6 +395,11 @@ void write_imu(JsonWriter& j, const Imu& imu) {
   j.end_array();
 }
 
+// The ids an object with a field of view detects this step (SPEC §10); nothing for the others.
+void write_fov_detected(JsonWriter& j, const ObjectModel& m, const std::vector<int>& seen) {
+  if (m.fov && m.fov_radius) j.key("fov_detected").array(std::span<const int>(seen));
+}
+
 }  // namespace
 
 FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : path_(path) {
@@ -426,6 +427,7 @@ void FramesWriter::write_step(const Simulation& sim) {
       .value(nanos_to_seconds(w.time_ns()))
       .key("objects")
       .begin_array();
+  const std::vector<std::vector<int>> detections = w.fov_detections();
   for (int id = 0; id < static_cast<int>(w.size()); ++id) {
     const ObjectState& s = w.object(id);
     json_.begin_object()
@@ -440,8 +442,9 @@ void FramesWriter::write_step(const Simulation& sim) {
         .key("arrive")
         .value(s.arrive)
         .key("stop")
-        .value(s.stop)
-        .end_object();
+        .value(s.stop);
+    write_fov_detected(json_, w.object_model(id), detections[id]);
+    json_.end_object();
   }
   json_.end_array().key("sensors").begin_array();
   for (const int i : sim.sampled()) {

@@ -1,5 +1,5 @@
 // One object: trajectory, FOV sector, shape, heading arrow, goal marker, label (in that order,
-// so the shape covers its own trail and sector but not its arrow).
+// so the shape covers its own trail and sector but not its arrow); and highlights around shapes.
 #include <algorithm>
 #include <cmath>
 
@@ -201,6 +201,40 @@ void paint_label(cairo_t* cr, const Viewport& view, const ObjectDrawing& object,
 }
 
 }  // namespace
+
+void paint_highlight(cairo_t* cr, const Viewport& view, const HighlightDrawing& highlight) {
+  const Box box = bounding_box(highlight.shape);
+  if (!box.valid || !(highlight.line_width_px > 0.0) || !(highlight.gap_px >= 0.0)) return;
+  // Stroking the outline 2 (gap + width) wide and then clearing a 2 gap wide stroke and the
+  // inside leaves a band gap..gap + width px outside the shape, whatever its kind. This is done
+  // in a group clipped to the shape's box, so the clearing leaves the picture beneath intact.
+  const double reach = highlight.gap_px + highlight.line_width_px + 1.0;
+  const Eigen::Vector2d top_left = view.to_px({box.min.x(), box.max.y()});
+  const Eigen::Vector2d bottom_right = view.to_px({box.max.x(), box.min.y()});
+  cairo_save(cr);
+  cairo_new_path(cr);
+  cairo_rectangle(cr, std::floor(top_left.x() - reach), std::floor(top_left.y() - reach),
+                  std::ceil(bottom_right.x() - top_left.x() + 2.0 * reach) + 1.0,
+                  std::ceil(bottom_right.y() - top_left.y() + 2.0 * reach) + 1.0);
+  cairo_clip(cr);
+  cairo_push_group(cr);
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  add_shape_path(cr, view, highlight.shape);
+  set_source(cr, highlight.color);
+  cairo_set_line_width(cr, 2.0 * (highlight.gap_px + highlight.line_width_px));
+  cairo_stroke_preserve(cr);
+  cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
+  if (highlight.shape.kind != Shape::Kind::kPolyline) cairo_fill_preserve(cr);
+  if (highlight.gap_px > 0.0) {
+    cairo_set_line_width(cr, 2.0 * highlight.gap_px);
+    cairo_stroke(cr);
+  }
+  cairo_new_path(cr);
+  cairo_pop_group_to_source(cr);
+  cairo_paint(cr);
+  cairo_restore(cr);
+}
 
 void paint_object(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px) {
   paint_trajectory(cr, view, object);

@@ -1,4 +1,4 @@
-// The picture as a whole: background, world border, discs, beams, objects, caption.
+// The picture as a whole: background, world border, discs, beams, objects, highlights, caption.
 #include "painter.h"
 
 #include <algorithm>
@@ -189,6 +189,7 @@ void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& 
   for (const ObjectDrawing& object : drawing.objects) {
     paint_object(cr.get(), view, object, font_px);
   }
+  for (const HighlightDrawing& h : drawing.highlights) paint_highlight(cr.get(), view, h);
   paint_caption(cr.get(), drawing.caption, font_px);
   cairo_surface_flush(surface);
   if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) {

@@ -71,5 +71,7 @@ std::string printable_text(const std::string& text);
 
 // Trajectory, FOV sector, shape, heading arrow, goal marker and label of one object.
 void paint_object(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px);
+// The band around a highlighted shape.
+void paint_highlight(cairo_t* cr, const Viewport& view, const HighlightDrawing& highlight);
 
 }  // namespace ubot::render::internal

@@ -123,6 +123,82 @@ void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d)
   }
 }
 
+// The lines and dots a picture draws for its sensors at most (each costs a few µs to paint, and
+// a 1000-robot world has 360 000 beams): sensors are drawn in order while their beams fit, the
+// rest are left out and the caption says how many were drawn. Small worlds stay well inside it.
+constexpr std::size_t kMaxDrawnBeams = 20000;
+
+render::BeamsDrawing sensor_beams(const Sensor& sensor) {
+  switch (sensor.kind()) {
+    case SensorKind::kLidar2d:
+      return beams(static_cast<const Lidar2d&>(sensor));
+    case SensorKind::kLidar3d:
+      return horizon_points(static_cast<const Lidar3d&>(sensor));
+    case SensorKind::kDepthCamera:
+    case SensorKind::kRgbCamera:
+      return frustum(static_cast<const Camera&>(sensor));
+    case SensorKind::kImu:
+      break;
+  }
+  return {};  // nothing to draw
+}
+
+// How many segments or dots a sensor's drawing would hold, without building it (a 3D lidar:
+// its points per channel, about what its horizon ring holds).
+std::size_t beam_count(const Sensor& sensor) {
+  switch (sensor.kind()) {
+    case SensorKind::kLidar2d:
+      return static_cast<const Lidar2d&>(sensor).scan().ranges.size();
+    case SensorKind::kLidar3d: {
+      const Lidar3d& lidar = static_cast<const Lidar3d&>(sensor);
+      return lidar.sweep().points.size() / std::max<std::size_t>(1, lidar.channels());
+    }
+    case SensorKind::kDepthCamera:
+    case SensorKind::kRgbCamera:
+      return 2;
+    case SensorKind::kImu:
+      break;
+  }
+  return 0;
+}
+
+// The beams of the sensors that show and have a valid sample, within kMaxDrawnBeams; appends a
+// note to the caption when some were left out.
+void add_sensors(const Simulation& sim, render::Drawing& d) {
+  const World& w = sim.world();
+  std::size_t drawn = 0, shown = 0, budget_used = 0;
+  bool full = false;
+  for (const auto& sensor : sim.sensors()) {
+    if (!w.object_model(sensor->object_id()).plot.show_sensor ||
+        sensor->header().status != "Valid" || sensor->kind() == SensorKind::kImu) {
+      continue;
+    }
+    ++shown;
+    const std::size_t count = beam_count(*sensor);
+    full = full || budget_used + count > kMaxDrawnBeams;
+    if (full) continue;
+    budget_used += count;
+    ++drawn;
+    d.beams.push_back(sensor_beams(*sensor));
+  }
+  if (drawn < shown) d.caption += fmt::format("   beams of {} of {} sensors", drawn, shown);
+}
+
+// A ring in the observer's colour around each object a shown field of view detects.
+void add_fov_highlights(const World& w, std::span<const render::Color> colors, render::Drawing& d) {
+  std::vector<std::vector<int>> seen;
+  for (std::size_t id = 0; id < w.size(); ++id) {
+    const ObjectModel& m = w.object_model(id);
+    if (!m.plot.show_fov || !m.fov || !m.fov_radius) continue;
+    if (seen.empty()) seen = w.fov_detections();
+    render::Color color = colors[id];
+    color.a = 1.0;
+    for (const int other : seen[id]) {
+      d.highlights.push_back({.shape = drawing_shape(w.shape(other)), .color = color});
+    }
+  }
+}
+
 }  // namespace
 
 RunDrawing::RunDrawing(const Simulation& sim) {
@@ -151,26 +227,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.height = ws.height;
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
-  for (const auto& sensor : sim.sensors()) {
-    if (!w.object_model(sensor->object_id()).plot.show_sensor ||
-        sensor->header().status != "Valid") {
-      continue;
-    }
-    switch (sensor->kind()) {
-      case SensorKind::kLidar2d:
-        d.beams.push_back(beams(static_cast<const Lidar2d&>(*sensor)));
-        break;
-      case SensorKind::kLidar3d:
-        d.beams.push_back(horizon_points(static_cast<const Lidar3d&>(*sensor)));
-        break;
-      case SensorKind::kDepthCamera:
-      case SensorKind::kRgbCamera:
-        d.beams.push_back(frustum(static_cast<const Camera&>(*sensor)));
-        break;
-      case SensorKind::kImu:
-        break;  // nothing to draw
-    }
-  }
+  add_sensors(sim, d);
   for (std::size_t id = 0; id < w.size(); ++id) {
     const ObjectModel& m = w.object_model(id);
     const ObjectState& s = w.object(id);
@@ -199,6 +256,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     }
     d.objects.push_back(std::move(o));
   }
+  add_fov_highlights(w, colors_, d);
   return d;
 }
 

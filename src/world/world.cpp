@@ -27,6 +27,23 @@ double wrap_to_region(double theta) {
   return theta;
 }
 
+// The farthest point of a body-frame shape from the body origin, padded so that rounding in the
+// placed shape's coordinates never makes a rejection wrong.
+double shape_reach(const ShapeModel& shape) {
+  double reach = 0.0;
+  if (shape.kind == ShapeKind::kCircle) {
+    reach = shape.center.norm() + shape.radius;
+  } else {
+    for (const Eigen::Vector2d& v : shape.vertices) reach = std::max(reach, v.norm());
+  }
+  return reach * (1.0 + 1e-9) + 1e-9;
+}
+
+// False when an object at offset (dx, dy) from an observer lies wholly beyond `reach` (its
+// field-of-view radius plus the object's reach): the cheap test before the exact one, for a
+// 1000-robot world has a million pairs each step.
+bool within_reach(double dx, double dy, double reach) { return dx * dx + dy * dy <= reach * reach; }
+
 }  // namespace
 
 World::World(WorldModel model) : model_(std::move(model)) {
@@ -36,6 +53,7 @@ World::World(WorldModel model) : model_(std::move(model)) {
   states_.resize(n);
   shapes_.resize(n);
   radius_extend_.resize(n);
+  reach_.resize(n);
   tilt_.resize(n);
   trajectories_.resize(n);
   scripted_.resize(n);
@@ -57,6 +75,8 @@ World::World(WorldModel model) : model_(std::move(model)) {
     place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
     step_motion_.emplace_back(s.state[0], s.state[1], s.state[2]);
     radius_extend_[i] = m.shape.bounding_radius() + 0.1;
+    reach_[i] = shape_reach(m.shape);
+    max_reach_ = std::max(max_reach_, reach_[i]);
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
 }
@@ -282,6 +302,69 @@ bool World::fov_detect_object(int observer, int other) const {
   const ObjectState& s = states_[observer];
   return intersects_sector(shapes_[other], {s.state[0], s.state[1]}, s.state[2], *m.fov,
                            *m.fov_radius);
+}
+
+std::vector<int> World::fov_detected_objects(int observer) const {
+  std::vector<int> seen;
+  const ObjectModel& m = model_.objects[observer];
+  if (!m.fov || !m.fov_radius) return seen;
+  const double x = states_[observer].state[0], y = states_[observer].state[1];
+  for (int other = 0; other < static_cast<int>(size()); ++other) {
+    const std::vector<double>& p = states_[other].state;
+    if (within_reach(p[0] - x, p[1] - y, *m.fov_radius + reach_[other]) &&
+        fov_detect_object(observer, other)) {
+      seen.push_back(other);
+    }
+  }
+  return seen;
+}
+
+std::vector<std::vector<int>> World::fov_detections() const {
+  const int n = static_cast<int>(size());
+  std::vector<std::vector<int>> seen(n);
+  // A grid of rows `cell` metres high, objects sorted by (row, x): an observer looks only at the
+  // rows its window [y - w, y + w] spans and, in each, at the x range [x - w, x + w], where w
+  // (at most `cell`) is its radius plus the largest reach, padded so that the window never drops
+  // a pair within_reach keeps. Rows come from a monotonic function of y, so no rounding can put
+  // an object outside the rows searched. An object whose position is not finite is detected by
+  // nobody, as in within_reach.
+  auto window = [&](const ObjectModel& m) {
+    return (*m.fov_radius + max_reach_) * (1.0 + 1e-9) + 1e-9;
+  };
+  double cell = 0.0;
+  for (const ObjectModel& m : model_.objects) {
+    if (m.fov && m.fov_radius) cell = std::max(cell, window(m));
+  }
+  if (cell == 0.0) return seen;
+  auto row_of = [cell](double y) { return std::clamp(std::floor(y / cell), -1e15, 1e15); };
+  struct Entry {
+    double row, x, y;
+    int id;
+  };
+  std::vector<Entry> grid;
+  grid.reserve(n);
+  for (int id = 0; id < n; ++id) {
+    const std::vector<double>& s = states_[id].state;
+    if (std::isfinite(s[0]) && std::isfinite(s[1])) grid.push_back({row_of(s[1]), s[0], s[1], id});
+  }
+  auto key = [](const Entry& e) { return std::pair{e.row, e.x}; };
+  std::ranges::sort(grid, {}, key);
+  for (int observer = 0; observer < n; ++observer) {
+    const ObjectModel& m = model_.objects[observer];
+    if (!m.fov || !m.fov_radius) continue;
+    const double x = states_[observer].state[0], y = states_[observer].state[1], w = window(m);
+    for (double row = row_of(y - w); row <= row_of(y + w); row += 1.0) {
+      auto it = std::ranges::lower_bound(grid, std::pair{row, x - w}, {}, key);
+      for (; it != grid.end() && it->row == row && it->x <= x + w; ++it) {
+        if (within_reach(it->x - x, it->y - y, *m.fov_radius + reach_[it->id]) &&
+            fov_detect_object(observer, it->id)) {
+          seen[observer].push_back(it->id);
+        }
+      }
+    }
+    std::ranges::sort(seen[observer]);
+  }
+  return seen;
 }
 
 }  // namespace ubot

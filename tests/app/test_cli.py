@@ -80,7 +80,12 @@ class FramesFormat(unittest.TestCase):
         self.assertEqual(first["step"], 1)
         self.assertEqual(first["time"], 0.1)
         o = first["objects"][0]
-        self.assertEqual(set(o), {"id", "state", "velocity", "collision", "arrive", "stop"})
+        # The robot borrows its lidar's field of view (3.14 rad, 5 m), as in IR-SIM: it sees
+        # the two linestrings' shared end (4, 0), 3.2 m away at bearing -18°, not the others.
+        self.assertEqual(set(o), {"id", "state", "velocity", "collision", "arrive", "stop",
+                                  "fov_detected"})
+        self.assertEqual(o["fov_detected"], [3, 4])
+        self.assertNotIn("fov_detected", first["objects"][1])  # obstacles have no fov here
         s = first["sensors"][0]
         self.assertEqual(len(s["origin"]), 3)
         self.assertEqual(len(s["ranges"]), 200)
@@ -88,6 +93,23 @@ class FramesFormat(unittest.TestCase):
         self.assertTrue(all(isinstance(v, bool) for v in s["valid"]))
         # The run stops when the robot is done (it collides with obstacle_2 at step 55).
         self.assertTrue(frames[-1]["objects"][0]["stop"])
+
+    def test_fov_detected_ids_each_step(self):
+        # tests/data/fov_known_world.yaml, worked out in tests/world/fov_test.cpp: the watcher
+        # turns 11.25° a step; east (1) leaves its sector after step 4, north (2) enters at
+        # step 4, the wall (3) leaves after step 5; north's own sector always holds the watcher.
+        with tempfile.TemporaryDirectory() as out:
+            run("run", os.path.join(ROOT, "tests", "data", "fov_known_world.yaml"), "--out", out,
+                "--quiet")
+            frames = read_frames(os.path.join(out, "frames.jsonl"))
+        watcher = [[1, 3], [1, 3], [1, 3], [1, 2, 3], [2, 3], [2], [2], [2]]
+        self.assertEqual([s["step"] for s in frames[1:]], list(range(1, 9)))
+        for step, expected in zip(frames[1:], watcher):
+            objects = step["objects"]
+            self.assertEqual(objects[0]["fov_detected"], expected, step["step"])
+            self.assertEqual(objects[2]["fov_detected"], [0])
+            self.assertNotIn("fov_detected", objects[1])
+            self.assertNotIn("fov_detected", objects[3])
 
     def test_fmcw_frames_carry_radial_velocity(self):
         with tempfile.TemporaryDirectory() as out:

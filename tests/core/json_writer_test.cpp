@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <random>
+#include <string>
 #include <vector>
 
 namespace ubot {
@@ -34,6 +38,86 @@ TEST(JsonWriter, NonFiniteBecomesNull) {
   const std::vector<double> v = {std::numeric_limits<double>::infinity(), std::nan("")};
   w.array(v);
   EXPECT_EQ(w.str(), "[null,null]");
+}
+
+// What the writer must match byte for byte: std::to_chars's shortest form, "null" when not
+// finite (the writer's fast paths must not change a single byte of frames.jsonl).
+std::string reference(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof(buffer), v).ptr);
+}
+
+std::string reference_array(const std::vector<double>& values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) s += ',';
+    s += reference(values[i]);
+  }
+  s += ']';
+  return s;
+}
+
+// Whole numbers around the fast path's limit (|v| < 1e5, where "100000" becomes "1e+05"),
+// signed zeros, halves, tiny and huge magnitudes and random doubles of every exponent.
+std::vector<double> tricky_doubles() {
+  std::vector<double> v;
+  for (int i = -100010; i <= 100010; ++i) v.push_back(i);
+  for (double x : {1e5, -1e5, 99999.5, 1e15, 1e16, 123456.0, 0.5, -0.5, 1e-300, 5e-324, -0.0, 0.0,
+                   std::nextafter(1e5, 0.0), std::nextafter(1.0, 2.0), 1.0 / 3.0}) {
+    v.push_back(x);
+  }
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t bits = rng();
+    const double x = std::bit_cast<double>(bits);
+    if (std::isfinite(x)) v.push_back(x);
+    v.push_back(std::ldexp(static_cast<double>(bits >> 11), -53) * 20.0);  // lidar-like ranges
+  }
+  v.push_back(std::numeric_limits<double>::infinity());
+  v.push_back(-std::numeric_limits<double>::quiet_NaN());
+  return v;
+}
+
+TEST(JsonWriter, ArraysMatchToCharsByteForByte) {
+  const std::vector<double> values = tricky_doubles();
+  JsonWriter w;
+  w.array(values);
+  EXPECT_EQ(w.str(), reference_array(values));
+  // Single values take the same path.
+  for (double x : {-0.0, 100000.0, 99999.0, 7.25}) {
+    JsonWriter one;
+    one.value(x);
+    EXPECT_EQ(one.str(), reference(x));
+  }
+}
+
+TEST(JsonWriter, FloatArraysAreWrittenAsTheirDoubles) {
+  std::vector<float> floats = {0.0f, 1.0f, -0.0f, -1.0f, 0.1f, 0.8f, 1e-30f, 3.4e38f, 2.5f};
+  std::mt19937 rng(3);
+  for (int i = 0; i < 5000; ++i)
+    floats.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(rng())));
+  std::vector<double> doubles(floats.begin(), floats.end());
+  JsonWriter w;
+  w.array(std::span<const float>(floats));
+  EXPECT_EQ(w.str(), reference_array(doubles));
+}
+
+TEST(JsonWriter, BoolAndIntArrays) {
+  // Longer than the writer's 4 kB staging buffer, so its flushes are covered too.
+  std::vector<std::uint8_t> flags;
+  std::string expected = "[";
+  for (int i = 0; i < 3000; ++i) {
+    flags.push_back(static_cast<std::uint8_t>((i * 7) % 3));  // 0, 1 and 2 (non-zero = true)
+    if (i > 0) expected += ',';
+    expected += flags.back() ? "true" : "false";
+  }
+  JsonWriter w;
+  w.begin_object().key("valid").bool_array(flags).key("ids");
+  const std::vector<int> ids = {0, -7, 2147483647, -2147483647 - 1};
+  w.array(std::span<const int>(ids)).key("none").array(std::span<const int>()).end_object();
+  EXPECT_EQ(w.str(),
+            R"({"valid":)" + expected + R"(],"ids":[0,-7,2147483647,-2147483648],"none":[]})");
 }
 
 TEST(JsonWriter, EscapesStrings) {

@@ -160,6 +160,39 @@ TEST(WritePng, FovSectorColoursInsideTheWedgeOnly) {
   EXPECT_TRUE(is_white(picture.at(50, 5))) << picture.at(50, 5);    // ahead, beyond fov_radius
 }
 
+// A highlight is a band 3..5 px outside the shape (default gap and width), drawn over the
+// objects without covering the shape itself. The circle: centre pixel (50, 50), radius 10 px.
+TEST(WritePng, HighlightIsABandClearOfTheShape) {
+  Drawing drawing = ten_metre_world();
+  drawing.objects.push_back(circle(5.0, 5.0, 1.0, kBlue));
+  const Picture plain = render_via_png(drawing);
+  drawing.highlights.push_back({.shape = drawing.objects[0].shape, .color = kRed});
+  ObjectDrawing square;
+  square.shape.kind = Shape::Kind::kPolygon;
+  square.shape.vertices = {{1, 1}, {3, 1}, {3, 3}, {1, 3}};  // pixels x 10..30, y 70..90
+  square.fill = kBlue;
+  square.edge = kBlue;
+  drawing.objects.push_back(square);
+  drawing.highlights.push_back({.shape = square.shape, .color = kRed});
+  const Picture picture = render_via_png(drawing);
+  // Circle: pixels 63 and 64 span 13..15 px from the centre (the band), 61 the gap, 67 beyond.
+  EXPECT_TRUE(is_white(plain.at(63, 50))) << plain.at(63, 50);
+  EXPECT_TRUE(is_reddish(picture.at(63, 50))) << picture.at(63, 50);
+  EXPECT_TRUE(is_reddish(picture.at(64, 50))) << picture.at(64, 50);
+  EXPECT_TRUE(is_reddish(picture.at(50, 36))) << picture.at(50, 36);  // above: 13..14 px
+  EXPECT_TRUE(is_white(picture.at(61, 50))) << picture.at(61, 50);
+  EXPECT_TRUE(is_white(picture.at(67, 50))) << picture.at(67, 50);
+  EXPECT_GT(picture.at(50, 50).b, 200) << picture.at(50, 50);  // the shape itself stays blue
+  EXPECT_GT(picture.at(58, 50).b, 200) << picture.at(58, 50);
+  // Square: its top edge is pixel row 70; rows 65 and 66 lie in the band, 68 in the gap.
+  EXPECT_TRUE(is_reddish(picture.at(20, 66))) << picture.at(20, 66);
+  EXPECT_TRUE(is_reddish(picture.at(20, 65))) << picture.at(20, 65);
+  EXPECT_TRUE(is_white(picture.at(20, 68))) << picture.at(20, 68);
+  EXPECT_TRUE(is_white(picture.at(20, 63))) << picture.at(20, 63);
+  EXPECT_TRUE(is_reddish(picture.at(33, 80))) << picture.at(33, 80);  // right edge at column 30
+  EXPECT_GT(picture.at(20, 80).b, 200) << picture.at(20, 80);
+}
+
 TEST(WritePng, HeadingArrowPointsAlongTheHeading) {
   Drawing drawing = ten_metre_world();
   ObjectDrawing object = circle(5.0, 5.0, 0.5, Color{1.0, 1.0, 1.0, 1.0});

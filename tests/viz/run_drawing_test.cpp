@@ -1,12 +1,16 @@
-// What the top-down pictures show of cameras: the frustum's side edges from the camera, along
-// its heading, at the analytic fov.
+// What the top-down pictures show: of cameras, the frustum's side edges from the camera, along
+// its heading, at the analytic fov; of fields of view, a ring in the observer's colour around
+// each object it detects; of many lidars, the beams of as many as the beam budget allows.
 #include "ubot/viz/run_drawing.h"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <string>
 
 #include "ubot/config/load_world.h"
+#include "ubot/render/drawing.h"
 
 namespace ubot::viz {
 namespace {
@@ -44,6 +48,99 @@ robot:
   const Eigen::Vector2d mid = (depth.end_points[0] + depth.end_points[1]) / 2 - depth.origin;
   EXPECT_NEAR(std::atan2(mid.y(), mid.x()), 1.5, 1e-12);
   EXPECT_NEAR(mid.norm(), 2.0, 1e-12);
+}
+
+const std::string kKnownWorld = UBOT_SOURCE_DIR "/tests/data/fov_known_world.yaml";
+
+// The straight RGB of pixel (x, y) of a straight-RGBA picture `width` pixels wide.
+std::array<int, 3> pixel(const std::vector<std::uint8_t>& rgba, int width, int x, int y) {
+  const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 4;
+  return {rgba[i], rgba[i + 1], rgba[i + 2]};
+}
+
+// tests/data/fov_known_world.yaml (hand-computed in tests/world/fov_test.cpp): after step 1 the
+// watcher (a robot: green, matplotlib "g" = (0, 0.5, 0)) sees east and the wall; after step 6
+// only north. north (black, "k") always sees the watcher.
+TEST(RunDrawing, FovHighlightsRingWhatEachShownSectorDetects) {
+  Simulation sim(load_world(kKnownWorld), {.threads = 1});
+  RunDrawing drawing(sim);
+  const render::Color green{0.0, 0.5, 0.0, 1.0}, black{0.0, 0.0, 0.0, 1.0};
+  auto expect_highlights = [&](const render::Drawing& d,
+                               const std::vector<std::pair<int, render::Color>>& expected) {
+    ASSERT_EQ(d.highlights.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const auto& [id, color] = expected[i];
+      const render::Shape& want = d.objects[id].shape;  // the detected object's own outline
+      EXPECT_EQ(d.highlights[i].shape.kind, want.kind) << i;
+      EXPECT_EQ(d.highlights[i].shape.center, want.center) << i;
+      EXPECT_EQ(d.highlights[i].shape.vertices, want.vertices) << i;
+      EXPECT_EQ(d.highlights[i].color.g, color.g) << i;
+      EXPECT_EQ(d.highlights[i].color.a, 1.0) << i;
+    }
+  };
+  // 700 x 600 px for the 14 m x 12 m world: 50 px/m, world (x, y) at pixel (50 x, 600 - 50 y).
+  // east (r 0.5 at (8, 5)): its ring spans 25 + 3 .. 25 + 5 px from pixel (400, 350).
+  const render::ImageSize size{700, 600};
+  sim.step();
+  drawing.record(sim);
+  render::Drawing d = drawing.draw(sim);
+  expect_highlights(d, {{1, green}, {3, green}, {0, black}});
+  std::vector<std::uint8_t> rgba = render::render_rgba(d, size);
+  const std::array<int, 3> ring = pixel(rgba, size.width_px, 428, 350);
+  EXPECT_LT(ring[0], 40);
+  EXPECT_NEAR(ring[1], 128, 20);
+  EXPECT_LT(ring[2], 40);
+  for (int k = 2; k <= 6; ++k) {
+    sim.step();
+    drawing.record(sim);
+  }
+  d = drawing.draw(sim);
+  expect_highlights(d, {{2, green}, {0, black}});
+  rgba = render::render_rgba(d, size);
+  EXPECT_EQ(pixel(rgba, size.width_px, 428, 350), (std::array<int, 3>{255, 255, 255}));
+}
+
+TEST(RunDrawing, FovWithoutShowFovIsNotHighlighted) {
+  Simulation sim(load_world_from_string(R"(
+robot:
+  - {kinematics: {name: diff}, state: [1, 1, 0], fov: 1.0, fov_radius: 5}
+obstacle:
+  - {shape: {name: circle, radius: 0.5}, state: [3, 1, 0]}
+)",
+                                        "w.yaml"),
+                 {.threads = 1});
+  sim.step();
+  ASSERT_EQ(sim.world().fov_detected_objects(0), std::vector<int>{1});
+  EXPECT_TRUE(RunDrawing(sim).draw(sim).highlights.empty());
+}
+
+// n static robots in a row, each with a 360-beam lidar.
+Simulation lidar_robots(int n) {
+  std::string yaml = "world: {width: 100, height: 10}\nrobot:\n";
+  for (int i = 0; i < n; ++i) {
+    yaml += "  - {kinematics: {name: diff}, static: true, state: [" + std::to_string(1 + i) +
+            ", 5, 0], sensors: [{name: lidar2d, number: 360, angle_range: 6.28}]}\n";
+  }
+  return Simulation(load_world_from_string(yaml, "w.yaml"), {.threads = 1});
+}
+
+TEST(RunDrawing, BeamsOfTheFirstSensorsWithinTheBudget) {
+  // 20 000 beams at most: 55 scans of 360 (19 800); the 56th would overflow.
+  Simulation many = lidar_robots(60);
+  many.step();
+  const render::Drawing d = RunDrawing(many).draw(many);
+  ASSERT_EQ(d.beams.size(), 55u);
+  for (std::size_t i = 0; i < d.beams.size(); ++i) {
+    EXPECT_EQ(d.beams[i].origin.x(), 1.0 + static_cast<double>(i)) << i;  // in sensor order
+    EXPECT_EQ(d.beams[i].end_points.size(), 360u);
+  }
+  EXPECT_TRUE(d.caption.ends_with("   beams of 55 of 60 sensors")) << d.caption;
+  // Within the budget every scan is drawn and the caption is the usual one.
+  Simulation few = lidar_robots(55);
+  few.step();
+  const render::Drawing all = RunDrawing(few).draw(few);
+  EXPECT_EQ(all.beams.size(), 55u);
+  EXPECT_EQ(all.caption, "t = 0.10 s   step 1");
 }
 
 }  // namespace

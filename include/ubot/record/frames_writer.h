@@ -4,7 +4,8 @@
 //   line 1: header {"ubot", "world", "seed", "step_time", "objects": [...], "sensors": [...],
 //                   "media": [...]}
 //   then one line per recorded step k >= 1, after the k-th step:
-//   {"step", "time", "objects": [{"id", "state", "velocity", "collision", "arrive", "stop"}],
+//   {"step", "time", "objects": [{"id", "state", "velocity", "collision", "arrive", "stop"
+//                                 (, "fov_detected": ids, for objects with a field of view)}],
 //    "sensors": [{"object_id", "index", "type", "sequence", "stamp", "status", "origin",
 //                 "ranges", "valid", "intensities"(, "radial_velocity")}        (lidars)
 //                {"object_id", "index", "type", "sequence", "stamp", "valid", "status",

@@ -52,6 +52,16 @@ struct ObjectDrawing {
   std::string label;  // optional text drawn next to the object
 };
 
+// A band around a shape, `gap_px` clear of its outline and `line_width_px` wide (a ring around a
+// circle, an offset outline around a polygon or polyline): marks an object, e.g. one that a
+// field of view detects, in the observer's colour.
+struct HighlightDrawing {
+  Shape shape;
+  Color color{0.0, 0.0, 0.0, 1.0};
+  double gap_px = 3.0;
+  double line_width_px = 2.0;
+};
+
 // Lidar beams: one segment per beam from `origin` to `end_points[i]`.
 struct BeamsDrawing {
   Eigen::Vector2d origin = Eigen::Vector2d::Zero();
@@ -73,10 +83,11 @@ struct DiscDrawing {
 struct Drawing {
   // World rectangle to show: [x_min, x_min + width] × [y_min, y_min + height].
   double x_min = 0.0, y_min = 0.0, width = 10.0, height = 10.0;
-  std::vector<DiscDrawing> discs;      // drawn first (under everything)
-  std::vector<BeamsDrawing> beams;     // then beams
-  std::vector<ObjectDrawing> objects;  // then objects, in order
-  std::string caption;                 // e.g. "t = 3.20 s", top-left
+  std::vector<DiscDrawing> discs;            // drawn first (under everything)
+  std::vector<BeamsDrawing> beams;           // then beams
+  std::vector<ObjectDrawing> objects;        // then objects, in order
+  std::vector<HighlightDrawing> highlights;  // then highlights, over the objects
+  std::string caption;                       // e.g. "t = 3.20 s", top-left
 };
 
 struct ImageSize {

@@ -81,6 +81,12 @@ class World {
   double radius_extend(int id) const { return radius_extend_[id]; }
   // True when any part of `other`'s shape lies in `observer`'s field-of-view sector (SPEC §10).
   bool fov_detect_object(int observer, int other) const;
+  // IR-SIM's get_fov_detected_objects: the ids, ascending, of every other object `observer`
+  // detects (empty when it has no field of view).
+  std::vector<int> fov_detected_objects(int observer) const;
+  // fov_detected_objects of every object at once (entry i for object i), found with a sweep
+  // along x instead of testing every pair: what the outputs record each step.
+  std::vector<std::vector<int>> fov_detections() const;
 
   // Full 3D pose of the object's body frame in the world.
   Pose3d pose3d(int id) const;
@@ -110,6 +116,10 @@ class World {
   std::vector<ObjectState> states_;
   std::vector<WorldShape> shapes_;
   std::vector<double> radius_extend_;
+  // The farthest any point of the object's shape lies from its state point: objects farther
+  // than this from a field of view's reach are not tested exactly.
+  std::vector<double> reach_;
+  double max_reach_ = 0.0;
   // Each object's fixed roll and pitch as a rotation (q_y(pitch) q_x(roll)): a planar body's
   // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
   std::vector<Eigen::Quaterniond> tilt_;
