@@ -165,7 +165,10 @@ void write_las(const std::string& path, const PointCloud& cloud, const CloudWrit
 }
 
 LoadedCloud read_las(const std::string& path) {
-  const std::vector<char> data = detail::read_file(path);
+  return read_las_bytes(detail::read_file(path), path);
+}
+
+LoadedCloud read_las_bytes(const std::vector<char>& data, const std::string& path) {
   const ByteReader in(data, path);
   LoadedCloud out;
   CloudFileInfo& info = out.info;
