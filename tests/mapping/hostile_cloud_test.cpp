@@ -3,6 +3,9 @@
 // naming the file and what is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,14 @@ std::string pcd_header(const std::string& fields, const std::string& sizes,
          "\nCOUNT " + counts + "\nWIDTH " + std::to_string(points) +
          "\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " + std::to_string(points) +
          "\nDATA binary\n";
+}
+
+// The bytes write_las makes for `cloud`.
+std::vector<char> las_bytes(const PointCloud& cloud, const CloudWriteOptions& options) {
+  const std::string path = ::testing::TempDir() + "/hostile_written.las";
+  write_las(path, cloud, options);
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<char>(std::istreambuf_iterator<char>(in), {});
 }
 
 template <class F>
@@ -95,6 +106,29 @@ TEST(HostilePly, NegativeIntegersStillSignExtend) {
   const LoadedCloud c = read_ply_bytes(b, "signed.ply");
   ASSERT_EQ(c.cloud.points.size(), 1u);
   EXPECT_EQ(c.cloud.points[0].position, Eigen::Vector3d(-2, -3, -4));
+}
+
+TEST(HostileLas, AVlrRunningPastTheEndOfTheFileIsRefused) {
+  // Found by fuzz_las: the VLR check compared with the point data offset, which may itself lie
+  // past the end of the file; the metadata VLR was then copied from beyond the buffer.
+  PointCloud cloud;
+  cloud.points.resize(1);
+  CloudWriteOptions options;
+  options.map = MapMetadata{};
+  const std::string path = "hostile.las";
+  std::vector<char> b = las_bytes(cloud, options);
+  const std::string description = "ubot map metadata";
+  const auto at = std::search(b.begin(), b.end(), description.begin(), description.end());
+  ASSERT_NE(at, b.end());
+  const std::size_t vlr = static_cast<std::size_t>(at - b.begin()) - 22;
+  const std::uint16_t length = 65535;
+  std::memcpy(&b[vlr + 20], &length, 2);
+  const std::uint32_t point_offset = static_cast<std::uint32_t>(vlr + 54 + length);
+  std::memcpy(&b[96], &point_offset, 4);
+  const std::string e = error_of([&] { read_las_bytes(b, path); });
+  EXPECT_NE(e.find("hostile.las: truncated: VLR 1 (65535 bytes) needs 65535 byte(s)"),
+            std::string::npos)
+      << e;
 }
 
 TEST(HostileFiles, NonRegularFilesAreRefusedNamingThePath) {
