@@ -15,6 +15,7 @@ for t in "${targets[@]}"; do
   echo "fuzz_$t: ${seconds}s"
   # -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GB; inputs up to 64 kB.
   if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp" \
       "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
       "$work" "$root/tests/fuzz/corpus/$t" >"$build/fuzz-$t.log" 2>&1; then
