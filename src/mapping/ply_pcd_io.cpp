@@ -55,6 +55,7 @@ double read_number(const char* p, const Field& f) {
 }
 
 std::uint16_t to_u16(double v) {
+  if (std::isnan(v)) return 0;  // a NaN intensity or colour (found by fuzz_pcd): no value
   return static_cast<std::uint16_t>(std::clamp(std::round(v), 0.0, 65535.0));
 }
 

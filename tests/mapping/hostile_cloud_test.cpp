@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,17 @@ TEST(HostilePcd, AHugePointCountIsRefusedWithoutAllocating) {
   huge.replace(huge.find("POINTS 0"), 8, "POINTS 768614336404564651");  // x 24 wraps past 2^64
   expect_error(error_of([&] { read_pcd_bytes(bytes(huge, 24), "hostile.pcd"); }),
                "POINTS says 768614336404564651 points of 24 bytes, but 24 bytes");
+}
+
+TEST(HostilePcd, ANanIntensityReadsAsZero) {
+  // Found by fuzz_pcd: converting NaN to uint16 is undefined behaviour (UBSan report).
+  const std::string h = pcd_header("x y z intensity", "4 4 4 4", "F F F F", "1 1 1 1", 1);
+  std::vector<char> b = bytes(h, 16);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(&b[h.size() + 12], &nan, 4);
+  const LoadedCloud c = read_pcd_bytes(b, "nan.pcd");
+  ASSERT_EQ(c.cloud.points.size(), 1u);
+  EXPECT_EQ(c.cloud.points[0].intensity, 0);
 }
 
 TEST(HostilePly, AVertexCountThatWrapsAroundIsRefused) {
