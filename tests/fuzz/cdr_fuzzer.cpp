@@ -24,7 +24,10 @@ void decode(const std::uint8_t* bytes, std::size_t size) {
   // The encapsulation header: 00 01 (CDR little-endian) or 00 00 (big-endian), 2 option bytes.
   if (size < 4 || bytes[0] != 0 || bytes[1] > 1) return;
   const bool bswap = bytes[1] == 0;
-  std::vector<char> payload(bytes + 4, bytes + size);
+  // Never a null buffer (an empty payload): Cyclone's own receive path always passes one.
+  std::vector<char> payload;
+  payload.reserve(size - 4 + 1);
+  payload.assign(bytes + 4, bytes + size);
   std::uint32_t offset = 0;
   if (dds_stream_normalize_data(payload.data(), &offset, static_cast<std::uint32_t>(payload.size()),
                                 bswap, kXcdr1, desc->m_ops) == nullptr) {
