@@ -45,7 +45,7 @@ asan-test: build-asan
 valgrind-test: build deps-test
 	scripts/valgrind-test.sh $(BUILD)
 
-test: deps-test format-check unit-test asan-test valgrind-test
+test: deps-test format-check unit-test asan-test valgrind-test fuzz-test
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
@@ -56,5 +56,28 @@ format-check: deps-test
 bench: build
 	scripts/run-benchmarks.sh $(BUILD)
 
+# ---- Fuzzing (issue 16, docs/fuzzing.md): the libFuzzer targets of tests/fuzz, built by clang
+# under ASan + UBSan in their own tree with only the libraries they need. `make fuzz` runs each
+# target FUZZ_SECONDS; `make test` runs each FUZZ_TEST_SECONDS (6 targets: about 2 minutes).
+FUZZ_BUILD        ?= build-fuzz
+FUZZ_SECONDS      ?= 300
+FUZZ_TEST_SECONDS ?= 20
+FUZZ_TARGETS      := fuzz_world_yaml fuzz_mesh fuzz_las fuzz_ply fuzz_pcd fuzz_cdr
+
+.PHONY: fuzz-build fuzz fuzz-test
+
+fuzz-build: deps-test
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-O1 -g" -DCMAKE_C_FLAGS="-O1 -g" \
+	  -DUBOT_SANITIZE=ON -DUBOT_BUILD_FUZZ=ON -DUBOT_BUILD_APPS=OFF -DUBOT_BUILD_BENCH=OFF \
+	  -DUBOT_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-test: fuzz-build
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

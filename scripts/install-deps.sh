@@ -20,6 +20,8 @@ build_pkgs=(
 test_pkgs=(clang-format python3 nodejs valgrind)
 # Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
 command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
+# clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz).
+test_pkgs+=(clang libclang-rt-14-dev)
 bench_pkgs=()
 
 want=("${build_pkgs[@]}")

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli_checks.h"
 #include "map_command.h"
 #include "run_command.h"
 #include "ubot/config/load_world.h"
@@ -31,14 +32,17 @@ int main(int argc, char** argv) {
   ubot::app::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a world and write its outputs");
   run_cmd->add_option("world", run.world, "World file (IR-SIM YAML)")->required();
-  run_cmd->add_option("--steps", run.steps, "Stop after N steps (default 1000)");
-  run_cmd->add_option("--seed", run.seed, "World seed (overrides world.seed)");
+  run_cmd->add_option("--steps", run.steps, "Stop after N steps (default 1000)")
+      ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--seed", run.seed, "World seed (overrides world.seed)")
+      ->check(ubot::app::kUnsigned64);
   run_cmd->add_option("--out", run.out, "Output directory (default out/<world name>)");
   run_cmd->add_flag("--render", run.render, "Also write run.gif");
   run_cmd->add_flag("--quiet", run.quiet, "No progress line and no summary");
-  run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none");
-  run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none")
+      ->check(ubot::app::kFramesChoice);
+  run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores, at most 256)")
+      ->check(CLI::Range(0, ubot::app::kMaxThreads));
   run_cmd->add_option("--map", run.map,
                       "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
   CLI::Option* ros2 =
@@ -51,7 +55,7 @@ int main(int argc, char** argv) {
                    "Pace simulation time to wall time (times FACTOR, default 1)")
       ->expected(0, 1)
       ->default_str("1")
-      ->check(CLI::PositiveNumber);
+      ->check(ubot::app::kFinitePositive);
 
   CLI::Option* mcap = run_cmd->add_option(
       "--mcap", run.mcap, "Record the run as MCAP with ROS 2 messages (opens in Foxglove)");

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "cli_checks.h"
 #include "ubot/core/error.h"
 #include "ubot/core/json_writer.h"
 #include "ubot/mapping/map_io.h"
@@ -155,11 +156,14 @@ CLI::App* add_map_commands(CLI::App& app, MapOptions& o) {
   o.stats->add_flag("--json", o.json, "Print JSON");
   o.probe = map->add_subcommand("probe", "Count the points in a box and print the first ones");
   o.probe->add_option("file", o.file, "LAS, PLY or PCD file")->required();
-  o.probe->add_option("x", o.x, "Box centre x (m)")->required();
-  o.probe->add_option("y", o.y, "Box centre y (m)")->required();
-  o.probe->add_option("z", o.z, "Box centre z (m)")->required();
-  o.probe->add_option("half", o.half, "Half-extent of the box (m)")->required();
-  o.probe->add_option("--samples", o.samples, "Sample points to print (default 10)");
+  o.probe->add_option("x", o.x, "Box centre x (m)")->required()->check(kFinite);
+  o.probe->add_option("y", o.y, "Box centre y (m)")->required()->check(kFinite);
+  o.probe->add_option("z", o.z, "Box centre z (m)")->required()->check(kFinite);
+  o.probe->add_option("half", o.half, "Half-extent of the box (m)")
+      ->required()
+      ->check(kFinitePositive);
+  o.probe->add_option("--samples", o.samples, "Sample points to print (default 10)")
+      ->check(kUnsigned64);
   o.probe->add_flag("--json", o.json, "Print JSON");
   o.convert = map->add_subcommand("convert", "Convert between LAS, PLY and PCD (by extension)");
   o.convert->add_option("input", o.file, "Input file")->required();

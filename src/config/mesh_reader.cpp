@@ -4,6 +4,7 @@
 #include <assimp/scene.h>
 #include <fmt/format.h>
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <filesystem>
@@ -12,12 +13,35 @@
 
 namespace ubot::config {
 
+namespace {
+
+bool is_regular(const char* path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
+// The files a mesh refers to (an .obj's .mtl, a .gltf's buffers) are opened by assimp: only
+// regular files, so that a FIFO or a device among them cannot block or never end.
+class RegularFilesOnly : public Assimp::DefaultIOSystem {
+ public:
+  bool Exists(const char* file) const override { return is_regular(file); }
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    return is_regular(file) ? DefaultIOSystem::Open(file, mode) : nullptr;
+  }
+};
+
+}  // namespace
+
 std::shared_ptr<TriangleMesh> read_mesh_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw Error(fmt::format("{}: no such mesh file", path));
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: no such mesh file", path));
+  if (!std::filesystem::is_regular_file(status)) {
+    throw Error(
+        fmt::format("{}: not a regular file (a directory, device or FIFO), not a mesh", path));
   }
   Assimp::Importer importer;
+  importer.SetIOHandler(new RegularFilesOnly);  // the importer owns and deletes it
   const aiScene* scene =
       importer.ReadFile(path, aiProcess_DropNormals | aiProcess_Triangulate |
                                   aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |

@@ -6,7 +6,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include "ubot/core/error.h"
 
@@ -25,6 +28,68 @@ std::optional<double> parse_number(const YAML::Node& node) {
   double value = 0.0;
   if (!YAML::convert<double>::decode(node, value)) return std::nullopt;
   return value;
+}
+
+// YAML forbids duplicate keys in a mapping, but yaml-cpp keeps one of them silently (so
+// `radius: 1` then `radius: 2` would load without a word). The node tree has lost the duplicate,
+// so the check walks the parser's events instead, keeping the keys seen in each open mapping.
+class DuplicateKeyFinder : public YAML::EventHandler {
+ public:
+  explicit DuplicateKeyFinder(const std::string& file) : file_(file) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { node_done(); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { node_done(); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string& value) override {
+    if (!open_.empty() && open_.back().is_map && open_.back().key_next) check_key(value, mark);
+    node_done();
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    open_.push_back({false, false, {}});
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    open_.push_back({true, true, {}});
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Open {
+    bool is_map;
+    bool key_next;  // the next complete node in this mapping is a key (else a value)
+    std::map<std::string, YAML::Mark> keys;
+  };
+
+  void check_key(const std::string& key, const YAML::Mark& mark) {
+    const auto [it, inserted] = open_.back().keys.emplace(key, mark);
+    if (inserted) return;
+    throw Error(fmt::format(
+        "{}:{}:{}: duplicate key '{}' (first at line {}, column {}; YAML "
+        "allows a key once per mapping)",
+        file_, mark.line + 1, mark.column + 1, key, it->second.line + 1, it->second.column + 1));
+  }
+  // A key or a value of the enclosing mapping is complete: keys and values alternate.
+  void node_done() {
+    if (!open_.empty() && open_.back().is_map) open_.back().key_next = !open_.back().key_next;
+  }
+  void close() {
+    open_.pop_back();
+    node_done();
+  }
+
+  const std::string& file_;
+  std::vector<Open> open_;
+};
+
+void check_duplicate_keys(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DuplicateKeyFinder finder(name);
+  parser.HandleNextDocument(finder);  // YAML::Load reads the first document only
 }
 
 }  // namespace
@@ -223,6 +288,7 @@ Field parse_yaml(const std::string& text, const std::string& name) {
     throw Error(fmt::format("{}:{}:{}: malformed YAML: {}", name, e.mark.line + 1,
                             e.mark.column + 1, e.msg));
   }
+  check_duplicate_keys(text, name);  // the text parsed: its events are well-formed
   if (!root.IsDefined() || root.IsNull()) throw Error(fmt::format("{}: the file is empty", name));
   if (!root.IsMap()) {
     throw Error(fmt::format("{}:{}:{}: expected a mapping at the top level (world:, robot:, ...)",
@@ -233,9 +299,15 @@ Field parse_yaml(const std::string& text, const std::string& name) {
 
 Field load_yaml_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(fmt::format("{}: file not found", path));
-  if (std::filesystem::is_directory(path, ec)) {
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", path));
+  if (std::filesystem::is_directory(status)) {
     throw Error(fmt::format("{}: is a directory, not a world file", path));
+  }
+  // A FIFO blocks and a device such as /dev/zero never ends: only regular files are read.
+  if (!std::filesystem::is_regular_file(status)) {
+    throw Error(
+        fmt::format("{}: not a regular file (a device, FIFO or socket), not a world file", path));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot be read", path));

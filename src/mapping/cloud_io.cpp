@@ -16,9 +16,12 @@ namespace ubot::mapping {
 namespace detail {
 
 std::vector<char> read_file(const std::string& path) {
+  // Only regular files: a FIFO or a device (/dev/zero) would block or never end.
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw Error(fmt::format("{}: file not found", path));
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", path));
+  if (!std::filesystem::is_regular_file(status)) {
+    throw Error(fmt::format("{}: not a regular file", path));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open the file", path));

@@ -165,7 +165,10 @@ void write_las(const std::string& path, const PointCloud& cloud, const CloudWrit
 }
 
 LoadedCloud read_las(const std::string& path) {
-  const std::vector<char> data = detail::read_file(path);
+  return read_las_bytes(detail::read_file(path), path);
+}
+
+LoadedCloud read_las_bytes(const std::vector<char>& data, const std::string& path) {
   const ByteReader in(data, path);
   LoadedCloud out;
   CloudFileInfo& info = out.info;
@@ -252,6 +255,8 @@ LoadedCloud read_las(const std::string& path) {
       in.fail(fmt::format("VLR {} at offset {} ({} bytes) runs past the point data at offset {}", i,
                           pos, length, point_offset));
     }
+    // The point data offset itself may lie past the end of the file: check the payload too.
+    in.need(pos + kVlrHeader, length, fmt::format("VLR {} ({} bytes)", i, length));
     if (user == "ubot") {
       info.map = parse_metadata(std::string(in.at(pos + kVlrHeader), length));
     }

@@ -17,6 +17,10 @@ using detail::ByteReader;
 using detail::ByteWriter;
 using detail::split_words;
 
+// The largest PCD record accepted (COUNT x SIZE summed over the fields): far above any real
+// cloud (a 308-bin FPFH descriptor is 1.2 kB), small enough that the sum cannot overflow.
+constexpr std::uint64_t kMaxRecordBytes = 1 << 20;
+
 // A numeric field of a binary record.
 struct Field {
   char kind = 'F';  // F float, I signed, U unsigned
@@ -37,10 +41,10 @@ double read_number(const char* p, const Field& f) {
       return v;
     }
     case 'I': {
-      std::int64_t v = 0;
+      std::uint64_t v = 0;
       std::memcpy(&v, p, f.size);
-      const int shift = 64 - 8 * f.size;  // sign-extend
-      return static_cast<double>((v << shift) >> shift);
+      const int shift = 64 - 8 * f.size;  // sign-extend (shifting the unsigned bits: no overflow)
+      return static_cast<double>(static_cast<std::int64_t>(v << shift) >> shift);
     }
     default: {
       std::uint64_t v = 0;
@@ -51,6 +55,7 @@ double read_number(const char* p, const Field& f) {
 }
 
 std::uint16_t to_u16(double v) {
+  if (std::isnan(v)) return 0;  // a NaN intensity or colour (found by fuzz_pcd): no value
   return static_cast<std::uint16_t>(std::clamp(std::round(v), 0.0, 65535.0));
 }
 
@@ -77,6 +82,18 @@ std::uint64_t parse_count(const ByteReader& in, const std::string& word, std::st
   return n;
 }
 
+// A field the reader uses must lie inside the record (a header may claim any offsets).
+const Field& checked_field(const ByteReader& in, const std::map<std::string, Field>& fields,
+                           const std::string& name, std::size_t record_size) {
+  const Field& f = fields.at(name);
+  if (f.offset > record_size || static_cast<std::size_t>(f.size) > record_size - f.offset) {
+    in.fail(
+        fmt::format("field '{}' ({} bytes at byte {} of a record) does not fit the {}-byte record",
+                    name, f.size, f.offset, record_size));
+  }
+  return f;
+}
+
 // Reads `count` records of `record_size` bytes from `offset` into points, using the named
 // fields (x, y, z required; intensity, red/green/blue optional).
 void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
@@ -93,13 +110,21 @@ void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
         record_size != 0 && count * record_size > available ? " (truncated file or wrong count)"
                                                             : " (wrong count or record size)"));
   }
-  const Field x = fields.at("x"), y = fields.at("y"), z = fields.at("z");
+  const Field x = checked_field(in, fields, "x", record_size);
+  const Field y = checked_field(in, fields, "y", record_size);
+  const Field z = checked_field(in, fields, "z", record_size);
   const Field* intensity = nullptr;
   for (const char* name : {"intensity", "scalar_intensity"}) {
-    if (fields.count(name)) intensity = &fields.at(name);
+    if (fields.count(name)) intensity = &checked_field(in, fields, name, record_size);
   }
   const bool rgb = fields.count("red") && fields.count("green") && fields.count("blue");
   const bool packed_rgb = !rgb && fields.count("rgb");
+  if (rgb) {
+    for (const char* c : {"red", "green", "blue"}) checked_field(in, fields, c, record_size);
+  }
+  if (packed_rgb && (checked_field(in, fields, "rgb", record_size).size != 4)) {
+    in.fail("field 'rgb' must be 4 bytes (packed 0x00RRGGBB)");
+  }
   out.cloud.has_color = rgb || packed_rgb;
   out.cloud.points.resize(count);
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -159,7 +184,10 @@ void write_ply(const std::string& path, const PointCloud& cloud, const CloudWrit
 }
 
 LoadedCloud read_ply(const std::string& path) {
-  const std::vector<char> data = detail::read_file(path);
+  return read_ply_bytes(detail::read_file(path), path);
+}
+
+LoadedCloud read_ply_bytes(const std::vector<char>& data, const std::string& path) {
   const ByteReader in(data, path);
   LoadedCloud out;
   out.info.format = CloudFormat::kPly;
@@ -219,9 +247,12 @@ LoadedCloud read_ply(const std::string& path) {
   if (const std::string m = comment_metadata(header.lines, "comment "); !m.empty()) {
     out.info.map = parse_metadata(m);
   }
-  // Data after the vertices (other elements) is allowed: limit the check to the vertex block.
-  const std::size_t vertex_bytes = static_cast<std::size_t>(count) * record;
-  if (element == kAfter && header.data_offset + vertex_bytes <= data.size()) {
+  // Data after the vertices (other elements) is allowed: limit the check to the vertex block
+  // (when it fits the file; else read_records reports the mismatch). Division, not count *
+  // record, so that a huge count cannot wrap around.
+  const std::size_t after_header = data.size() - header.data_offset;
+  if (element == kAfter && record != 0 && count <= after_header / record) {
+    const std::size_t vertex_bytes = static_cast<std::size_t>(count) * record;
     std::vector<char> head(data.begin(), data.begin() + header.data_offset + vertex_bytes);
     const ByteReader vin(head, path);
     read_records(vin, header.data_offset, count, record, fields, "'element vertex'", out);
@@ -257,7 +288,10 @@ void write_pcd(const std::string& path, const PointCloud& cloud, const CloudWrit
 }
 
 LoadedCloud read_pcd(const std::string& path) {
-  const std::vector<char> data = detail::read_file(path);
+  return read_pcd_bytes(detail::read_file(path), path);
+}
+
+LoadedCloud read_pcd_bytes(const std::vector<char>& data, const std::string& path) {
   const ByteReader in(data, path);
   LoadedCloud out;
   out.info.format = CloudFormat::kPcd;
@@ -319,9 +353,17 @@ LoadedCloud read_pcd(const std::string& path) {
         (f.kind == 'F' && f.size != 4 && f.size != 8)) {
       in.fail(fmt::format("field '{}': unsupported TYPE {} SIZE {}", names[i], types[i], sizes[i]));
     }
-    const std::size_t n = counts.empty() ? 1 : parse_count(in, counts[i], "COUNT");
+    const std::uint64_t n = counts.empty() ? 1 : parse_count(in, counts[i], "COUNT");
+    // COUNT x SIZE comes from the file: refuse a record size that would wrap around (it would
+    // make the record look small and the field offsets point outside it).
+    const std::uint64_t room = (kMaxRecordBytes - record) / static_cast<std::uint64_t>(f.size);
+    if (n == 0 || n > room) {
+      in.fail(fmt::format("field '{}': COUNT {} x SIZE {} is {} (1 to {} bytes per record)",
+                          names[i], counts.empty() ? "1" : counts[i], sizes[i],
+                          n == 0 ? "empty" : "too large", kMaxRecordBytes));
+    }
     f.offset = record;
-    record += n * static_cast<std::size_t>(f.size);
+    record += static_cast<std::size_t>(n) * static_cast<std::size_t>(f.size);
     fields[names[i]] = f;
   }
   if (const std::string m = comment_metadata(header.lines, "# "); !m.empty()) {

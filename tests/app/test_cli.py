@@ -955,6 +955,91 @@ class Cameras(unittest.TestCase):
         self.assertEqual(one, image_bytes("--threads", "2"))
 
 
+class HostileArguments(unittest.TestCase):
+    """Issue 16: out-of-range arguments and hostile files get a message and exit 2, no crash."""
+
+    WORLD = os.path.join(EXAMPLES, "lidar_world.yaml")
+
+    def refused(self, *args, needle, timeout=60):
+        r = subprocess.run([UBOT, *args], capture_output=True, text=True, timeout=timeout)
+        self.assertEqual(r.returncode, 2, r.stderr)  # not a signal (negative), not accepted
+        self.assertIn(needle, r.stderr)
+
+    def test_out_of_range_run_arguments_exit_2_naming_the_option(self):
+        cases = [
+            (["--threads", "65537"], "--threads: Value 65537 not in range 0 to 256"),  # was SIGSEGV
+            (["--threads", "-1"], "--threads: Value -1 not in range 0 to 256"),
+            (["--realtime", "nan"], "--realtime: expected a finite number greater than 0, got 'nan'"),
+            (["--realtime", "inf"], "--realtime: expected a finite number greater than 0, got 'inf'"),
+            (["--realtime", "-2"], "--realtime: expected a finite number greater than 0, got '-2'"),
+            (["--seed", "-1"], "--seed: expected a whole number from 0 to 18446744073709551615, "
+                               "got '-1'"),
+            (["--seed", "18446744073709551616"], "--seed: expected a whole number"),
+            (["--steps", "-5"], "--steps: Value -5 not in range"),
+            (["--frames", "0"], "--frames: expected 'every', 'none' or a step count"),
+            (["--frames", "99999999999999999999"], "--frames: expected 'every', 'none'"),  # SIGSEGV
+            (["--frames", "-3"], "--frames: expected 'every', 'none' or a step count"),
+            (["--ros2", "--ros-domain-id", "233"], "--ros-domain-id: Value 233 not in range 0 to 232"),
+            (["--ros2", "--ros-domain-id", "-1"], "--ros-domain-id: Value -1 not in range 0 to 232"),
+        ]
+        with tempfile.TemporaryDirectory() as out:
+            for args, needle in cases:
+                with self.subTest(args=args):
+                    self.refused("run", self.WORLD, "--quiet", "--out", out, *args, needle=needle)
+
+    def test_largest_accepted_values_run(self):
+        with tempfile.TemporaryDirectory() as out:
+            run("run", self.WORLD, "--quiet", "--out", out, "--steps", "2", "--threads", "256",
+                "--seed", "18446744073709551615", "--frames", "9223372036854775807")
+            self.assertEqual(len(read_frames(os.path.join(out, "frames.jsonl"))), 2)  # header, last
+
+    def test_probe_numbers_must_be_finite(self):
+        with tempfile.TemporaryDirectory() as out:
+            las = os.path.join(out, "m.las")
+            with open(las, "wb") as f:
+                f.write(b"LASF")
+            self.refused("map", "probe", las, "nan", "0", "0", "1", needle="x: expected a finite number")
+            self.refused("map", "probe", las, "0", "0", "0", "inf",
+                         needle="half: expected a finite number greater than 0")
+            self.refused("map", "probe", las, "0", "0", "0", "1", "--samples", "-1",
+                         needle="--samples: expected a whole number")
+
+    def test_pcd_whose_count_times_size_overflows_exits_2(self):
+        # Was SIGSEGV in read_pcd (the record size wrapped around; the field offsets were trusted).
+        header = (b"VERSION 0.7\nFIELDS pad x y z\nSIZE 8 8 8 8\nTYPE F F F F\n"
+                  b"COUNT 1152921504606846976 1152921504606846976 1 1\nWIDTH 1\nHEIGHT 1\n"
+                  b"POINTS 1\nDATA binary\n")
+        with tempfile.TemporaryDirectory() as out:
+            pcd = os.path.join(out, "evil.pcd")
+            with open(pcd, "wb") as f:
+                f.write(header + bytes(16))
+            for command in (["stats", pcd], ["probe", pcd, "0", "0", "0", "1"],
+                            ["convert", pcd, os.path.join(out, "x.las")]):
+                with self.subTest(command=command[0]):
+                    self.refused("map", *command, needle=f"{pcd}: field 'pad': COUNT")
+
+    def test_world_that_is_a_device_or_a_fifo_exits_2_at_once(self):
+        # /dev/zero was read until memory ran out; a FIFO blocked for ever.
+        self.refused("validate", "/dev/zero", needle="/dev/zero: not a regular file", timeout=20)
+        self.refused("run", "/dev/zero", needle="/dev/zero: not a regular file", timeout=20)
+        with tempfile.TemporaryDirectory() as out:
+            fifo = os.path.join(out, "w.yaml")
+            os.mkfifo(fifo)
+            self.refused("validate", fifo, needle=f"{fifo}: not a regular file", timeout=20)
+            cloud = os.path.join(out, "m.las")
+            os.mkfifo(cloud)
+            self.refused("map", "stats", cloud, needle=f"{cloud}: not a regular file", timeout=20)
+
+    def test_duplicate_keys_exit_2_naming_both_lines(self):
+        with tempfile.TemporaryDirectory() as out:
+            world = os.path.join(out, "w.yaml")
+            with open(world, "w") as f:
+                f.write("obstacle:\n  - shape: {name: circle, radius: 1}\n"
+                        "    state: [1, 1, 0]\n    state: [2, 2, 0]\n")
+            self.refused("validate", world, needle=f"{world}:4:5: duplicate key 'state' "
+                                                   "(first at line 3, column 5;")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)

@@ -67,6 +67,12 @@ void write_cloud(const std::string& path, const PointCloud& cloud,
 LoadedCloud read_las(const std::string& path);
 LoadedCloud read_ply(const std::string& path);
 LoadedCloud read_pcd(const std::string& path);
+// The same over the bytes of a file already in memory (`path` names it in messages). Every size,
+// count and offset in the bytes is checked against their length: malformed input gives a
+// ubot::Error, never a read outside `data` (the fuzz targets in tests/fuzz call these).
+LoadedCloud read_las_bytes(const std::vector<char>& data, const std::string& path);
+LoadedCloud read_ply_bytes(const std::vector<char>& data, const std::string& path);
+LoadedCloud read_pcd_bytes(const std::vector<char>& data, const std::string& path);
 void write_las(const std::string& path, const PointCloud& cloud, const CloudWriteOptions& options);
 void write_ply(const std::string& path, const PointCloud& cloud, const CloudWriteOptions& options);
 void write_pcd(const std::string& path, const PointCloud& cloud, const CloudWriteOptions& options);

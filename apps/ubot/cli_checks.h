@@ -1,0 +1,78 @@
+#pragma once
+// Range checks for command-line values that CLI11's own validators let through: NaN and
+// infinities pass CLI::PositiveNumber, and "-1" converts to 2^64 - 1 for an unsigned option.
+// A failed check is a CLI11 validation error: a message naming the option, exit 2.
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace ubot::app {
+
+// The most sensor threads `--threads` accepts (0 = all cores). Far above the cores of any
+// machine ubot runs on; a larger request made TBB's arena crash (65537: SIGSEGV).
+inline constexpr int kMaxThreads = 256;
+
+namespace detail {
+
+inline bool parse_double(const std::string& s, double& value) {
+  char* end = nullptr;
+  value = std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size();
+}
+
+template <class T>
+bool parse_integer(const std::string& s, T& value) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+}  // namespace detail
+
+// A finite number greater than 0.
+inline const CLI::Validator kFinitePositive(
+    [](std::string& s) -> std::string {
+      double v = 0.0;
+      if (!detail::parse_double(s, v) || !std::isfinite(v) || v <= 0.0) {
+        return "expected a finite number greater than 0, got '" + s + "'";
+      }
+      return {};
+    },
+    "POSITIVE");
+
+// A finite number (coordinates).
+inline const CLI::Validator kFinite(
+    [](std::string& s) -> std::string {
+      double v = 0.0;
+      if (!detail::parse_double(s, v) || !std::isfinite(v)) {
+        return "expected a finite number, got '" + s + "'";
+      }
+      return {};
+    },
+    "FINITE");
+
+// A whole number in 0 .. 2^64 - 1, written in decimal digits (no sign).
+inline const CLI::Validator kUnsigned64(
+    [](std::string& s) -> std::string {
+      std::uint64_t v = 0;
+      if (!detail::parse_integer(s, v)) {
+        return "expected a whole number from 0 to 18446744073709551615, got '" + s + "'";
+      }
+      return {};
+    },
+    "UINT64");
+
+// `--frames`: every | none | a step count from 1 to 2^63 - 1.
+inline const CLI::Validator kFramesChoice(
+    [](std::string& s) -> std::string {
+      std::int64_t n = 0;
+      if (s == "every" || s == "none" || (detail::parse_integer(s, n) && n >= 1)) return {};
+      return "expected 'every', 'none' or a step count from 1 to 9223372036854775807, got '" + s +
+             "'";
+    },
+    "every|N|none");
+
+}  // namespace ubot::app

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of tests/fuzz for SECONDS each, from its seed corpus
+# (tests/fuzz/corpus/<target>, never written to: new inputs go to BUILD/fuzz-corpus/<target>).
+# Fails on the first crash, sanitizer report, leak, timeout or out-of-memory; the input that
+# failed is saved as BUILD/fuzz-artifacts/<target>-crash-*. Usage: run-fuzz.sh BUILD SECONDS
+set -euo pipefail
+build=${1:?usage: run-fuzz.sh BUILD SECONDS}
+seconds=${2:?usage: run-fuzz.sh BUILD SECONDS}
+root=$(cd "$(dirname "$0")/.." && pwd)
+targets=(world_yaml mesh las ply pcd cdr)
+mkdir -p "$build/fuzz-artifacts"
+for t in "${targets[@]}"; do
+  work="$build/fuzz-corpus/$t"
+  mkdir -p "$work"
+  echo "fuzz_$t: ${seconds}s"
+  # -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GB; inputs up to 64 kB.
+  if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp" \
+      "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
+      "$work" "$root/tests/fuzz/corpus/$t" >"$build/fuzz-$t.log" 2>&1; then
+    tail -n 60 "$build/fuzz-$t.log"
+    echo "fuzz_$t FAILED (log: $build/fuzz-$t.log)" >&2
+    exit 1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$build/fuzz-$t.log" | tr '\n' ' '
+  echo
+done
+echo "fuzz: ok (${#targets[@]} targets, ${seconds}s each)"

@@ -1,0 +1,90 @@
+// Hostile world files (issue 16): duplicate keys, and paths that are not regular files (a FIFO
+// blocks, /dev/zero never ends; both hung `ubot validate` before the loader checked the type).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "load_error.h"
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+
+namespace ubot {
+namespace {
+
+using testing_support::load_error;
+
+std::string file_error(const std::string& path) {
+  try {
+    load_world(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "loaded without error";
+}
+
+// A fresh directory for one test's files.
+std::filesystem::path fresh_dir(const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(DuplicateKeys, AreAnErrorNamingBothLines) {
+  EXPECT_EQ(load_error("obstacle:\n  - shape:\n      name: circle\n      radius: 1\n"
+                       "      radius: 2\n"),
+            "bad.yaml:5:7: duplicate key 'radius' (first at line 4, column 7; YAML allows a key "
+            "once per mapping)");
+  EXPECT_EQ(load_error("world: {height: 10}\nrobot: []\nworld: {width: 5}\n"),
+            "bad.yaml:3:1: duplicate key 'world' (first at line 1, column 1; YAML allows a key "
+            "once per mapping)");
+  EXPECT_EQ(load_error("obstacle:\n  - {shape: {name: circle, radius: 1, radius: 2}}\n"),
+            "bad.yaml:2:39: duplicate key 'radius' (first at line 2, column 28; YAML allows a key "
+            "once per mapping)");
+}
+
+TEST(DuplicateKeys, TheSameKeyInDifferentMappingsIsFine) {
+  // Siblings, nesting, values equal to keys, and a mapping as a value between two keys.
+  EXPECT_EQ(load_error("obstacle:\n  - shape: {name: circle, radius: 1}\n    state: [1, 1, 0]\n"
+                       "  - shape: {name: circle, radius: 1}\n    state: [3, 3, 0]\n"
+                       "world: {name: name, height: 10, width: 10}\n"),
+            "loaded without error");
+}
+
+TEST(NonRegularFiles, DevZeroIsRefusedNotReadForever) {
+  EXPECT_EQ(file_error("/dev/zero"),
+            "/dev/zero: not a regular file (a device, FIFO or socket), not a world file");
+}
+
+TEST(NonRegularFiles, AFifoWorldIsRefusedNotWaitedOn) {
+  const std::string fifo = (fresh_dir("fifo_world") / "world.yaml").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(file_error(fifo),
+            fifo + ": not a regular file (a device, FIFO or socket), not a world file");
+}
+
+TEST(NonRegularFiles, AFifoMeshIsRefusedNamingIt) {
+  const std::filesystem::path dir = fresh_dir("fifo_mesh");
+  ASSERT_EQ(mkfifo((dir / "part.obj").c_str(), 0600), 0);
+  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: part.obj}}\n";
+  EXPECT_EQ(file_error((dir / "w.yaml").string()),
+            (dir / "w.yaml").string() +
+                ":2:32: obstacle[0].shape.file: " + (dir / "part.obj").string() +
+                ": not a regular file (a directory, device or FIFO), not a mesh");
+}
+
+TEST(NonRegularFiles, AFifoMaterialNextToAnObjIsSkippedNotWaitedOn) {
+  // assimp opens the .mtl an .obj names: a FIFO there blocked the loader for ever.
+  const std::filesystem::path dir = fresh_dir("fifo_mtl");
+  ASSERT_EQ(mkfifo((dir / "m.mtl").c_str(), 0600), 0);
+  std::ofstream(dir / "tri.obj") << "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: tri.obj}}\n";
+  const WorldModel m = load_world((dir / "w.yaml").string());
+  ASSERT_EQ(m.objects.size(), 1u);
+  EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
+}
+
+}  // namespace
+}  // namespace ubot

@@ -1,0 +1,39 @@
+// The mesh loader entry (read_mesh_file) on arbitrary bytes. The first byte picks the file
+// type the bytes are saved as (assimp chooses its importer by extension and content); the rest
+// is the file. A mesh or a ubot::Error, nothing else. OBJ and STL only: Debian's assimp 5.2
+// crashes inside its own PLY importer on malformed input (tests/fuzz/known-crashes,
+// docs/fuzzing.md), which ubot cannot fix from outside.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "mesh_reader.h"
+#include "ubot/core/error.h"
+
+namespace {
+
+const char* const kExtensions[] = {".obj", ".stl"};
+
+std::string scratch_path(const char* extension) {
+  return "/tmp/ubot-fuzz-mesh-" + std::to_string(getpid()) + extension;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string path = scratch_path(kExtensions[data[0] % 2]);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data + 1), static_cast<std::streamsize>(size - 1));
+  }
+  try {
+    ubot::config::read_mesh_file(path);
+  } catch (const ubot::Error&) {
+  }
+  unlink(path.c_str());
+  return 0;
+}
