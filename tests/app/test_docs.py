@@ -181,6 +181,15 @@ def run_ubot(*args, cwd=None):
     return subprocess.run([UBOT, *args], capture_output=True, text=True, cwd=cwd)
 
 
+def in_the_doc(block, world, message):
+    """A whole world's error names the markdown line (a fragment's names the embedded world)."""
+    if block.marker is not None:
+        return message
+    rel = os.path.relpath(block.path, ROOT)
+    return re.sub(re.escape(world) + r":(\d+):",
+                  lambda m: f"{rel}:{block.line + int(m.group(1))}:", message)
+
+
 def check_world_block(block):
     """None when the block's world validates and runs 3 steps, else what went wrong."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -191,7 +200,8 @@ def check_world_block(block):
                      ["run", world, "--steps", "3", "--out", os.path.join(tmp, "out"), "--quiet"]):
             r = run_ubot(*args, cwd=tmp)
             if r.returncode != 0:
-                return f"{block.where()}: ubot {args[0]} exited {r.returncode}: {r.stderr.strip()}"
+                return f"{block.where()}: ubot {args[0]} exited {r.returncode}: " + \
+                    in_the_doc(block, world, r.stderr.strip())
         with open(os.path.join(tmp, "out", "frames.jsonl")) as f:
             steps = sum(1 for _ in f) - 1
         if not 1 <= steps <= 3:
@@ -315,6 +325,7 @@ class TheCheckerCatches(unittest.TestCase):
         path = self.sample("```yaml\nrobot:\n  - sensors:\n      - {name: lidar2d, "
                            "range_max: far}\n```\n")
         error = check_world_block(code_blocks(path)[0])
+        self.assertIn(f"{os.path.relpath(path, ROOT)}:4:", error)   # the line in the markdown
         self.assertIn("range_max: expected a number", error)
 
     def test_a_broken_fragment(self):
