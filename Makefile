@@ -5,6 +5,11 @@ JOBS       ?= $(shell nproc)
 CMAKE_FLAGS ?=
 DEMO_WORLD ?= examples/warehouse.yaml
 DEMO_OUT   ?= out/demo
+# ccache (installed by scripts/install-deps.sh) lets the three build trees (Release, ASan, fuzz)
+# and later runs of `make test` reuse what did not change. `=`: looked up when a recipe runs,
+# after `deps` has installed it.
+CCACHE      = $(shell command -v ccache 2>/dev/null)
+LAUNCHER    = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
 
 .PHONY: all deps deps-test build build-asan demo test unit-test asan-test valgrind-test format \
   format-check bench clean
@@ -18,14 +23,14 @@ deps-test:
 	@scripts/install-deps.sh test
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (only what
 # they need: no benchmarks, no CLI, no DDS interop peers, to keep `make test` short).
 build-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DUBOT_SANITIZE=ON \
-	  -DUBOT_BUILD_BENCH=OFF -DUBOT_BUILD_APPS=OFF -DCMAKE_CXX_FLAGS="-O1" $(CMAKE_FLAGS)
+	  -DUBOT_BUILD_BENCH=OFF -DUBOT_BUILD_APPS=OFF -DCMAKE_CXX_FLAGS="-O1" $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 demo: build
@@ -70,7 +75,7 @@ fuzz-build: deps-test
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
 	  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-O1 -g" -DCMAKE_C_FLAGS="-O1 -g" \
 	  -DUBOT_SANITIZE=ON -DUBOT_BUILD_FUZZ=ON -DUBOT_BUILD_APPS=OFF -DUBOT_BUILD_BENCH=OFF \
-	  -DUBOT_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	  -DUBOT_BUILD_TESTS=OFF $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 
 fuzz: fuzz-build
