@@ -64,8 +64,8 @@ World::World(WorldModel model) : model_(std::move(model)) {
     s.state = m.state;
     s.velocity = {m.velocity[0], m.velocity[1]};
     s.goals = m.goals;
-    wander_rng_.emplace_back(model_.seed, m.name + "/wander");
-    motion_rng_.emplace_back(model_.seed, m.name + "/kinematics");
+    wander_rng_.emplace_back(stream_seed(model_.seed, m.name + "/wander"));
+    motion_rng_.emplace_back(stream_seed(model_.seed, m.name + "/kinematics"));
     // IR-SIM draws a wandering object's first goal when it is created.
     if (m.behavior.wander) s.goals = {random_point(wander_rng_.back(), m.behavior)};
     if (m.trajectory) {
