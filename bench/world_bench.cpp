@@ -3,6 +3,8 @@
 //   (b) 10 diff robots, each with a 360-beam lidar, among 50 obstacles
 //   (c) 100 rvo robots, no sensors
 //   (d) 1000 diff robots, each with a 360-beam lidar, among 500 obstacles, 200 m x 200 m
+// and the cost of Simulation::snapshot() and restore() on examples/warehouse.yaml (after 50 steps,
+// so every sensor has output and history), next to one of its steps (docs/determinism.md).
 // Worlds are generated with a fixed seed, so every run measures the same work.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -103,6 +105,42 @@ void BM_ThousandLidarRobots(benchmark::State& state) {
   step_world(state, lidar_robots_yaml(1000, 500, 200.0, "unobstructed"), 300,
              static_cast<int>(state.range(0)));
 }
+std::unique_ptr<Simulation> warehouse_at_step_50() {
+  auto sim = std::make_unique<Simulation>(
+      load_world(std::string(UBOT_SOURCE_DIR) + "/examples/warehouse.yaml"));
+  for (int k = 0; k < 50; ++k) sim->step();
+  return sim;
+}
+
+void BM_WarehouseStep(benchmark::State& state) {
+  const auto sim = warehouse_at_step_50();
+  const SimulationSnapshot start = sim->snapshot();
+  int steps = 0;
+  for (auto _ : state) {
+    if (++steps % 200 == 0) {  // stay in the first 250 steps: the same kind of work
+      state.PauseTiming();
+      sim->restore(start);
+      state.ResumeTiming();
+    }
+    sim->step();
+  }
+}
+BENCHMARK(BM_WarehouseStep)->Unit(benchmark::kMicrosecond);
+
+void BM_WarehouseSnapshot(benchmark::State& state) {
+  const auto sim = warehouse_at_step_50();
+  for (auto _ : state) benchmark::DoNotOptimize(sim->snapshot());
+}
+BENCHMARK(BM_WarehouseSnapshot)->Unit(benchmark::kMicrosecond);
+
+void BM_WarehouseRestore(benchmark::State& state) {
+  const auto sim = warehouse_at_step_50();
+  const SimulationSnapshot at50 = sim->snapshot();
+  sim->step();
+  for (auto _ : state) sim->restore(at50);
+}
+BENCHMARK(BM_WarehouseRestore)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK(BM_ThousandLidarRobots)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 
 }  // namespace

@@ -281,7 +281,8 @@ class WorldLoader {
         if (!(low[k] <= high[k])) distribution->fail("range_low must not exceed range_high");
       }
       const double min_distance = d->non_negative("min_distance", 1.0);
-      RandomStream rng(model_.seed, fmt::format("distribution/{}/{}", role_name(role), group));
+      RandomStream rng(
+          stream_seed(model_.seed, fmt::format("distribution/{}/{}", role_name(role), group)));
       p.states = random_points(rng, low, high, number, min_distance);
       p.goals = random_points(rng, low, high, number, min_distance);
     }

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <string>
 
 namespace ubot {
 namespace {
@@ -36,6 +37,13 @@ Xoshiro256pp::Xoshiro256pp(std::uint64_t seed) {
 
 std::uint64_t derive_seed(std::uint64_t world_seed, std::string_view stable_id) {
   return mix64(mix64(world_seed) ^ hash_id(stable_id));
+}
+
+std::uint64_t stream_seed(std::uint64_t world_seed, std::string_view stream_id,
+                          std::optional<std::uint64_t> explicit_seed) {
+  const std::uint64_t base = derive_seed(world_seed, stream_id);
+  if (!explicit_seed) return base;
+  return derive_seed(base, "seed/" + std::to_string(*explicit_seed));
 }
 
 RandomStream::RandomStream(std::uint64_t seed) : engine_(seed) {}

@@ -268,7 +268,7 @@ void write_header(JsonWriter& j, const Simulation& sim) {
       .key("world")
       .value(m.file)
       .key("seed")
-      .value(m.seed)
+      .value(sim.world().seed())  // the model's, or Simulation::reset's
       .key("step_time")
       .value(m.world.step_time)
       .key("ground");

@@ -161,13 +161,7 @@ Imu::Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uin
       params_(std::get<ImuModel>(model.params)),
       mount_{params_.offset, rotation_from_rpy(params_.rpy)},
       processor_(params_, model.common.noise,
-                 period_from_rate(model.common.update_rate_hz.value_or(kImuDefaultRateHz))) {
-  // The noise stream depends on the world seed, the sensor's stable id and its `seed` (default
-  // 1337): same three => same samples; another sensor id => an independent stream.
-  const std::uint64_t seed = model.common.seed.value_or(kImuDefaultSeed);
-  rng() = RandomStream(
-      derive_seed(derive_seed(world_seed, header().sensor_id), "imu/seed/" + std::to_string(seed)));
-}
+                 period_from_rate(model.common.update_rate_hz.value_or(kImuDefaultRateHz))) {}
 
 bool Imu::measure(const SensorContext& ctx, std::string& status) {
   const Pose3d sensor = compose(ctx.world.pose3d_at(object_id(), ctx.stamp), mount_);

@@ -1,23 +1,15 @@
 #include "ubot/sensors/sensor.h"
 
 namespace ubot {
-namespace {
-
-std::uint64_t stream_seed(const SensorModel& model, const std::string& sensor_id,
-                          std::uint64_t world_seed) {
-  // An explicit sensor seed is used as is; otherwise the stream is derived from the world seed
-  // and the sensor's stable id, so adding a sensor never changes another's noise.
-  return model.common.seed ? *model.common.seed : derive_seed(world_seed, sensor_id);
-}
-
-}  // namespace
 
 Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
                std::uint64_t world_seed)
     : model_(model),
       object_id_(owner.id),
       index_(index),
-      rng_(stream_seed(model, owner.name + "/" + model.common.name, world_seed)) {
+      // The one seeding rule (core/random.h): world seed and sensor id, the sensor's `seed:`
+      // (the IMU's defaults to 1337) mixed in.
+      rng_(stream_seed(world_seed, owner.name + "/" + model.common.name, model.common.seed)) {
   header_.sensor_id = owner.name + "/" + model.common.name;
   header_.frame_id = header_.sensor_id;
   if (model.common.update_rate_hz) period_ns_ = period_from_rate(*model.common.update_rate_hz);

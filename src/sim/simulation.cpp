@@ -8,7 +8,11 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <typeinfo>
 
+#include <fmt/format.h>
+
+#include "ubot/core/error.h"
 #include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
@@ -61,7 +65,7 @@ Eigen::Isometry3d mesh_pose(const World& world, int id) {
 }
 
 // A snapshot ready for a provider: defaults, with the cell storage of earlier steps kept.
-void reset(media::MediumSnapshot& s) {
+void reset_snapshot(media::MediumSnapshot& s) {
   s.active = true;
   s.medium_type = "smoke";
   s.tint = {};
@@ -116,20 +120,19 @@ struct Simulation::Threads {
 };
 
 Simulation::Simulation(WorldModel model, SimulationOptions options)
-    : world_(std::move(model)),
+    : Simulation(std::make_shared<const WorldModel>(std::move(model)), options) {}
+
+Simulation::Simulation(std::shared_ptr<const WorldModel> model, SimulationOptions options)
+    : world_(model, model->seed),
       options_(options),
       scene_(std::make_unique<scene::Scene>()),
       threads_(std::make_unique<Threads>(options.threads)) {
-  for (const ObjectModel& o : world_.model().objects) {
-    for (std::size_t i = 0; i < o.sensors.size(); ++i) {
-      sensors_.push_back(make_sensor(o.sensors[i], o, static_cast<int>(i), world_.model().seed));
-    }
-  }
+  make_sensors(world_.seed());
   build_scene();
-  for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
   for (const MediumModel& m : world_.model().media) {
     providers_.push_back(std::make_unique<media::DeclaredMedium>(m));
   }
+  declared_providers_ = providers_.size();
   std::set<std::string> tags;  // the legacy tags any sensor looks for
   for (const auto& sensor : sensors_) {
     const media::SmokeSettings& smoke = sensor->model().common.smoke;
@@ -145,10 +148,106 @@ Simulation::Simulation(WorldModel model, SimulationOptions options)
 }
 
 void Simulation::add_medium_provider(std::unique_ptr<media::MediumProvider> provider) {
+  added_at_start_.push_back(provider->clone());
   providers_.push_back(std::move(provider));
 }
 
 Simulation::~Simulation() = default;
+
+// The sensors of every object, in object then list order, their streams derived from `seed`,
+// each having observed the world at its current time.
+void Simulation::make_sensors(std::uint64_t seed) {
+  sensors_.clear();
+  for (const ObjectModel& o : world_.model().objects) {
+    for (std::size_t i = 0; i < o.sensors.size(); ++i) {
+      sensors_.push_back(make_sensor(o.sensors[i], o, static_cast<int>(i), seed));
+    }
+  }
+  for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
+}
+
+struct SimulationSnapshot::Data {
+  WorldState world;
+  std::vector<std::unique_ptr<Sensor>> sensors;
+  std::vector<std::unique_ptr<media::MediumProvider>> providers;
+  std::vector<int> sampled;
+  std::vector<media::MediumSnapshot> media;  // the last step's, usable or not
+  std::shared_ptr<const WorldModel> model;   // restore checks it is the simulation's
+};
+
+std::int64_t SimulationSnapshot::step_count() const { return data_ ? data_->world.step_count : 0; }
+
+std::uint64_t SimulationSnapshot::seed() const { return data_ ? data_->world.seed : 0; }
+
+void Simulation::reset(std::uint64_t seed) {
+  world_ = World(world_.shared_model(), seed);
+  make_sensors(seed);
+  for (std::size_t i = declared_providers_; i < providers_.size(); ++i) {
+    const auto& start = added_at_start_[i - declared_providers_];
+    if (start) providers_[i]->copy_state_from(*start);
+  }
+  sampled_.clear();
+  media_count_ = 0;
+  refit_scenes();
+}
+
+SimulationSnapshot Simulation::snapshot() const {
+  auto data = std::make_shared<SimulationSnapshot::Data>();
+  data->model = world_.shared_model();
+  data->world = world_.state();
+  data->sensors.reserve(sensors_.size());
+  for (const auto& sensor : sensors_) data->sensors.push_back(sensor->clone());
+  for (std::size_t i = 0; i < providers_.size(); ++i) {
+    data->providers.push_back(providers_[i]->clone());
+    if (!data->providers.back()) {
+      throw Error(
+          fmt::format("{}: cannot snapshot the simulation: medium provider {} (added "
+                      "with add_medium_provider) does not implement clone()",
+                      world_.model().file, i));
+    }
+  }
+  data->sampled = sampled_;
+  data->media.assign(media_.begin(), media_.begin() + static_cast<std::ptrdiff_t>(media_count_));
+  SimulationSnapshot snapshot;
+  snapshot.data_ = std::move(data);
+  return snapshot;
+}
+
+void Simulation::restore(const SimulationSnapshot& snapshot) {
+  const SimulationSnapshot::Data* data = snapshot.data_.get();
+  if (data == nullptr) throw Error("restore: the snapshot is empty (default-constructed)");
+  if (data->model != world_.shared_model()) {
+    throw Error(fmt::format(
+        "restore: the snapshot is of another world model ({}) than this simulation's ({}); "
+        "snapshots move only between simulations of the same shared WorldModel",
+        data->model->file, world_.model().file));
+  }
+  if (data->providers.size() != providers_.size()) {
+    throw Error(fmt::format("restore: the snapshot has {} medium providers, this simulation {}",
+                            data->providers.size(), providers_.size()));
+  }
+  for (std::size_t i = 0; i < providers_.size(); ++i) {
+    if (typeid(*providers_[i]) != typeid(*data->providers[i])) {
+      throw Error(
+          fmt::format("restore: medium provider {} is of another type than the snapshot's", i));
+    }
+  }
+  world_.set_state(data->world);
+  for (std::size_t i = 0; i < sensors_.size(); ++i) sensors_[i]->copy_state_from(*data->sensors[i]);
+  for (std::size_t i = 0; i < providers_.size(); ++i) {
+    providers_[i]->copy_state_from(*data->providers[i]);
+  }
+  sampled_ = data->sampled;
+  if (media_.size() < data->media.size()) media_.resize(data->media.size());
+  std::copy(data->media.begin(), data->media.end(), media_.begin());
+  media_count_ = data->media.size();
+  refit_scenes();
+}
+
+void Simulation::refit_scenes() {
+  update_scene(*scene_, std::nullopt, body_of_object_);
+  if (scene3d_) update_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);
+}
 
 void Simulation::build_scene() {
   fill_scene(*scene_, std::nullopt, body_of_object_);
@@ -212,8 +311,7 @@ void Simulation::update_scene(scene::Scene& scene, std::optional<double> height,
 
 void Simulation::step(std::span<const Command> commands) {
   world_.step(commands);
-  update_scene(*scene_, std::nullopt, body_of_object_);
-  if (scene3d_) update_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);
+  refit_scenes();
   for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
   collect_media();
   sample_sensors();
@@ -230,7 +328,7 @@ void Simulation::collect_media() {
   auto next = [&]() -> media::MediumSnapshot& {
     if (media_count_ == media_.size()) media_.emplace_back();
     media::MediumSnapshot& s = media_[media_count_++];
-    reset(s);
+    reset_snapshot(s);
     return s;
   };
   std::vector<int>& claimed = claimed_;  // objects a provider speaks for: not collected by tag

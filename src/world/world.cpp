@@ -46,34 +46,40 @@ bool within_reach(double dx, double dy, double reach) { return dx * dx + dy * dy
 
 }  // namespace
 
-World::World(WorldModel model) : model_(std::move(model)) {
-  step_ns_ = seconds_to_nanos(model_.world.step_time);
-  if (step_ns_ <= 0) throw Error(fmt::format("{}: step_time is too small", model_.file));
-  const std::size_t n = model_.objects.size();
-  states_.resize(n);
-  shapes_.resize(n);
+// (A moved-from WorldModel keeps its seed: the argument order does not matter.)
+World::World(WorldModel model)
+    : World(std::make_shared<const WorldModel>(std::move(model)), model.seed) {}
+
+World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
+    : model_(std::move(shared)) {
+  state_.seed = seed;
+  step_ns_ = seconds_to_nanos(model_->world.step_time);
+  if (step_ns_ <= 0) throw Error(fmt::format("{}: step_time is too small", model_->file));
+  const std::size_t n = model_->objects.size();
+  state_.objects.resize(n);
+  state_.shapes.resize(n);
   radius_extend_.resize(n);
   reach_.resize(n);
   tilt_.resize(n);
   trajectories_.resize(n);
-  scripted_.resize(n);
+  state_.scripted.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const ObjectModel& m = model_.objects[i];
+    const ObjectModel& m = model_->objects[i];
     if (m.id != static_cast<int>(i)) throw Error("object ids must equal their index");
-    ObjectState& s = states_[i];
+    ObjectState& s = state_.objects[i];
     s.state = m.state;
     s.velocity = {m.velocity[0], m.velocity[1]};
     s.goals = m.goals;
-    wander_rng_.emplace_back(model_.seed, m.name + "/wander");
-    motion_rng_.emplace_back(model_.seed, m.name + "/kinematics");
+    state_.wander_rng.emplace_back(stream_seed(seed, m.name + "/wander"));
+    state_.motion_rng.emplace_back(stream_seed(seed, m.name + "/kinematics"));
     // IR-SIM draws a wandering object's first goal when it is created.
-    if (m.behavior.wander) s.goals = {random_point(wander_rng_.back(), m.behavior)};
+    if (m.behavior.wander) s.goals = {random_point(state_.wander_rng.back(), m.behavior)};
     if (m.trajectory) {
       trajectories_[i].emplace(*m.trajectory);
       follow_trajectory(static_cast<int>(i), 0);
     }
-    place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[i]);
-    step_motion_.emplace_back(s.state[0], s.state[1], s.state[2]);
+    place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[i]);
+    state_.step_motion.emplace_back(s.state[0], s.state[1], s.state[2]);
     radius_extend_[i] = m.shape.bounding_radius() + 0.1;
     reach_[i] = shape_reach(m.shape);
     max_reach_ = std::max(max_reach_, reach_[i]);
@@ -84,9 +90,9 @@ World::World(WorldModel model) : model_(std::move(model)) {
 void World::follow_trajectory(int id, Nanos t_ns) {
   const Trajectory& trajectory = *trajectories_[id];
   const double t = nanos_to_seconds(t_ns);
-  Scripted& now = scripted_[id];
+  ScriptedMotion& now = state_.scripted[id];
   now = {trajectory.pose(t), trajectory.velocity(t), trajectory.angular_velocity(t)};
-  ObjectState& s = states_[id];
+  ObjectState& s = state_.objects[id];
   const double yaw = planar_yaw(now.pose.orientation);
   s.state = {now.pose.position.x(), now.pose.position.y(), yaw};
   // Reported like a diff drive's command: forward speed in the plane and yaw rate.
@@ -99,28 +105,28 @@ void World::step(std::span<const Command> commands) {
     const Command none;
     move_object(id, static_cast<std::size_t>(id) < commands.size() ? commands[id] : none);
   }
-  ++step_count_;
+  ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
   check_collisions();
 }
 
 void World::move_object(int id, const Command& command) {
-  const ObjectModel& m = model_.objects[id];
-  ObjectState& s = states_[id];
+  const ObjectModel& m = model_->objects[id];
+  ObjectState& s = state_.objects[id];
   if (trajectories_[id]) {
-    follow_trajectory(id, (step_count_ + 1) * step_ns_);
-    place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[id]);
+    follow_trajectory(id, (state_.step_count + 1) * step_ns_);
+    place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
     return;
   }
   if (m.is_static || s.stop) {
     s.velocity.setZero();
-    if (s.stop) step_motion_[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
+    if (s.stop) state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
     return;
   }
   update_goals_before_move(id);
   // Velocity bounds of this step: limits narrowed by the acceleration limit (IR-SIM's
   // get_vel_range), then numpy.clip semantics (max, then min).
-  const double dt = model_.world.step_time;
+  const double dt = model_->world.step_time;
   detail::VelocityRange range;
   for (int k = 0; k < 2; ++k) {
     range.min[k] = std::max(m.vel_min[k], s.velocity[k] - m.acce[k] * dt);
@@ -129,17 +135,17 @@ void World::move_object(int id, const Command& command) {
   Eigen::Vector2d u = command ? *command : behavior_velocity(id, range);
   for (int k = 0; k < 2; ++k) u[k] = std::min(std::max(u[k], range.min[k]), range.max[k]);
   const Eigen::Vector2d applied =
-      m.kinematics.noise ? detail::apply_motion_noise(m.kinematics, u, motion_rng_[id]) : u;
+      m.kinematics.noise ? detail::apply_motion_noise(m.kinematics, u, state_.motion_rng[id]) : u;
   const double x0 = s.state[0], y0 = s.state[1], yaw0 = s.state[2];
   detail::integrate(m.kinematics, s.state, applied, dt);
   s.state[2] = wrap_to_region(s.state[2]);
-  step_motion_[id] = StepMotion(x0, y0, yaw0, s.state[0], s.state[1], s.state[2]);
+  state_.step_motion[id] = StepMotion(x0, y0, yaw0, s.state[0], s.state[1], s.state[2]);
   s.velocity = u;
-  place_shape(m.shape, s.state[0], s.state[1], s.state[2], shapes_[id]);
+  place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
 }
 
 Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& range) {
-  const ObjectModel& m = model_.objects[id];
+  const ObjectModel& m = model_->objects[id];
   switch (m.behavior.kind) {
     case BehaviorKind::kDash:
       return detail::dash_velocity(*this, id, range);
@@ -152,11 +158,11 @@ Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& ra
 }
 
 void World::update_goals_before_move(int id) {
-  const ObjectModel& m = model_.objects[id];
-  ObjectState& s = states_[id];
+  const ObjectModel& m = model_->objects[id];
+  ObjectState& s = state_.objects[id];
   if (!s.arrive) return;
   if (m.behavior.wander) {
-    s.goals = {random_point(wander_rng_[id], m.behavior)};
+    s.goals = {random_point(state_.wander_rng[id], m.behavior)};
     s.arrive = false;
   } else if (m.behavior.loop && !m.goals.empty()) {
     if (m.goals.size() > 1) {
@@ -170,8 +176,8 @@ void World::update_goals_before_move(int id) {
 }
 
 void World::check_arrival(int id) {
-  const ObjectModel& m = model_.objects[id];
-  ObjectState& s = states_[id];
+  const ObjectModel& m = model_->objects[id];
+  ObjectState& s = state_.objects[id];
   if (trajectories_[id]) {
     s.arrive = nanos_to_seconds(time_ns()) >= trajectories_[id]->end_time();
     return;
@@ -205,10 +211,10 @@ void World::check_collisions() {
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
-    const double xa = shapes_[a].box.min.x(), xb = shapes_[b].box.min.x();
+    const double xa = state_.shapes[a].box.min.x(), xb = state_.shapes[b].box.min.x();
     return xa < xb || (xa == xb && a < b);
   });
-  for (ObjectState& s : states_) {
+  for (ObjectState& s : state_.objects) {
     s.collision = false;
     s.collision_ids.clear();
   }
@@ -216,16 +222,16 @@ void World::check_collisions() {
     const int a = order[i];
     for (int j = i + 1; j < n; ++j) {
       const int b = order[j];
-      if (shapes_[b].box.min.x() > shapes_[a].box.max.x()) break;
-      if (!intersects(shapes_[a], shapes_[b])) continue;
+      if (state_.shapes[b].box.min.x() > state_.shapes[a].box.max.x()) break;
+      if (!intersects(state_.shapes[a], state_.shapes[b])) continue;
       // An unobstructed object is invisible to the others, but still bumps into them itself.
-      if (!model_.objects[b].unobstructed) states_[a].collision_ids.push_back(b);
-      if (!model_.objects[a].unobstructed) states_[b].collision_ids.push_back(a);
+      if (!model_->objects[b].unobstructed) state_.objects[a].collision_ids.push_back(b);
+      if (!model_->objects[a].unobstructed) state_.objects[b].collision_ids.push_back(a);
     }
   }
-  const CollisionMode mode = model_.world.collision_mode;
+  const CollisionMode mode = model_->world.collision_mode;
   for (int id = 0; id < n; ++id) {
-    ObjectState& s = states_[id];
+    ObjectState& s = state_.objects[id];
     std::sort(s.collision_ids.begin(), s.collision_ids.end());
     s.collision = !s.collision_ids.empty();
     if (trajectories_[id]) {
@@ -233,7 +239,7 @@ void World::check_collisions() {
     } else if (mode == CollisionMode::kStop) {
       s.stop = s.collision;
     } else if (mode == CollisionMode::kUnobstructedObstacles) {
-      s.stop = model_.objects[id].role == Role::kRobot && s.collision;
+      s.stop = model_->objects[id].role == Role::kRobot && s.collision;
     }
   }
 }
@@ -241,23 +247,24 @@ void World::check_collisions() {
 bool World::done() const {
   bool any_robot = false;
   for (std::size_t i = 0; i < size(); ++i) {
-    if (model_.objects[i].role != Role::kRobot) continue;
+    if (model_->objects[i].role != Role::kRobot) continue;
     any_robot = true;
-    if (!states_[i].done()) return false;
+    if (!state_.objects[i].done()) return false;
   }
   return any_robot;
 }
 
 Eigen::Vector2d World::velocity_xy(int id) const {
-  if (trajectories_[id]) return scripted_[id].velocity.head<2>();
-  const ObjectModel& m = model_.objects[id];
-  return detail::velocity_xy(m.kinematics.kind, states_[id].state, states_[id].velocity);
+  if (trajectories_[id]) return state_.scripted[id].velocity.head<2>();
+  const ObjectModel& m = model_->objects[id];
+  return detail::velocity_xy(m.kinematics.kind, state_.objects[id].state,
+                             state_.objects[id].velocity);
 }
 
 double World::angular_velocity(int id) const {
-  if (trajectories_[id]) return scripted_[id].angular_velocity.z();
-  const ObjectModel& m = model_.objects[id];
-  const ObjectState& s = states_[id];
+  if (trajectories_[id]) return state_.scripted[id].angular_velocity.z();
+  const ObjectModel& m = model_->objects[id];
+  const ObjectState& s = state_.objects[id];
   switch (m.kinematics.kind) {
     case KinematicsKind::kDiff:
       return s.velocity[1];
@@ -271,13 +278,13 @@ double World::angular_velocity(int id) const {
 }
 
 double World::base_z(int id) const {
-  return trajectories_[id] ? scripted_[id].pose.position.z() : model_.objects[id].z;
+  return trajectories_[id] ? state_.scripted[id].pose.position.z() : model_->objects[id].z;
 }
 
 Pose3d World::pose3d(int id) const {
-  if (trajectories_[id]) return scripted_[id].pose;
-  const ObjectModel& m = model_.objects[id];
-  const std::vector<double>& s = states_[id].state;
+  if (trajectories_[id]) return state_.scripted[id].pose;
+  const ObjectModel& m = model_->objects[id];
+  const std::vector<double>& s = state_.objects[id].state;
   const double half_yaw = 0.5 * s[2];
   const Eigen::Quaterniond yaw(std::cos(half_yaw), 0.0, 0.0, std::sin(half_yaw));
   return {{s[0], s[1], m.z}, yaw * tilt_[id]};
@@ -292,25 +299,25 @@ Pose3d World::pose3d_at(int id, Nanos t) const {
       t <= start ? 0.0 : static_cast<double>(t - start) / static_cast<double>(step_ns_);
   Eigen::Vector2d position;
   Eigen::Quaterniond yaw;
-  step_motion_[id].at(s, position, yaw);
-  return {{position.x(), position.y(), model_.objects[id].z}, yaw * tilt_[id]};
+  state_.step_motion[id].at(s, position, yaw);
+  return {{position.x(), position.y(), model_->objects[id].z}, yaw * tilt_[id]};
 }
 
 bool World::fov_detect_object(int observer, int other) const {
-  const ObjectModel& m = model_.objects[observer];
+  const ObjectModel& m = model_->objects[observer];
   if (!m.fov || !m.fov_radius || observer == other) return false;
-  const ObjectState& s = states_[observer];
-  return intersects_sector(shapes_[other], {s.state[0], s.state[1]}, s.state[2], *m.fov,
+  const ObjectState& s = state_.objects[observer];
+  return intersects_sector(state_.shapes[other], {s.state[0], s.state[1]}, s.state[2], *m.fov,
                            *m.fov_radius);
 }
 
 std::vector<int> World::fov_detected_objects(int observer) const {
   std::vector<int> seen;
-  const ObjectModel& m = model_.objects[observer];
+  const ObjectModel& m = model_->objects[observer];
   if (!m.fov || !m.fov_radius) return seen;
-  const double x = states_[observer].state[0], y = states_[observer].state[1];
+  const double x = state_.objects[observer].state[0], y = state_.objects[observer].state[1];
   for (int other = 0; other < static_cast<int>(size()); ++other) {
-    const std::vector<double>& p = states_[other].state;
+    const std::vector<double>& p = state_.objects[other].state;
     if (within_reach(p[0] - x, p[1] - y, *m.fov_radius + reach_[other]) &&
         fov_detect_object(observer, other)) {
       seen.push_back(other);
@@ -332,7 +339,7 @@ std::vector<std::vector<int>> World::fov_detections() const {
     return (*m.fov_radius + max_reach_) * (1.0 + 1e-9) + 1e-9;
   };
   double cell = 0.0;
-  for (const ObjectModel& m : model_.objects) {
+  for (const ObjectModel& m : model_->objects) {
     if (m.fov && m.fov_radius) cell = std::max(cell, window(m));
   }
   if (cell == 0.0) return seen;
@@ -344,15 +351,16 @@ std::vector<std::vector<int>> World::fov_detections() const {
   std::vector<Entry> grid;
   grid.reserve(n);
   for (int id = 0; id < n; ++id) {
-    const std::vector<double>& s = states_[id].state;
+    const std::vector<double>& s = state_.objects[id].state;
     if (std::isfinite(s[0]) && std::isfinite(s[1])) grid.push_back({row_of(s[1]), s[0], s[1], id});
   }
   auto key = [](const Entry& e) { return std::pair{e.row, e.x}; };
   std::ranges::sort(grid, {}, key);
   for (int observer = 0; observer < n; ++observer) {
-    const ObjectModel& m = model_.objects[observer];
+    const ObjectModel& m = model_->objects[observer];
     if (!m.fov || !m.fov_radius) continue;
-    const double x = states_[observer].state[0], y = states_[observer].state[1], w = window(m);
+    const double x = state_.objects[observer].state[0], y = state_.objects[observer].state[1],
+                 w = window(m);
     for (double row = row_of(y - w); row <= row_of(y + w); row += 1.0) {
       auto it = std::ranges::lower_bound(grid, std::pair{row, x - w}, {}, key);
       for (; it != grid.end() && it->row == row && it->x <= x + w; ++it) {

@@ -32,10 +32,6 @@ KNOWN_LANGUAGES = {"yaml", "sh", "json", "cpp", "csv", "text"}
 MARKER = re.compile(r"^\s*<!--\s*(fragment|no-run)\s*:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(```+)\s*([\w+-]*)\s*$")
 
-# Pages other branches of issue 11 add (seeding and snapshots): a link to one of them may point
-# nowhere until they are merged; once the page exists its links and anchors are checked as usual.
-PENDING_PAGES = {os.path.join("docs", "determinism.md")}
-
 # The world a fragment is embedded in: one diff robot with a lidar (so `mapping:` has a scanner),
 # named robot_0 (so `attach: robot_0` finds it). A fragment's own keys replace these.
 MINIMAL_TOP = {
@@ -140,8 +136,7 @@ def link_errors(path, root=ROOT):
                 else path
             where = f"{os.path.relpath(path, root)}:{n}"
             if not os.path.exists(dest):
-                if os.path.relpath(dest, root) not in PENDING_PAGES:
-                    errors.append(f"{where}: link to {target}: no such file")
+                errors.append(f"{where}: link to {target}: no such file")
                 continue
             if anchor and not dest.endswith(".md"):
                 errors.append(f"{where}: link to {target}: anchors only into markdown files")
@@ -302,9 +297,6 @@ class Docs(unittest.TestCase):
     def test_every_relative_link_and_anchor_resolves(self):
         errors = [e for path in doc_files() for e in link_errors(path)]
         self.assertEqual(errors, [], "\n" + "\n".join(errors))
-        for page in PENDING_PAGES:
-            if os.path.exists(os.path.join(ROOT, page)):
-                print(f"\n{page} exists now: drop it from PENDING_PAGES", file=sys.stderr)
 
     def test_readme_is_a_landing_page(self):
         with open(os.path.join(ROOT, "README.md")) as f:

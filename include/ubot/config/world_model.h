@@ -122,7 +122,7 @@ struct SensorCommon {
   bool auto_start = true;
   std::optional<double> update_rate_hz;  // unset: IR-SIM sensors sample every step
   bool noise = false;
-  std::optional<std::uint64_t> seed;  // unset: derived from the world seed and the sensor id
+  std::optional<std::uint64_t> seed;  // mixed in, never replacing (core/random.h)
   media::SmokeSettings smoke;         // perception media (SPEC §8); read by lidars and cameras
 };
 

@@ -1,14 +1,25 @@
 #pragma once
-// Seeded random streams. Every consumer (a sensor's noise, kinematic noise, random placement)
-// owns one stream derived from the world seed and a stable id, so adding a sensor never changes
-// another's numbers, and same seed + same world gives the same numbers on every machine.
+// Seeded random streams. Every consumer (a sensor's noise, kinematic noise, wander goals, random
+// placement) owns one stream seeded by the one rule of stream_seed (docs/determinism.md), so
+// adding a sensor never changes another's numbers, `--seed` changes all of them, and same seed +
+// same world gives the same numbers on every machine.
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace ubot {
 
 // Mixes a world seed and a stable id (e.g. "robot_0/sensor_1") into an independent 64-bit seed.
 std::uint64_t derive_seed(std::uint64_t world_seed, std::string_view stable_id);
+
+// The seeding rule of every random stream: derive_seed(world_seed, stream_id), and when the
+// stream has an explicit seed (a sensor's `seed:`), that seed mixed in on top as
+// derive_seed(derive_seed(world_seed, stream_id), "seed/<explicit_seed>"). The explicit seed
+// never replaces the world seed: `--seed` still changes the stream, and two streams with the
+// same explicit seed but different ids differ. Stream ids: "<object>/<sensor>" (a sensor's
+// noise), "<object>/wander", "<object>/kinematics", "distribution/<role>/<group>".
+std::uint64_t stream_seed(std::uint64_t world_seed, std::string_view stream_id,
+                          std::optional<std::uint64_t> explicit_seed = std::nullopt);
 
 // xoshiro256++ (Blackman and Vigna, 2019): a small, fast generator with a 2^256 - 1 period and
 // good statistical quality, seeded through SplitMix64 as its authors recommend.

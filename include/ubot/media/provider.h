@@ -5,6 +5,8 @@
 // media declared in the world file (DeclaredMedium, below) and objects carrying a smoke tag (the
 // legacy path, collected by the simulation). Code adds its own with
 // Simulation::add_medium_provider.
+#include <memory>
+
 #include "ubot/config/world_model.h"
 #include "ubot/core/time.h"
 #include "ubot/media/medium.h"
@@ -33,6 +35,11 @@ class MediumProvider {
   // collected through the legacy tag path (an object found by both paths counts once), even in
   // samples where the provider returns false.
   virtual int source_object() const { return -1; }
+  // Snapshots (Simulation::snapshot / restore / reset): a copy of this provider with its state
+  // now, and copying such a copy's state back into this object. A provider that returns null
+  // (the default) cannot be snapshotted: Simulation::snapshot then fails with an error.
+  virtual std::unique_ptr<MediumProvider> clone() const { return nullptr; }
+  virtual void copy_state_from(const MediumProvider& /*other*/) {}
 };
 
 // A medium from the world file's `media:` list: static cells, or cells attached to an object
@@ -43,6 +50,10 @@ class DeclaredMedium final : public MediumProvider {
   explicit DeclaredMedium(MediumModel model) : model_(std::move(model)) {}
   bool snapshot(const MediumQuery& query, MediumSnapshot& out) override;
   int source_object() const override { return model_.attach; }
+  // Stateless: its snapshot at time t depends only on t and the world.
+  std::unique_ptr<MediumProvider> clone() const override {
+    return std::make_unique<DeclaredMedium>(model_);
+  }
   const MediumModel& model() const { return model_; }
 
  private:

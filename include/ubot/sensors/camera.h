@@ -63,6 +63,10 @@ class Camera final : public Sensor {
   SensorKind kind() const override {
     return params_.depth ? SensorKind::kDepthCamera : SensorKind::kRgbCamera;
   }
+  std::unique_ptr<Sensor> clone() const override { return std::make_unique<Camera>(*this); }
+  void copy_state_from(const Sensor& other) override {
+    *this = static_cast<const Camera&>(other);  // Simulation::restore pairs sensors of one model
+  }
   const CameraModel& params() const { return params_; }
   const CameraImage& image() const { return image_; }
   const Pose3d& mount() const { return mount_; }

@@ -109,6 +109,10 @@ class Imu final : public Sensor {
   Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
   SensorKind kind() const override { return SensorKind::kImu; }
+  std::unique_ptr<Sensor> clone() const override { return std::make_unique<Imu>(*this); }
+  void copy_state_from(const Sensor& other) override {
+    *this = static_cast<const Imu&>(other);  // Simulation::restore pairs sensors of one model
+  }
   const ImuModel& params() const { return params_; }
   // The latest sample (reading it never samples; also one taken by Simulation::sample_now);
   // header() has its status.

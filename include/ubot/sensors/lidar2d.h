@@ -39,6 +39,10 @@ class Lidar2d final : public Sensor {
   Lidar2d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
   SensorKind kind() const override { return SensorKind::kLidar2d; }
+  std::unique_ptr<Sensor> clone() const override { return std::make_unique<Lidar2d>(*this); }
+  void copy_state_from(const Sensor& other) override {
+    *this = static_cast<const Lidar2d&>(other);  // Simulation::restore pairs sensors of one model
+  }
   const Lidar2dModel& params() const { return params_; }
   const LaserScan& scan() const { return scan_; }
   // Beam angles in the sensor frame: linspace(-R/2, R/2, N) for R < 2π, N distinct beams 2π/N

@@ -60,6 +60,10 @@ class Lidar3d final : public Sensor {
   Lidar3d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
   SensorKind kind() const override { return SensorKind::kLidar3d; }
+  std::unique_ptr<Sensor> clone() const override { return std::make_unique<Lidar3d>(*this); }
+  void copy_state_from(const Sensor& other) override {
+    *this = static_cast<const Lidar3d&>(other);  // Simulation::restore pairs sensors of one model
+  }
   const Lidar3dModel& params() const { return params_; }
   const LidarSweep& sweep() const { return sweep_; }
 

@@ -7,6 +7,7 @@
 // world's motion at that instant (World::pose3d_at); a ray-casting sensor takes at most one
 // sample per step, at the step's end, when a grid time has fallen due.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -43,10 +44,14 @@ class Sensor {
  public:
   Sensor(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
   virtual ~Sensor() = default;
-  Sensor(const Sensor&) = delete;
-  Sensor& operator=(const Sensor&) = delete;
 
   virtual SensorKind kind() const = 0;
+  // Snapshots (Simulation::snapshot / restore): a sensor's runtime state (header, schedule,
+  // random stream, histories, last output) is the sensor object itself, so a snapshot holds a
+  // clone and a restore copies the clone's state back into this object (which stays the one
+  // sensors() lists). copy_state_from needs a sensor of the same type and model.
+  virtual std::unique_ptr<Sensor> clone() const = 0;
+  virtual void copy_state_from(const Sensor& other) = 0;
   const SensorModel& model() const { return model_; }
   int object_id() const { return object_id_; }
   int index() const { return index_; }  // position in its object's sensor list
@@ -68,6 +73,8 @@ class Sensor {
   virtual void observe(const World& /*world*/, Nanos /*t*/) {}
 
  protected:
+  Sensor(const Sensor&) = default;
+  Sensor& operator=(const Sensor&) = default;
   // Fills the sensor's output; returns whether the sample is valid and its status name.
   virtual bool measure(const SensorContext& ctx, std::string& status) = 0;
   // Whether the sensor samples at its grid times inside a step, from the world's motion then

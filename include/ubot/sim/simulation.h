@@ -6,6 +6,12 @@
 // grid time of the step, from the world's motion at that instant (docs/sampling.md). Before the
 // sensors sample, the media of the step are collected once from every provider (SPEC §8), so all
 // sensors of a step see the same smoke.
+//
+// Model and state (docs/determinism.md): the WorldModel is immutable and may be shared by many
+// simulations; everything that changes (the world's WorldState, each sensor's runtime state, the
+// media providers' state, the last step's sampled list and media) can be copied out with
+// snapshot(), put back with restore(), or set back to step 0 with reset(seed).
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -23,10 +29,45 @@ struct SimulationOptions {
   int threads = 0;  // sensor sampling threads; 0 = all cores
 };
 
+// A simulation's whole running state at one step: opaque, copyable (copies share the immutable
+// data, so copying is cheap), and restorable any number of times into any Simulation of the
+// same WorldModel object (the same std::shared_ptr<const WorldModel>).
+class SimulationSnapshot {
+ public:
+  SimulationSnapshot() = default;  // empty: restoring it is an error
+  std::int64_t step_count() const;
+  std::uint64_t seed() const;
+
+ private:
+  friend class Simulation;
+  struct Data;
+  std::shared_ptr<const Data> data_;
+};
+
 class Simulation {
  public:
   explicit Simulation(WorldModel model, SimulationOptions options = {});
+  // A simulation of a shared model (its seed: the model's): simulations of one model object can
+  // restore each other's snapshots.
+  explicit Simulation(std::shared_ptr<const WorldModel> model, SimulationOptions options = {});
   ~Simulation();
+
+  const std::shared_ptr<const WorldModel>& model() const { return world_.shared_model(); }
+
+  // Back to step 0 with world seed `seed`: afterwards the simulation is what a fresh one of the
+  // same model with model.seed = seed would be (random placement is part of the model, drawn
+  // when the world file was loaded, and stays). Media providers added with add_medium_provider
+  // stay and get back their state from when they were added.
+  void reset(std::uint64_t seed);
+  // The running state now. Throws ubot::Error when a provider added with add_medium_provider
+  // does not support snapshots (MediumProvider::clone).
+  SimulationSnapshot snapshot() const;
+  // Puts the state of `snapshot` back, and refits the scene to it: stepping on gives what the
+  // simulation gave after the snapshot was taken, byte for byte. Throws ubot::Error when the
+  // snapshot is empty, of another WorldModel object, or has other media providers (number or
+  // type).
+  // Sensors and providers stay the same objects (their state is copied into them).
+  void restore(const SimulationSnapshot& snapshot);
 
   const World& world() const { return world_; }
   const scene::Scene& scene() const { return *scene_; }
@@ -54,7 +95,9 @@ class Simulation {
   bool sample_now(std::size_t i);
 
  private:
+  void make_sensors(std::uint64_t seed);
   void build_scene();
+  void refit_scenes();
   // Adds every visible object (and the ground) to `scene`; `height`: the extrusion of objects
   // without an explicit height (unset: unbounded).
   void fill_scene(scene::Scene& scene, std::optional<double> height,
@@ -73,6 +116,9 @@ class Simulation {
   std::vector<std::unique_ptr<Sensor>> sensors_;
   std::vector<int> sampled_;
   std::vector<std::unique_ptr<media::MediumProvider>> providers_;  // declared first, then added
+  // Each added provider's state when it was added (for reset; null: it cannot be copied).
+  std::vector<std::unique_ptr<media::MediumProvider>> added_at_start_;
+  std::size_t declared_providers_ = 0;
   // Legacy tag path: (object id, tag) for every object carrying a tag some sensor looks for.
   std::vector<std::pair<int, std::string>> tagged_;
   std::vector<media::MediumSnapshot> media_;  // storage reused from step to step

@@ -15,6 +15,7 @@
 // (its kinematics, behaviour, goals and stop flag do not apply); its planar state mirrors the 3D
 // pose ([x, y, heading of its x axis]) so collisions, lidars and pictures work in the plane.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -46,6 +47,27 @@ struct ObjectState {
   bool done() const { return arrive || stop; }
 };
 
+// A trajectory object's current motion (world frame).
+struct ScriptedMotion {
+  Pose3d pose;
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
+};
+
+// Everything about a world that changes while it runs (MuJoCo's mjData; the WorldModel is its
+// mjModel): a plain copyable value, so a snapshot is a copy and a restore an assignment
+// (Simulation::snapshot). Entry i of each vector is object i's.
+struct WorldState {
+  std::uint64_t seed = 0;  // the world seed its streams were derived from
+  std::vector<ObjectState> objects;
+  std::vector<WorldShape> shapes;  // each object's shape at its current pose
+  std::vector<RandomStream> wander_rng;
+  std::vector<RandomStream> motion_rng;
+  std::vector<ScriptedMotion> scripted;  // trajectory objects' motion now
+  std::vector<StepMotion> step_motion;   // planar objects' motion during the last step
+  std::int64_t step_count = 0;
+};
+
 // An external velocity command for one object for one step, in its kinematics frame
 // (diff [v, w], omni [forward, lateral], acker [v, steer]). It replaces the behaviour and is
 // clipped to the object's limits like a behaviour's output.
@@ -54,17 +76,27 @@ using Command = std::optional<Eigen::Vector2d>;
 class World {
  public:
   explicit World(WorldModel model);
+  // A world at step 0 of a shared, immutable model, its streams derived from `seed` (a world
+  // the model's seed would give, for another seed).
+  World(std::shared_ptr<const WorldModel> model, std::uint64_t seed);
 
-  const WorldModel& model() const { return model_; }
-  std::size_t size() const { return states_.size(); }
-  const ObjectModel& object_model(int id) const { return model_.objects[id]; }
-  const ObjectState& object(int id) const { return states_[id]; }
+  const WorldModel& model() const { return *model_; }
+  const std::shared_ptr<const WorldModel>& shared_model() const { return model_; }
+  std::uint64_t seed() const { return state_.seed; }
+  std::size_t size() const { return state_.objects.size(); }
+  const ObjectModel& object_model(int id) const { return model_->objects[id]; }
+  const ObjectState& object(int id) const { return state_.objects[id]; }
   // The object's shape at its current pose.
-  const WorldShape& shape(int id) const { return shapes_[id]; }
+  const WorldShape& shape(int id) const { return state_.shapes[id]; }
 
-  std::int64_t step_count() const { return step_count_; }
-  Nanos time_ns() const { return step_count_ * step_ns_; }
-  double step_time() const { return model_.world.step_time; }
+  // The running state, to copy out and assign back (Simulation::snapshot / restore). A state
+  // assigned back must come from a world of the same model (Simulation checks that).
+  const WorldState& state() const { return state_; }
+  void set_state(const WorldState& state) { state_ = state; }
+
+  std::int64_t step_count() const { return state_.step_count; }
+  Nanos time_ns() const { return state_.step_count * step_ns_; }
+  double step_time() const { return model_->world.step_time; }
 
   // Advances one step. `commands[id]`, when given and set, drives object `id` instead of its
   // behaviour (missing entries: behaviour).
@@ -112,9 +144,8 @@ class World {
   void check_collisions();
   void follow_trajectory(int id, Nanos t);
 
-  WorldModel model_;
-  std::vector<ObjectState> states_;
-  std::vector<WorldShape> shapes_;
+  // Fixed for the model: the model itself and what is derived from it once.
+  std::shared_ptr<const WorldModel> model_;
   std::vector<double> radius_extend_;
   // The farthest any point of the object's shape lies from its state point: objects farther
   // than this from a field of view's reach are not tested exactly.
@@ -123,19 +154,10 @@ class World {
   // Each object's fixed roll and pitch as a rotation (q_y(pitch) q_x(roll)): a planar body's
   // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
   std::vector<Eigen::Quaterniond> tilt_;
-  std::vector<RandomStream> wander_rng_;
-  std::vector<RandomStream> motion_rng_;
   std::vector<std::optional<Trajectory>> trajectories_;
-  // Current motion of trajectory objects (world frame).
-  struct Scripted {
-    Pose3d pose;
-    Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
-    Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
-  };
-  std::vector<Scripted> scripted_;
-  std::vector<StepMotion> step_motion_;  // planar objects' motion during the last step
-  std::int64_t step_count_ = 0;
   Nanos step_ns_ = 0;
+  // What changes.
+  WorldState state_;
 };
 
 }  // namespace ubot

@@ -1,0 +1,256 @@
+// Model / state split (issue 11, item 6): Simulation::snapshot / restore / reset give back the
+// exact bytes a run writes (frames.jsonl, points.bin and MCAP through the real writers).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+#include "ubot/record/frames_writer.h"
+#include "ubot/record/mcap_recorder.h"
+#include "ubot/sim/simulation.h"
+
+namespace ubot {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Noisy lidars (one with a seed), a noisy IMU with bias walk and low-pass filter, a lidar3d with
+// motion distortion, a camera, a smoke cloud, and robots moving with dash, rvo and wander (the
+// wanderer's goals and the noisy robot's kinematics draw from their own streams).
+constexpr const char* kBusyWorld = R"(
+world: {width: 20, height: 20, step_time: 0.05, seed: 3}
+robot:
+  - name: rover
+    kinematics: {name: diff, noise: true}
+    shape: {name: circle, radius: 0.3}
+    state: [2, 2, 0]
+    goal: [[[16, 3, 0], [16, 16, 0], [3, 16, 0]]]
+    behavior: {name: dash, loop: true}
+    vel_max: [1.5, 1.5]
+    sensors:
+      - {name: lidar2d, range_max: 8, angle_range: 3.14, number: 60, noise: true, std: 0.05}
+      - {name: lidar2d, range_max: 8, angle_range: 3.14, number: 60, noise: true, seed: 5,
+         angle_std: 0.01}
+      - {name: imu, noise: true, accelerometer_noise_std: 0.05, gyroscope_noise_std: 0.01,
+         accelerometer_random_walk: 0.01, gyroscope_random_walk: 0.001, low_pass: true,
+         low_pass_cutoff_hz: 15}
+      - {name: lidar3d, preset: VLP-16, noise: true, motion_distortion: true, number: 90,
+         offset: [0, 0, 0.5]}
+      - {name: depth_camera, width: 16, height: 12, noise: true, std: 0.02,
+         offset: [0.2, 0, 0.4]}
+  - name: walker
+    kinematics: {name: omni}
+    state: [10, 10, 0]
+    behavior: {name: rvo, wander: true, range_low: [1, 1, -3.14], range_high: [19, 19, 3.14]}
+  - name: crosser
+    kinematics: {name: omni}
+    state: [18, 10, 0]
+    goal: [2, 10, 0]
+    behavior: {name: rvo}
+obstacle:
+  - {shape: {name: rectangle, length: 2, width: 2}, state: [8, 6, 0], height: 2}
+  - {shape: {name: circle, radius: 1}, state: [12, 13, 0]}
+media:
+  - name: smoke
+    medium_type: smoke
+    cells: [{position: [6, 3, 0.5], radius: 1.5, density: 1}]
+    keyframes: [{t: 0, position_offset: [0, 0]}, {t: 10, position_offset: [8, 8]}]
+)";
+
+std::string read(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// The bytes a run writes while `sim` steps from its current step to step `n`, with writers opened
+// now: frames.jsonl (+ points.bin) and run.mcap, concatenated with labels.
+std::string record_to(Simulation& sim, int n, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("ubot_snapshot_test_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    FramesWriter frames((dir / "frames.jsonl").string(), sim);
+    McapRecorder mcap((dir / "run.mcap").string(), sim);
+    while (sim.world().step_count() < n) {
+      sim.step();
+      frames.write_step(sim);
+      mcap.record(sim);
+    }
+    frames.close();
+    mcap.close();
+  }
+  std::string bytes = "frames:" + read(dir / "frames.jsonl") + "\nmcap:" + read(dir / "run.mcap");
+  if (fs::exists(dir / "points.bin")) bytes += "\npoints:" + read(dir / "points.bin");
+  fs::remove_all(dir);
+  return bytes;
+}
+
+void step_to(Simulation& sim, int k) {
+  while (sim.world().step_count() < k) sim.step();
+}
+
+std::shared_ptr<const WorldModel> busy_model(std::optional<std::uint64_t> seed = {}) {
+  return std::make_shared<const WorldModel>(
+      load_world_from_string(kBusyWorld, "busy.yaml", {.seed = seed}));
+}
+
+std::shared_ptr<const WorldModel> warehouse_model() {
+  return std::make_shared<const WorldModel>(
+      load_world(std::string(UBOT_SOURCE_DIR) + "/examples/warehouse.yaml"));
+}
+
+// Snapshot at k, run to n, restore, run to n again: the same bytes both times, and the bytes of
+// a run that was never interrupted.
+void expect_branches_repeat(const std::shared_ptr<const WorldModel>& model, int k, int n) {
+  Simulation straight(model);
+  step_to(straight, k);
+  const std::string expected = record_to(straight, n, "straight");
+  ASSERT_GT(expected.size(), 1000u);
+
+  Simulation sim(model);
+  step_to(sim, k);
+  const SimulationSnapshot at_k = sim.snapshot();
+  EXPECT_EQ(at_k.step_count(), k);
+  EXPECT_EQ(record_to(sim, n, "first"), expected);
+  sim.restore(at_k);
+  EXPECT_EQ(sim.world().step_count(), k);
+  EXPECT_EQ(record_to(sim, n, "again"), expected);
+  sim.restore(at_k);  // a snapshot restores any number of times
+  EXPECT_EQ(record_to(sim, n, "third"), expected);
+}
+
+TEST(Snapshot, RestoreRepeatsTheRunByteForByteOnABusyWorld) {
+  expect_branches_repeat(busy_model(), 17, 60);
+}
+
+TEST(Snapshot, RestoreRepeatsTheRunByteForByteOnTheWarehouse) {
+  expect_branches_repeat(warehouse_model(), 12, 40);
+}
+
+TEST(Snapshot, RestoreGoesBackwardsAndForwards) {
+  // A snapshot taken later restored after an earlier one: each gives its own continuation.
+  const auto model = busy_model();
+  Simulation straight(model);
+  step_to(straight, 30);
+  const std::string from30 = record_to(straight, 45, "straight30");
+  Simulation sim(model);
+  step_to(sim, 10);
+  const SimulationSnapshot at10 = sim.snapshot();
+  step_to(sim, 30);
+  const SimulationSnapshot at30 = sim.snapshot();
+  sim.restore(at10);
+  step_to(sim, 20);
+  sim.restore(at30);
+  EXPECT_EQ(record_to(sim, 45, "at30"), from30);
+}
+
+TEST(Snapshot, ResetEqualsAFreshSimulationWithThatSeed) {
+  const auto model = busy_model();
+  Simulation fresh(busy_model(9));
+  const std::string expected = record_to(fresh, 40, "fresh9");
+  Simulation sim(model);
+  step_to(sim, 25);
+  sim.reset(9);
+  EXPECT_EQ(sim.world().step_count(), 0);
+  EXPECT_EQ(sim.world().seed(), 9u);
+  EXPECT_EQ(record_to(sim, 40, "reset9"), expected);  // the header's seed included
+  // Back to the model's seed: the model's own run.
+  Simulation original(model);
+  const std::string own = record_to(original, 40, "own");
+  EXPECT_NE(own, expected);
+  sim.reset(3);
+  EXPECT_EQ(record_to(sim, 40, "reset3"), own);
+}
+
+TEST(Snapshot, RestoresIntoAnotherSimulationOfTheSameModel) {
+  const auto model = busy_model();
+  Simulation straight(model);
+  step_to(straight, 20);
+  const std::string expected = record_to(straight, 50, "straight");
+  Simulation source(model);
+  step_to(source, 20);
+  const SimulationSnapshot snapshot = source.snapshot();
+  Simulation other(model, {.threads = 1});  // the thread count is not state
+  step_to(other, 5);
+  other.restore(snapshot);
+  EXPECT_EQ(record_to(other, 50, "other"), expected);
+}
+
+TEST(Snapshot, RefusesASnapshotOfAnotherModel) {
+  Simulation sim(busy_model());
+  Simulation other(busy_model());  // same text, but another model object
+  step_to(other, 3);
+  try {
+    sim.restore(other.snapshot());
+    FAIL() << "restored a snapshot of another model";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another world model"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(sim.world().step_count(), 0);  // untouched
+  EXPECT_THROW(sim.restore(SimulationSnapshot{}), Error);
+}
+
+// A provider without clone(): the default says it cannot be copied.
+class OpaqueProvider final : public media::MediumProvider {
+ public:
+  bool snapshot(const media::MediumQuery&, media::MediumSnapshot&) override { return false; }
+};
+
+// A provider with state: it counts its calls and moves its cell by them.
+class CountingProvider final : public media::MediumProvider {
+ public:
+  bool snapshot(const media::MediumQuery&, media::MediumSnapshot& out) override {
+    ++calls_;
+    out.cells.push_back({.position = {2.0 + 0.1 * calls_, 2, 0.5}, .radius = 0.5, .density = 1});
+    return true;
+  }
+  std::unique_ptr<MediumProvider> clone() const override {
+    return std::make_unique<CountingProvider>(*this);
+  }
+  void copy_state_from(const MediumProvider& other) override {
+    calls_ = static_cast<const CountingProvider&>(other).calls_;
+  }
+
+ private:
+  int calls_ = 0;
+};
+
+TEST(Snapshot, MediumProvidersStateIsPartOfTheSnapshot) {
+  const auto model = busy_model();
+  Simulation straight(model);
+  straight.add_medium_provider(std::make_unique<CountingProvider>());
+  step_to(straight, 10);
+  const std::string expected = record_to(straight, 30, "straight");
+  Simulation sim(model);
+  sim.add_medium_provider(std::make_unique<CountingProvider>());
+  step_to(sim, 10);
+  const SimulationSnapshot at10 = sim.snapshot();
+  step_to(sim, 22);
+  sim.restore(at10);
+  EXPECT_EQ(record_to(sim, 30, "restored"), expected);
+  // reset gives the provider back its state from when it was added.
+  Simulation fresh(model);
+  fresh.add_medium_provider(std::make_unique<CountingProvider>());
+  const std::string from0 = record_to(fresh, 15, "fresh");
+  sim.reset(3);
+  EXPECT_EQ(record_to(sim, 15, "reset"), from0);
+}
+
+TEST(Snapshot, RefusesProvidersThatCannotBeCopied) {
+  Simulation sim(busy_model());
+  sim.add_medium_provider(std::make_unique<OpaqueProvider>());
+  EXPECT_THROW(sim.snapshot(), Error);
+  Simulation plain(sim.model());
+  const SimulationSnapshot s = plain.snapshot();
+  EXPECT_THROW(sim.restore(s), Error);  // another number of providers
+}
+
+}  // namespace
+}  // namespace ubot
