@@ -88,7 +88,7 @@ Camera::Camera(const SensorModel& model, const ObjectModel& owner, int index,
   media_entry_.resize(n);
 }
 
-bool Camera::measure(const SensorContext& ctx, std::string& status) {
+SampleStatus Camera::measure(const SensorContext& ctx) {
   const Pose3d pose = compose(ctx.world.pose3d(object_id()), mount_);
   image_.pose = pose;
   image_.medium_pixels = 0;
@@ -101,8 +101,7 @@ bool Camera::measure(const SensorContext& ctx, std::string& status) {
     fill_color(ctx);
     media_color(ctx, pose);
   }
-  status = "Valid";
-  return true;
+  return SampleStatus::kValid;
 }
 
 void Camera::build_rays(const Pose3d& pose) {

@@ -39,6 +39,7 @@ class Lidar2d final : public Sensor {
   Lidar2d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
   SensorKind kind() const override { return SensorKind::kLidar2d; }
+  SensorRef ref() const override { return this; }
   const Lidar2dModel& params() const { return params_; }
   const LaserScan& scan() const { return scan_; }
   // Beam angles in the sensor frame: linspace(-R/2, R/2, N) for R < 2π, N distinct beams 2π/N
@@ -56,7 +57,7 @@ class Lidar2d final : public Sensor {
   LaserScanMessage to_message(bool use_inf = false) const;
 
  private:
-  bool measure(const SensorContext& ctx, std::string& status) override;
+  SampleStatus measure(const SensorContext& ctx) override;
   void cast(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void fill_ranges(const SensorContext& ctx);

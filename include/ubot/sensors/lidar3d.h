@@ -60,6 +60,7 @@ class Lidar3d final : public Sensor {
   Lidar3d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
   SensorKind kind() const override { return SensorKind::kLidar3d; }
+  SensorRef ref() const override { return this; }
   const Lidar3dModel& params() const { return params_; }
   const LidarSweep& sweep() const { return sweep_; }
 
@@ -78,7 +79,7 @@ class Lidar3d final : public Sensor {
   void observe(const World& world, Nanos t) override;
 
  private:
-  bool measure(const SensorContext& ctx, std::string& status) override;
+  SampleStatus measure(const SensorContext& ctx) override;
   Pose3d pose_at(Nanos t, const Pose3d& now) const;
   void place_columns(const SensorContext& ctx);
   void build_rays();

@@ -14,6 +14,7 @@
 #include "ubot/core/frame_header.h"
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
+#include "ubot/sensors/sensor_types.h"
 
 namespace ubot {
 
@@ -47,6 +48,8 @@ class Sensor {
   Sensor& operator=(const Sensor&) = delete;
 
   virtual SensorKind kind() const = 0;
+  // The sensor as its concrete type, for visit_sensor (sensor_types.h).
+  virtual SensorRef ref() const = 0;
   const SensorModel& model() const { return model_; }
   int object_id() const { return object_id_; }
   int index() const { return index_; }  // position in its object's sensor list
@@ -60,7 +63,7 @@ class Sensor {
   // at most one, at ctx.stamp. Returns how many it took.
   int sample_step(const SensorContext& ctx);
   // Takes one sample at ctx.stamp: updates the header and the output, and advances the
-  // schedule past ctx.stamp. A disabled sensor only records a "Disabled" header.
+  // schedule past ctx.stamp. A disabled sensor only records a kDisabled header.
   void sample(const SensorContext& ctx);
   // Called by the simulation once at the start and after every world step (at time t, before
   // any sensor samples), whether or not this sensor samples then: a sensor that needs the motion
@@ -68,8 +71,8 @@ class Sensor {
   virtual void observe(const World& /*world*/, Nanos /*t*/) {}
 
  protected:
-  // Fills the sensor's output; returns whether the sample is valid and its status name.
-  virtual bool measure(const SensorContext& ctx, std::string& status) = 0;
+  // Fills the sensor's output; returns the sample's status (valid when SampleStatus::kValid).
+  virtual SampleStatus measure(const SensorContext& ctx) = 0;
   // Whether the sensor samples at its grid times inside a step, from the world's motion then
   // (it reads only poses), rather than once at the step's end (it casts rays in the scene,
   // which exists at step ends only). Default: at the end.
@@ -90,5 +93,10 @@ class Sensor {
   Nanos next_due_ns_ = 0;
   bool started_ = false;
 };
+
+template <class F>
+decltype(auto) visit_sensor(const Sensor& sensor, F&& f) {
+  return std::visit([&f](const auto* s) -> decltype(auto) { return f(*s); }, sensor.ref());
+}
 
 }  // namespace ubot
