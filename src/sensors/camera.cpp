@@ -5,8 +5,8 @@
 #include <limits>
 #include <numbers>
 
+#include "ubot/core/color.h"
 #include "ubot/core/unreal.h"
-#include "ubot/render/drawing.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
@@ -181,7 +181,7 @@ void Camera::resolve_colors(const SensorContext& ctx) {
     const std::string& name = ctx.world.object_model(id).color;
     Eigen::Vector3d c(kDefaultObject[0], kDefaultObject[1], kDefaultObject[2]);
     if (!name.empty()) {
-      if (const auto parsed = render::parse_color(name)) c = {parsed->r, parsed->g, parsed->b};
+      if (const auto parsed = parse_color(name)) c = {parsed->r, parsed->g, parsed->b};
     }
     object_colors_.push_back(c);
   }
