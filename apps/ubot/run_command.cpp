@@ -1,5 +1,7 @@
 #include "run_command.h"
 
+#include "run_sinks.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -16,19 +18,11 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/mapping/point_cloud_io.h"
-#include "ubot/mapping/sim_mapper.h"
 #include "ubot/record/camera_images.h"
-#include "ubot/record/frames_writer.h"
-#include "ubot/record/imu_csv_writer.h"
-#include "ubot/record/mcap_recorder.h"
-#include "ubot/render/drawing.h"
-#include "ubot/render/plot.h"
 #include "ubot/ros2/bridge.h"
 #include "ubot/ros2/cyclone_transport.h"
-#include "ubot/sensors/imu.h"
 #include "ubot/sim/simulation.h"
-#include "ubot/viz/imu_plot.h"
-#include "ubot/viz/run_drawing.h"
+#include "ubot/sim/sink.h"
 
 namespace ubot::app {
 namespace {
@@ -43,8 +37,6 @@ constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max();
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void request_stop(int) { g_stop = 1; }
 
-constexpr int kPictureSide = 800;
-
 // frames.jsonl thinning: 0 = no file, else every n-th step.
 std::int64_t frames_every(const std::string& frames) {
   if (frames == "every") return 1;
@@ -57,51 +49,6 @@ std::int64_t frames_every(const std::string& frames) {
   }
   return n;
 }
-
-// Per IMU: DIR/<object>/<sensor>.csv with every sample and DIR/<object>/<sensor>.png plotting
-// its six channels.
-class ImuOutputs {
- public:
-  ImuOutputs(const Simulation& sim, const std::filesystem::path& out) {
-    for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
-      const Sensor& sensor = *sim.sensors()[i];
-      if (sensor.kind() != SensorKind::kImu) continue;
-      const auto& imu = static_cast<const Imu&>(sensor);
-      const std::filesystem::path dir =
-          out / file_safe_name(sim.world().object_model(sensor.object_id()).name);
-      create_output_dir(dir);
-      const std::string stem = (dir / file_safe_name(sensor.model().common.name)).string();
-      imus_.push_back(
-          {i, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(imu), stem + ".png"});
-    }
-  }
-  void record(const Simulation& sim) {
-    for (Entry& e : imus_) {
-      const auto& sampled = sim.sampled();
-      if (!std::binary_search(sampled.begin(), sampled.end(), static_cast<int>(e.sensor))) {
-        continue;
-      }
-      const auto& imu = static_cast<const Imu&>(*sim.sensors()[e.sensor]);
-      e.csv->write_step(imu);
-      e.plot.record_step(imu);
-    }
-  }
-  void close() {
-    for (Entry& e : imus_) {
-      e.csv->close();
-      render::write_plot_png(e.plot.plot(), {1000, 640}, e.png);
-    }
-  }
-
- private:
-  struct Entry {
-    std::size_t sensor;
-    std::unique_ptr<ImuCsvWriter> csv;
-    viz::ImuPlot plot;
-    std::string png;
-  };
-  std::vector<Entry> imus_;
-};
 
 class Progress {
  public:
@@ -150,31 +97,6 @@ std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& m
   return maps;
 }
 
-void print_map_summary(const mapping::SavedMap& m) {
-  const mapping::AccumulatorStats& s = m.stats;
-  std::printf("map '%s': %zu points", s.name.c_str(), s.points);
-  if (!s.bounds.empty()) {
-    std::printf(", bounds [%.3f, %.3f, %.3f] .. [%.3f, %.3f, %.3f]", s.bounds.min.x(),
-                s.bounds.min.y(), s.bounds.min.z(), s.bounds.max.x(), s.bounds.max.y(),
-                s.bounds.max.z());
-  }
-  std::printf(
-      "; %llu received, %llu merged, %llu dropped (beyond 1.5 x range_max), %llu rejected; "
-      "%.1f KiB; %llu re-bounds\n",
-      static_cast<unsigned long long>(s.received),
-      static_cast<unsigned long long>(s.counters.merged + s.counters.replaced),
-      static_cast<unsigned long long>(s.dropped_far),
-      static_cast<unsigned long long>(s.counters.rejected), s.memory_bytes / 1024.0,
-      static_cast<unsigned long long>(s.counters.rebounds));
-  for (const mapping::ScannerStats& sc : s.scanners) {
-    std::printf("  %s: %llu scans, %llu points, %llu dropped\n", sc.name.c_str(),
-                static_cast<unsigned long long>(sc.batches),
-                static_cast<unsigned long long>(sc.points),
-                static_cast<unsigned long long>(sc.dropped_far));
-  }
-  for (const std::string& f : m.files) std::printf("  saved %s\n", f.c_str());
-}
-
 // --realtime FACTOR: step k ends no earlier than k * step_time / FACTOR after the start. A slow
 // step is not made up by skipping: the simulation then runs behind.
 class Pacer {
@@ -212,86 +134,45 @@ int run(const RunOptions& options) {
 
   const std::vector<MappingModel> maps = run_maps(model, options.map);
   Simulation sim(std::move(model), {.threads = options.threads});
-  std::unique_ptr<mapping::SimulationMapper> mapper;
-  if (!maps.empty()) {
-    auto log = [quiet = options.quiet](const char* prefix) {
-      return [quiet, prefix](const std::string& line) {
-        if (!quiet) std::fprintf(stderr, "%s%s\n", prefix, line.c_str());
-      };
-    };
-    mapper = std::make_unique<mapping::SimulationMapper>(
-        sim, maps,
-        mapping::MapperOptions{
-            .out_dir = out, .threaded = true, .info = log(""), .warn = log("warning: ")});
-  }
-  std::unique_ptr<FramesWriter> frames;
-  if (every > 0) frames = std::make_unique<FramesWriter>((out / "frames.jsonl").string(), sim);
-  ImuOutputs imu_outputs(sim, out);
-  CameraImagesWriter camera_images(out, sim);
-  viz::RunDrawing drawing(sim);
-  const render::Drawing first = drawing.draw(sim);
-  const render::ImageSize size = render::fit_image(first, kPictureSide);
-  std::unique_ptr<render::GifWriter> gif;
-  const double sample_time = sim.world().model().world.sample_time;
-  const std::int64_t gif_every =
-      std::max<std::int64_t>(1, std::llround(sample_time / sim.world().step_time()));
-  if (options.render) {
-    gif = std::make_unique<render::GifWriter>((out / "run.gif").string(), size,
-                                              gif_every * sim.world().step_time());
-    gif->add_frame(first);
-  }
-
-  std::unique_ptr<McapRecorder> recorder;
+  // What the run writes, in the order each is made, told of each step and finished.
+  std::vector<std::unique_ptr<Sink>> sinks;
+  if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));
+  if (every > 0) sinks.push_back(frames_sink(sim, out, every));
+  sinks.push_back(imu_outputs_sink(sim, out));
+  sinks.push_back(camera_images_sink(sim, out));
+  sinks.push_back(pictures_sink(sim, out, options.render));
   if (!options.mcap.empty()) {
-    const std::filesystem::path parent = std::filesystem::path(options.mcap).parent_path();
-    if (!parent.empty()) create_output_dir(parent);
-    recorder = std::make_unique<McapRecorder>(
-        options.mcap, sim, McapRecorderOptions{parse_mcap_compression(options.mcap_compression)});
-    recorder->record(sim);
+    sinks.push_back(mcap_sink(sim, options.mcap, parse_mcap_compression(options.mcap_compression),
+                              options.mcap_compression));
   }
-
   std::unique_ptr<ros2::Transport> transport;
-  std::unique_ptr<ros2::Bridge> bridge;
+  std::unique_ptr<ros2::Bridge> bridge;  // also the source of the robots' commands
   if (options.ros2) {
     transport = ros2::make_cyclone_transport({.domain_id = options.ros_domain_id});
     bridge = std::make_unique<ros2::Bridge>(*transport, sim);
-    bridge->publish(sim);
+    sinks.push_back(ros2_sink(*bridge));
     g_stop = 0;
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);
   }
+  for (const auto& sink : sinks) sink->on_start(sim);
+
   auto finished = [&] {
     return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) || g_stop;
   };
-
   Progress progress(!options.quiet, max_steps);
   const Pacer pacer(options.realtime, sim.world().step_time());
   const auto start = Clock::now();
   while (!finished()) {
     sim.step(bridge ? bridge->commands(sim) : std::span<const Command>{});
-    if (bridge) bridge->publish(sim);
-    if (recorder) recorder->record(sim);
-    if (mapper) mapper->after_step(sim);
-    const std::int64_t k = sim.world().step_count();
-    const bool last = finished();
-    if (frames && (k % every == 0 || last)) frames->write_step(sim);
-    imu_outputs.record(sim);
-    camera_images.write(sim);
-    drawing.record(sim);
-    if (gif && (k % gif_every == 0 || last)) gif->add_frame(drawing.draw(sim));
-    progress.update(k, nanos_to_seconds(sim.world().time_ns()));
-    pacer.wait(k);
+    const StepInfo step{.step = sim.world().step_count(), .last = finished()};
+    for (const auto& sink : sinks) sink->on_step(sim, step);
+    progress.update(step.step, nanos_to_seconds(sim.world().time_ns()));
+    pacer.wait(step.step);
   }
-  if (bridge) bridge->shutdown();
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
-  if (frames) frames->close();
-  if (recorder) recorder->close();
-  if (gif) gif->close();
-  imu_outputs.close();
-  render::write_png(drawing.draw(sim), size, (out / "world.png").string());
-  std::vector<mapping::SavedMap> saved_maps;
-  if (mapper) saved_maps = mapper->finish();
+  for (const auto& sink : sinks) sink->on_finish(sim);
 
   if (!options.quiet) {
     const std::int64_t steps = sim.world().step_count();
@@ -302,13 +183,7 @@ int run(const RunOptions& options) {
         nanos_to_seconds(sim.world().time_ns()), wall, wall > 0 ? steps / wall : 0.0,
         wall > 0 ? nanos_to_seconds(sim.world().time_ns()) / wall : 0.0,
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
-    for (const mapping::SavedMap& m : saved_maps) print_map_summary(m);
-    if (recorder) {
-      const McapStatistics& s = recorder->statistics();
-      std::printf("mcap: %llu messages, %.1f MiB (%s) in %s\n",
-                  static_cast<unsigned long long>(s.messages), s.file_bytes / 1048576.0,
-                  options.mcap_compression.c_str(), options.mcap.c_str());
-    }
+    for (const auto& sink : sinks) sink->report(stdout);
   }
   return 0;
 }

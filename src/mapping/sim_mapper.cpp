@@ -4,8 +4,11 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <optional>
 
 #include "ubot/mapping/map_io.h"
+#include "ubot/sensors/camera.h"
+#include "ubot/sensors/imu.h"
 #include "ubot/world/world.h"
 
 namespace ubot::mapping {
@@ -46,10 +49,26 @@ PointBatch batch_from_sweep(const Lidar3d& lidar, int scanner) {
 
 namespace {
 
-double range_max_of(const Sensor& sensor) {
-  return sensor.kind() == SensorKind::kLidar3d
-             ? static_cast<const Lidar3d&>(sensor).params().range_max
-             : static_cast<const Lidar2d&>(sensor).params().range_max;
+// The range_max of a sensor the map can take points from (lidar2d, lidar3d); none for the
+// others.
+std::optional<double> map_range_max(const Sensor& sensor) {
+  return visit_sensor(
+      sensor, Overloaded{
+                  [](const Lidar2d& l) -> std::optional<double> { return l.params().range_max; },
+                  [](const Lidar3d& l) -> std::optional<double> { return l.params().range_max; },
+                  [](const Imu&) -> std::optional<double> { return {}; },
+                  [](const Camera&) -> std::optional<double> { return {}; },
+              });
+}
+
+// The points of a mapped sensor's sample.
+PointBatch map_batch(const Sensor& sensor, int scanner) {
+  return visit_sensor(sensor, Overloaded{
+                                  [&](const Lidar2d& l) { return batch_from_scan(l, scanner); },
+                                  [&](const Lidar3d& l) { return batch_from_sweep(l, scanner); },
+                                  [](const Imu&) { return PointBatch{}; },     // never a map target
+                                  [](const Camera&) { return PointBatch{}; },  // never a map target
+                              });
 }
 
 }  // namespace
@@ -75,8 +94,7 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       for (std::size_t k = 0; k < sim.sensors().size(); ++k) {
         if (sim.sensors()[k]->object_id() == s.object_id &&
             sim.sensors()[k]->index() == s.sensor_index &&
-            (sim.sensors()[k]->kind() == SensorKind::kLidar2d ||
-             sim.sensors()[k]->kind() == SensorKind::kLidar3d)) {  // the adapters there are
+            map_range_max(*sim.sensors()[k])) {  // the adapters there are
           index = static_cast<int>(k);
         }
       }
@@ -85,7 +103,7 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       names.push_back(name);
       if (options_.info) {
         options_.info(fmt::format("map '{}': attached to {} ({}, range_max {} m)", model.name, name,
-                                  sensor.type_name(), range_max_of(*sim.sensors()[index])));
+                                  sensor.type_name(), *map_range_max(*sim.sensors()[index])));
       }
       if (!s.also_matched.empty() && options_.warn) {
         options_.warn(
@@ -110,10 +128,7 @@ void SimulationMapper::after_step(const Simulation& sim) {
     const Sensor& sensor = *sim.sensors()[k];
     if (targets_[k].empty() || !sensor.header().valid) continue;
     for (const Target& t : targets_[k]) {
-      accumulators_[t.map]->add(
-          sensor.kind() == SensorKind::kLidar3d
-              ? batch_from_sweep(static_cast<const Lidar3d&>(sensor), t.scanner)
-              : batch_from_scan(static_cast<const Lidar2d&>(sensor), t.scanner));
+      accumulators_[t.map]->add(map_batch(sensor, t.scanner));
     }
   }
 }

@@ -10,8 +10,10 @@
 namespace ubot {
 namespace {
 
-bool is_camera(const Sensor& s) {
-  return s.kind() == SensorKind::kDepthCamera || s.kind() == SensorKind::kRgbCamera;
+// The camera a sensor is, or null.
+const Camera* as_camera(const Sensor& s) {
+  return visit_sensor(s, Overloaded{[](const Camera& c) { return &c; },
+                                    [](const auto&) -> const Camera* { return nullptr; }});
 }
 
 std::filesystem::path camera_dir(const Simulation& sim, const Sensor& camera) {
@@ -44,7 +46,7 @@ std::string camera_image_file(const Simulation& sim, const Camera& camera) {
 CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulation& sim)
     : out_(std::move(out)) {
   for (const auto& sensor : sim.sensors()) {
-    if (!is_camera(*sensor)) continue;
+    if (!as_camera(*sensor)) continue;
     create_output_dir(out_ / camera_dir(sim, *sensor));
   }
 }
@@ -52,8 +54,9 @@ CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulati
 void CameraImagesWriter::write(const Simulation& sim) {
   for (const int i : sim.sampled()) {
     const Sensor& sensor = *sim.sensors()[i];
-    if (!is_camera(sensor) || sensor.header().status == "Disabled") continue;
-    const auto& camera = static_cast<const Camera&>(sensor);
+    const Camera* c = as_camera(sensor);
+    if (!c || sensor.header().disabled()) continue;
+    const Camera& camera = *c;
     const CameraImage& img = camera.image();
     const std::string path = (out_ / camera_image_file(sim, camera)).string();
     if (camera.params().depth) {

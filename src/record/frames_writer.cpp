@@ -322,24 +322,21 @@ void write_header(JsonWriter& j, const Simulation& sim) {
         .value(sensor->model().common.name)
         .key("type")
         .value(sensor->model().type_name());
-    switch (sensor->kind()) {
-      case SensorKind::kLidar2d:
-        write_lidar_parameters(j, static_cast<const Lidar2d&>(*sensor));
-        write_smoke(j, sensor->model().common.smoke);
-        break;
-      case SensorKind::kImu:
-        write_imu_parameters(j, static_cast<const Imu&>(*sensor));
-        break;
-      case SensorKind::kLidar3d:
-        write_lidar3d_parameters(j, static_cast<const Lidar3d&>(*sensor));
-        write_smoke(j, sensor->model().common.smoke);
-        break;
-      case SensorKind::kDepthCamera:
-      case SensorKind::kRgbCamera:
-        write_camera_parameters(j, sim, static_cast<const Camera&>(*sensor));
-        write_smoke(j, sensor->model().common.smoke);
-        break;
-    }
+    visit_sensor(*sensor, Overloaded{
+                              [&](const Lidar2d& s) {
+                                write_lidar_parameters(j, s);
+                                write_smoke(j, s.model().common.smoke);
+                              },
+                              [&](const Imu& s) { write_imu_parameters(j, s); },
+                              [&](const Lidar3d& s) {
+                                write_lidar3d_parameters(j, s);
+                                write_smoke(j, s.model().common.smoke);
+                              },
+                              [&](const Camera& s) {
+                                write_camera_parameters(j, sim, s);
+                                write_smoke(j, s.model().common.smoke);
+                              },
+                          });
     j.end_object();
   }
   j.end_array();
@@ -388,11 +385,17 @@ void write_imu(JsonWriter& j, const Imu& imu) {
     const FrameHeader& h = r.header;
     j.begin_object().key("sequence").value(h.sequence);
     j.key("stamp").value(nanos_to_seconds(h.stamp));
-    j.key("valid").value(h.valid).key("status").value(h.status);
+    j.key("valid").value(h.valid).key("status").value(sample_status_name(h.status));
     write_imu_data(j, r.data);
     j.end_object();
   }
   j.end_array();
+}
+
+// A sample's status; whether its data follow (not for a disabled sensor).
+bool write_status(JsonWriter& j, const FrameHeader& h) {
+  j.key("status").value(sample_status_name(h.status));
+  return !h.disabled();
 }
 
 // The ids an object with a field of view detects this step (SPEC §10); nothing for the others.
@@ -461,25 +464,21 @@ void FramesWriter::write_step(const Simulation& sim) {
         .value(h.sequence)
         .key("stamp")
         .value(nanos_to_seconds(h.stamp));
-    if (sensor.kind() == SensorKind::kImu) json_.key("valid").value(h.valid);
-    json_.key("status").value(h.status);
-    if (h.status != "Disabled") {
-      switch (sensor.kind()) {
-        case SensorKind::kLidar2d:
-          write_lidar(json_, static_cast<const Lidar2d&>(sensor));
-          break;
-        case SensorKind::kImu:
-          write_imu(json_, static_cast<const Imu&>(sensor));
-          break;
-        case SensorKind::kLidar3d:
-          write_lidar3d(json_, static_cast<const Lidar3d&>(sensor), *points_);
-          break;
-        case SensorKind::kDepthCamera:
-        case SensorKind::kRgbCamera:
-          write_camera(json_, sim, static_cast<const Camera&>(sensor));
-          break;
-      }
-    }
+    visit_sensor(sensor, Overloaded{
+                             [&](const Lidar2d& s) {
+                               if (write_status(json_, h)) write_lidar(json_, s);
+                             },
+                             [&](const Imu& s) {
+                               json_.key("valid").value(h.valid);  // the IMU's statuses vary
+                               if (write_status(json_, h)) write_imu(json_, s);
+                             },
+                             [&](const Lidar3d& s) {
+                               if (write_status(json_, h)) write_lidar3d(json_, s, *points_);
+                             },
+                             [&](const Camera& s) {
+                               if (write_status(json_, h)) write_camera(json_, sim, s);
+                             },
+                         });
     json_.end_object();
   }
   json_.end_array();

@@ -30,8 +30,8 @@ void ImuCsvWriter::write(const ImuReading& sample) {
   const Eigen::Vector3d &w = s.angular_velocity, &a = s.linear_acceleration;
   // fmt's "{}" for a double is the shortest round-trip form.
   put(fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", nanos_to_seconds(h.stamp),
-                  h.sequence, h.status, h.valid ? 1 : 0, q.x(), q.y(), q.z(), q.w(), w.x(), w.y(),
-                  w.z(), a.x(), a.y(), a.z()));
+                  h.sequence, sample_status_name(h.status), h.valid ? 1 : 0, q.x(), q.y(), q.z(),
+                  q.w(), w.x(), w.y(), w.z(), a.x(), a.y(), a.z()));
 }
 
 void ImuCsvWriter::put(const std::string& line) {

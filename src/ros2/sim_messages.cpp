@@ -91,16 +91,17 @@ TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_
   TransformStamped t;
   t.header = {to_time(0), base_frame};
   t.child_frame_id = sensor.header().frame_id;
-  if (const auto* lidar = std::get_if<Lidar2dModel>(&sensor.model().params)) {
-    t.transform.translation = {lidar->offset.x(), lidar->offset.y(), lidar->z};
-    t.transform.rotation = yaw_quaternion(lidar->offset.z());
-  } else if (const auto* imu = std::get_if<ImuModel>(&sensor.model().params)) {
-    t.transform = mount_transform(imu->offset, imu->rpy);
-  } else if (const auto* lidar3d = std::get_if<Lidar3dModel>(&sensor.model().params)) {
-    t.transform = mount_transform(lidar3d->offset, lidar3d->rpy);
-  } else if (const auto* camera = std::get_if<CameraModel>(&sensor.model().params)) {
-    t.transform = mount_transform(camera->offset, camera->rpy);
-  }
+  t.transform = std::visit(
+      Overloaded{
+          [](const Lidar2dModel& lidar) {
+            return Transform{{lidar.offset.x(), lidar.offset.y(), lidar.z},
+                             yaw_quaternion(lidar.offset.z())};
+          },
+          [](const ImuModel& imu) { return mount_transform(imu.offset, imu.rpy); },
+          [](const Lidar3dModel& lidar) { return mount_transform(lidar.offset, lidar.rpy); },
+          [](const CameraModel& camera) { return mount_transform(camera.offset, camera.rpy); },
+      },
+      sensor.model().params);
   return t;
 }
 
@@ -188,9 +189,12 @@ TFMessage static_transforms(const Simulation& sim,
     const std::string* base = base_frame_of(sensor->object_id());
     if (!base) continue;
     m.transforms.push_back(sensor_transform(*sensor, *base));
-    if (const auto* camera = dynamic_cast<const Camera*>(sensor.get())) {
-      m.transforms.push_back(optical_transform(*camera));
-    }
+    visit_sensor(*sensor, Overloaded{
+                              [&](const Camera& camera) {
+                                m.transforms.push_back(optical_transform(camera));
+                              },
+                              [](const auto&) {},  // other sensors have no extra frame
+                          });
   }
   return m;
 }

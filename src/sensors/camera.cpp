@@ -5,8 +5,8 @@
 #include <limits>
 #include <numbers>
 
+#include "ubot/core/color.h"
 #include "ubot/core/unreal.h"
-#include "ubot/render/drawing.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
@@ -88,7 +88,7 @@ Camera::Camera(const SensorModel& model, const ObjectModel& owner, int index,
   media_entry_.resize(n);
 }
 
-bool Camera::measure(const SensorContext& ctx, std::string& status) {
+SampleStatus Camera::measure(const SensorContext& ctx) {
   const Pose3d pose = compose(ctx.world.pose3d(object_id()), mount_);
   image_.pose = pose;
   image_.medium_pixels = 0;
@@ -101,8 +101,7 @@ bool Camera::measure(const SensorContext& ctx, std::string& status) {
     fill_color(ctx);
     media_color(ctx, pose);
   }
-  status = "Valid";
-  return true;
+  return SampleStatus::kValid;
 }
 
 void Camera::build_rays(const Pose3d& pose) {
@@ -182,7 +181,7 @@ void Camera::resolve_colors(const SensorContext& ctx) {
     const std::string& name = ctx.world.object_model(id).color;
     Eigen::Vector3d c(kDefaultObject[0], kDefaultObject[1], kDefaultObject[2]);
     if (!name.empty()) {
-      if (const auto parsed = render::parse_color(name)) c = {parsed->r, parsed->g, parsed->b};
+      if (const auto parsed = parse_color(name)) c = {parsed->r, parsed->g, parsed->b};
     }
     object_colors_.push_back(c);
   }

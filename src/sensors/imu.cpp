@@ -17,22 +17,6 @@ void clamp_length(Eigen::Vector3d& v, double max_length) {
 
 }  // namespace
 
-const char* imu_status_name(ImuStatus status) {
-  switch (status) {
-    case ImuStatus::kValid:
-      return "Valid";
-    case ImuStatus::kWarmingUp:
-      return "WarmingUp";
-    case ImuStatus::kInvalidDeltaTime:
-      return "InvalidDeltaTime";
-    case ImuStatus::kTeleportDetected:
-      return "TeleportDetected";
-    case ImuStatus::kDisabled:
-      return "Disabled";
-  }
-  return "?";
-}
-
 ImuProcessor::ImuProcessor(const ImuModel& params, bool noise, Nanos period)
     : params_(params),
       noise_(noise),
@@ -55,29 +39,29 @@ void ImuProcessor::reset_bias() {
   walk_g_.setZero();
 }
 
-ImuStatus ImuProcessor::classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const {
+SampleStatus ImuProcessor::classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const {
   // A configured period beyond max_sample_dt can never give a usable interval.
-  if (period_ > max_dt_) return ImuStatus::kInvalidDeltaTime;
-  if (history_ == 0) return ImuStatus::kWarmingUp;
+  if (period_ > max_dt_) return SampleStatus::kInvalidDeltaTime;
+  if (history_ == 0) return SampleStatus::kWarmingUp;
   const Nanos dt = stamp - previous_.stamp;
-  if (dt <= 0 || dt > max_dt_) return ImuStatus::kInvalidDeltaTime;
+  if (dt <= 0 || dt > max_dt_) return SampleStatus::kInvalidDeltaTime;
   turn = rotation_vector(previous_.orientation.conjugate() * pose.orientation);
   if ((pose.position - previous_.position).squaredNorm() >
           params_.teleport_distance * params_.teleport_distance ||
       turn.norm() > teleport_angle_) {
-    return ImuStatus::kTeleportDetected;
+    return SampleStatus::kTeleportDetected;
   }
-  return history_ < 2 ? ImuStatus::kWarmingUp : ImuStatus::kValid;
+  return history_ < 2 ? SampleStatus::kWarmingUp : SampleStatus::kValid;
 }
 
-ImuStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& rng) {
+SampleStatus ImuProcessor::process(Nanos stamp, const Pose3d& pose, RandomStream& rng) {
   Eigen::Vector3d turn;  // rotation vector from the previous orientation to this one
-  const ImuStatus status = classify(stamp, pose, turn);
+  const SampleStatus status = classify(stamp, pose, turn);
   // Invalid intervals and teleports restart the history from this pose.
-  if (status == ImuStatus::kInvalidDeltaTime || status == ImuStatus::kTeleportDetected) {
+  if (status == SampleStatus::kInvalidDeltaTime || status == SampleStatus::kTeleportDetected) {
     history_ = 0;
   }
-  const bool valid = status == ImuStatus::kValid;
+  const bool valid = status == SampleStatus::kValid;
   const double dt = nanos_to_seconds(valid ? stamp - previous_.stamp : period_);
   sample_.orientation = pose.orientation;
   const double sa = accelerometer_sigma(dt), sg = gyroscope_sigma(dt);
@@ -163,11 +147,9 @@ Imu::Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uin
       processor_(params_, model.common.noise,
                  period_from_rate(model.common.update_rate_hz.value_or(kImuDefaultRateHz))) {}
 
-bool Imu::measure(const SensorContext& ctx, std::string& status) {
+SampleStatus Imu::measure(const SensorContext& ctx) {
   const Pose3d sensor = compose(ctx.world.pose3d_at(object_id(), ctx.stamp), mount_);
-  const ImuStatus s = processor_.process(ctx.stamp, sensor, rng());
-  status = imu_status_name(s);
-  return s == ImuStatus::kValid;
+  return processor_.process(ctx.stamp, sensor, rng());
 }
 
 void Imu::after_step_sample() {

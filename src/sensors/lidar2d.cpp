@@ -39,7 +39,7 @@ double Lidar2d::angle_increment() const {
   return params_.angle_range / (angles_.size() - 1);
 }
 
-bool Lidar2d::measure(const SensorContext& ctx, std::string& status) {
+SampleStatus Lidar2d::measure(const SensorContext& ctx) {
   const ObjectState& owner = ctx.world.object(object_id());
   // Sensor pose: the offset is in the body frame, about the object's state point.
   const double x = owner.state[0], y = owner.state[1], yaw = owner.state[2];
@@ -53,8 +53,7 @@ bool Lidar2d::measure(const SensorContext& ctx, std::string& status) {
   cut_by_media(ctx, pose);
   fill_ranges(ctx);
   if (params_.fmcw) fill_radial_velocity(ctx, pose);
-  status = "Valid";
-  return true;
+  return SampleStatus::kValid;
 }
 
 void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {

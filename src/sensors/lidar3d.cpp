@@ -63,14 +63,13 @@ Pose3d Lidar3d::pose_at(Nanos t, const Pose3d& now) const {
   return {a.position + u * (b.position - a.position), a.orientation.slerp(u, b.orientation)};
 }
 
-bool Lidar3d::measure(const SensorContext& ctx, std::string& status) {
+SampleStatus Lidar3d::measure(const SensorContext& ctx) {
   place_columns(ctx);
   build_rays();
   ctx.scene_3d().cast(rays_, object_id(), hits_);
   cut_by_media(ctx);
   fill_points(ctx);
-  status = "Valid";
-  return true;
+  return SampleStatus::kValid;
 }
 
 void Lidar3d::place_columns(const SensorContext& ctx) {

@@ -43,11 +43,11 @@ void Sensor::sample(const SensorContext& ctx) {
   started_ = true;
   header_.stamp = ctx.stamp;
   if (model_.common.enabled) {
-    header_.valid = measure(ctx, header_.status);
+    header_.status = measure(ctx);
   } else {
-    header_.valid = false;
-    header_.status = "Disabled";
+    header_.status = SampleStatus::kDisabled;
   }
+  header_.valid = header_.status == SampleStatus::kValid;
   // Next grid point strictly after this sample (several periods may fit in one step).
   if (period_ns_ > 0) next_due_ns_ = (ctx.stamp / period_ns_ + 1) * period_ns_;
 }

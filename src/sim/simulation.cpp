@@ -100,16 +100,18 @@ void legacy_snapshot(const World& world, int id, const std::string& tag,
 
 std::unique_ptr<Sensor> make_sensor(const SensorModel& s, const ObjectModel& owner, int index,
                                     std::uint64_t seed) {
-  if (std::holds_alternative<ImuModel>(s.params)) {
-    return std::make_unique<Imu>(s, owner, index, seed);
-  }
-  if (std::holds_alternative<Lidar3dModel>(s.params)) {
-    return std::make_unique<Lidar3d>(s, owner, index, seed);
-  }
-  if (std::holds_alternative<CameraModel>(s.params)) {
-    return std::make_unique<Camera>(s, owner, index, seed);
-  }
-  return std::make_unique<Lidar2d>(s, owner, index, seed);
+  // One alternative per parameter type: a new SensorModel alternative without a line here does
+  // not compile.
+  auto make = [&]<class T>(std::type_identity<T>) -> std::unique_ptr<Sensor> {
+    return std::make_unique<T>(s, owner, index, seed);
+  };
+  return std::visit(Overloaded{
+                        [&](const Lidar2dModel&) { return make(std::type_identity<Lidar2d>{}); },
+                        [&](const ImuModel&) { return make(std::type_identity<Imu>{}); },
+                        [&](const Lidar3dModel&) { return make(std::type_identity<Lidar3d>{}); },
+                        [&](const CameraModel&) { return make(std::type_identity<Camera>{}); },
+                    },
+                    s.params);
 }
 
 }  // namespace

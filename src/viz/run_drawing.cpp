@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "ubot/core/time.h"
 #include "ubot/sensors/camera.h"
+#include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
 
@@ -128,39 +130,20 @@ void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d)
 // rest are left out and the caption says how many were drawn. Small worlds stay well inside it.
 constexpr std::size_t kMaxDrawnBeams = 20000;
 
-render::BeamsDrawing sensor_beams(const Sensor& sensor) {
-  switch (sensor.kind()) {
-    case SensorKind::kLidar2d:
-      return beams(static_cast<const Lidar2d&>(sensor));
-    case SensorKind::kLidar3d:
-      return horizon_points(static_cast<const Lidar3d&>(sensor));
-    case SensorKind::kDepthCamera:
-    case SensorKind::kRgbCamera:
-      return frustum(static_cast<const Camera&>(sensor));
-    case SensorKind::kImu:
-      break;
-  }
-  return {};  // nothing to draw
-}
+render::BeamsDrawing sensor_beams(const Lidar2d& lidar) { return beams(lidar); }
+render::BeamsDrawing sensor_beams(const Lidar3d& lidar) { return horizon_points(lidar); }
+render::BeamsDrawing sensor_beams(const Camera& camera) { return frustum(camera); }
+render::BeamsDrawing sensor_beams(const Imu&) { return {}; }
 
 // How many segments or dots a sensor's drawing would hold, without building it (a 3D lidar:
-// its points per channel, about what its horizon ring holds).
-std::size_t beam_count(const Sensor& sensor) {
-  switch (sensor.kind()) {
-    case SensorKind::kLidar2d:
-      return static_cast<const Lidar2d&>(sensor).scan().ranges.size();
-    case SensorKind::kLidar3d: {
-      const Lidar3d& lidar = static_cast<const Lidar3d&>(sensor);
-      return lidar.sweep().points.size() / std::max<std::size_t>(1, lidar.channels());
-    }
-    case SensorKind::kDepthCamera:
-    case SensorKind::kRgbCamera:
-      return 2;
-    case SensorKind::kImu:
-      break;
-  }
-  return 0;
+// its points per channel, about what its horizon ring holds); none for a sensor that draws
+// nothing.
+std::optional<std::size_t> beam_count(const Lidar2d& lidar) { return lidar.scan().ranges.size(); }
+std::optional<std::size_t> beam_count(const Lidar3d& lidar) {
+  return lidar.sweep().points.size() / std::max<std::size_t>(1, lidar.channels());
 }
+std::optional<std::size_t> beam_count(const Camera&) { return 2; }
+std::optional<std::size_t> beam_count(const Imu&) { return std::nullopt; }
 
 // The beams of the sensors that show and have a valid sample, within kMaxDrawnBeams; appends a
 // note to the caption when some were left out.
@@ -169,17 +152,17 @@ void add_sensors(const Simulation& sim, render::Drawing& d) {
   std::size_t drawn = 0, shown = 0, budget_used = 0;
   bool full = false;
   for (const auto& sensor : sim.sensors()) {
-    if (!w.object_model(sensor->object_id()).plot.show_sensor ||
-        sensor->header().status != "Valid" || sensor->kind() == SensorKind::kImu) {
-      continue;
-    }
+    if (!w.object_model(sensor->object_id()).plot.show_sensor || !sensor->header().valid) continue;
+    const std::optional<std::size_t> beams =
+        visit_sensor(*sensor, [](const auto& s) { return beam_count(s); });
+    if (!beams) continue;
     ++shown;
-    const std::size_t count = beam_count(*sensor);
+    const std::size_t count = *beams;
     full = full || budget_used + count > kMaxDrawnBeams;
     if (full) continue;
     budget_used += count;
     ++drawn;
-    d.beams.push_back(sensor_beams(*sensor));
+    d.beams.push_back(visit_sensor(*sensor, [](const auto& s) { return sensor_beams(s); }));
   }
   if (drawn < shown) d.caption += fmt::format("   beams of {} of {} sensors", drawn, shown);
 }

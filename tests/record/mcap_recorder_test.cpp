@@ -311,7 +311,7 @@ TEST(McapRecorder, PointsHookWritesPointCloud2OnTheRobotsTopic) {
   const std::string path = temp_path("points.mcap");
   Simulation sim = make_sim();
   ros2::PointCloudData cloud;
-  cloud.header = {"robot_0/lidar3d_0", "robot_0/lidar3d_0", 0, 0, true, "Valid"};
+  cloud.header = {"robot_0/lidar3d_0", "robot_0/lidar3d_0", 0, 0, true, SampleStatus::kValid};
   cloud.points = {{1.5f, -2.0f, 0.25f, 0.8f, 7, 0.01f}, {3.0f, 4.0f, -1.0f, 0.0f, 15, 0.05f}};
   {
     McapRecorder recorder(path, sim);

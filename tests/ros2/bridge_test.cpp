@@ -265,7 +265,8 @@ TEST(Bridge, PointCloudImuAndImageHooks) {
   Simulation sim = make_sim();
   Bridge bridge(transport, sim);
   PointCloudData cloud;
-  cloud.header = {"robot_0/lidar3d_0", "robot_0/lidar3d_0", 3, 1'500'000'000, true, "Valid"};
+  cloud.header = {"robot_0/lidar3d_0", "robot_0/lidar3d_0", 3, 1'500'000'000, true,
+                  SampleStatus::kValid};
   cloud.points = {{1.5f, -2.0f, 0.25f, 0.8f, 7, 0.01f}, {3.0f, 4.0f, -1.0f, 0.0f, 15, 0.05f}};
   bridge.publish_points(0, "lidar3d_0", cloud);
   bridge.publish_points(0, "lidar3d_1", cloud);
@@ -302,7 +303,7 @@ TEST(Bridge, PointCloudImuAndImageHooks) {
   EXPECT_EQ(pc.data[19], 0);
 
   ImuData imu;
-  imu.header = {"robot_0/imu_0", "robot_0/imu_0", 0, 20'000'000, true, "Valid"};
+  imu.header = {"robot_0/imu_0", "robot_0/imu_0", 0, 20'000'000, true, SampleStatus::kValid};
   imu.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()));
   imu.orientation_variance = Eigen::Vector3d::Zero();
   imu.angular_velocity = {0.1, 0.2, 0.3};
@@ -319,7 +320,7 @@ TEST(Bridge, PointCloudImuAndImageHooks) {
   EXPECT_EQ(m.linear_acceleration.z, 9.81);
 
   ImageData image;
-  image.header = {"robot_0/cam", "robot_0/cam_optical", 0, 0, true, "Valid"};
+  image.header = {"robot_0/cam", "robot_0/cam_optical", 0, 0, true, SampleStatus::kValid};
   image.width = 2;
   image.height = 1;
   image.encoding = "rgb8";

@@ -109,7 +109,7 @@ TEST_P(CdrMatchesCyclone, LaserScan) {
 
 TEST_P(CdrMatchesCyclone, PointCloud2Imu) {
   PointCloudData cloud;
-  cloud.header = {"robot_0/lidar3d_0", frame(), 3, 2'000'000'000, true, "Valid"};
+  cloud.header = {"robot_0/lidar3d_0", frame(), 3, 2'000'000'000, true, SampleStatus::kValid};
   for (int i = 0; i < 5; ++i) {
     cloud.points.push_back(
         {0.5f * i, -1.0f * i, 0.25f, 10.0f * i, static_cast<std::uint16_t>(i), 1e-3f * i});
@@ -119,7 +119,7 @@ TEST_P(CdrMatchesCyclone, PointCloud2Imu) {
   expect_same_as_cyclone(pc);
 
   ImuData imu;
-  imu.header = {"robot_0/imu_0", frame(), 1, 30'000'000, true, "Valid"};
+  imu.header = {"robot_0/imu_0", frame(), 1, 30'000'000, true, SampleStatus::kValid};
   imu.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()));
   imu.angular_velocity = {0.1, 0.2, 0.3};
   imu.angular_velocity_variance = Eigen::Vector3d(1e-4, 2e-4, 3e-4);
@@ -129,7 +129,7 @@ TEST_P(CdrMatchesCyclone, PointCloud2Imu) {
 
 TEST_P(CdrMatchesCyclone, ImageCameraInfo) {
   ImageData image;
-  image.header = {"cam", frame(), 0, 5, true, "Valid"};
+  image.header = {"cam", frame(), 0, 5, true, SampleStatus::kValid};
   image.width = 3;
   image.height = 1;
   image.encoding = frame().size() % 2 ? "rgb8" : "mono8";

@@ -37,7 +37,7 @@ std::vector<std::vector<double>> run_at_rest(ImuProcessor& p, RandomStream& rng,
   std::vector<std::vector<double>> channels(6);
   const Pose3d rest;
   for (int k = 0; k < n + 2; ++k) {
-    if (p.process(k * kPeriod, rest, rng) != ImuStatus::kValid) continue;
+    if (p.process(k * kPeriod, rest, rng) != SampleStatus::kValid) continue;
     for (int i = 0; i < 3; ++i) {
       channels[i].push_back(p.sample().linear_acceleration[i]);
       channels[3 + i].push_back(p.sample().angular_velocity[i]);
@@ -74,7 +74,7 @@ TEST(ImuNoise, KalibrDensitiesBecomePerSampleSigma) {
   RandomStream rng(7);
   std::vector<double> ax, wz;
   for (int k = 0; k < 100002; ++k) {
-    if (p.process(k * period, Pose3d{}, rng) != ImuStatus::kValid) continue;
+    if (p.process(k * period, Pose3d{}, rng) != SampleStatus::kValid) continue;
     ax.push_back(p.sample().linear_acceleration.x());
     wz.push_back(p.sample().angular_velocity.z());
   }
@@ -116,8 +116,8 @@ TEST(ImuNoise, RandomWalkAdvancesOnEverySampleValidOrNot) {
   m.gyroscope_bias_random_walk_std = 0.002;
   std::vector<Nanos> stamps = {0, kPeriod, 2 * kPeriod, 3 * kPeriod, 3 * kPeriod + 700'000'000};
   while (stamps.size() < 16) stamps.push_back(stamps.back() + kPeriod);
-  const ImuStatus W = ImuStatus::kWarmingUp, V = ImuStatus::kValid;
-  const ImuStatus expected_status[6] = {W, W, V, V, ImuStatus::kInvalidDeltaTime, W};
+  const SampleStatus W = SampleStatus::kWarmingUp, V = SampleStatus::kValid;
+  const SampleStatus expected_status[6] = {W, W, V, V, SampleStatus::kInvalidDeltaTime, W};
   const int checkpoints[] = {1, 2, 4, 5, 6, 16};  // after this many samples
   const int kWalks = 100000;
   double accel_squares[6] = {}, gyro_squares[6] = {};
@@ -126,7 +126,7 @@ TEST(ImuNoise, RandomWalkAdvancesOnEverySampleValidOrNot) {
     ImuProcessor p(m, true, kPeriod);
     RandomStream rng(derive_seed(5, "walk/" + std::to_string(w)));
     for (std::size_t k = 0, c = 0; k < stamps.size(); ++k) {
-      const ImuStatus status = p.process(stamps[k], Pose3d{}, rng);
+      const SampleStatus status = p.process(stamps[k], Pose3d{}, rng);
       if (status != (k < 6 ? expected_status[k] : V)) ++statuses_wrong;
       if (status != V && (p.sample().linear_acceleration != Eigen::Vector3d::Zero() ||
                           p.sample().angular_velocity != Eigen::Vector3d::Zero())) {

@@ -70,7 +70,7 @@ TEST(ImuRate, TwoHundredHertzInATenHertzWorld) {
     const FrameHeader& h = all[k].header;
     EXPECT_EQ(h.stamp, static_cast<Nanos>(k) * kPeriod);  // exact integer nanoseconds
     EXPECT_EQ(h.sequence, k);
-    EXPECT_EQ(h.status, k < 2 ? "WarmingUp" : "Valid") << k;
+    EXPECT_STREQ(sample_status_name(h.status), k < 2 ? "WarmingUp" : "Valid") << k;
   }
   EXPECT_EQ(all[2].header.stamp, 10'000'000);  // the first Valid: 2 / rate = 10 ms
   EXPECT_EQ(imu(sim).header().sequence, 200u);
@@ -80,8 +80,8 @@ TEST(ImuRate, HundredHertzInAStepTimePointOneWorldIsValidFromTwentyMilliseconds)
   Simulation sim = make_sim(robot_world("{name: diff}", "[0, 0, 0]", ", update_rate_hz: 100"));
   const std::vector<ImuReading> all = run(sim, 2, {0.5, 0.2});
   ASSERT_EQ(all.size(), 21u);  // 0, 10, ..., 200 ms
-  EXPECT_EQ(all[1].header.status, "WarmingUp");
-  EXPECT_EQ(all[2].header.status, "Valid");
+  EXPECT_EQ(all[1].header.status, SampleStatus::kWarmingUp);
+  EXPECT_EQ(all[2].header.status, SampleStatus::kValid);
   EXPECT_EQ(all[2].header.stamp, 20'000'000);  // 0.02 s, not 0.3 s (one sample per step)
 }
 
@@ -130,7 +130,7 @@ TEST(ImuRate, DiffTurnMatchesTheClosedFormOfTheStepMotion) {
         mount.conjugate() * (k * w.cross(u + w.cross(r)) + Eigen::Vector3d(0, 0, kG));
     ASSERT_EQ(all.size(), 1001u);
     for (std::size_t i = 2; i < all.size(); ++i) {
-      ASSERT_EQ(all[i].header.status, "Valid");
+      ASSERT_EQ(all[i].header.status, SampleStatus::kValid);
       expect_near(all[i].data.angular_velocity, mount.conjugate() * w, 1e-12, "ω");
       expect_near(all[i].data.linear_acceleration, f, 1e-9, "f at " + std::to_string(i));
     }

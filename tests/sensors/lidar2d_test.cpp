@@ -226,7 +226,7 @@ TEST(Lidar2d, UpdateRateSamplesOnItsOwnGrid) {
 TEST(Lidar2d, DisabledSensorReportsDisabled) {
   Simulation sim = make_sim(world("number: 3, enabled: false", "  []\n"));
   sim.step();
-  EXPECT_EQ(lidar(sim).header().status, "Disabled");
+  EXPECT_EQ(lidar(sim).header().status, SampleStatus::kDisabled);
   EXPECT_FALSE(lidar(sim).header().valid);
   EXPECT_EQ(lidar(sim).header().sensor_id, "robot_0/lidar2d_0");
 }

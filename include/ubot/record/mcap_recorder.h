@@ -4,7 +4,7 @@
 // (encoding "ros2msg", name "<pkg>/msg/<Type>", data = the .msg text with its dependencies); one
 // Channel per topic (message encoding "cdr", metadata offered_qos_profiles and topic_type_hash);
 // messages in the bytes a ROS 2 rmw puts on the wire (ubot/ros2/cdr.h). Topics, types and values
-// are the ROS 2 bridge's (ubot/ros2/sim_messages.h), for every robot, ros2.enabled or not:
+// are the ROS 2 bridge's (one ros2::MessageProducer), for every robot, ros2.enabled or not:
 //   /tf_static (once, at time 0), then at every record(): /clock, each robot's <ns>/odom, /tf,
 //   and the samples of the step on <ns>/scan, <ns>/imu, <ns>/points (lidar3d sweeps; other
 //   clouds through record_points()), <ns>/<camera>/image_raw and <ns>/<camera>/camera_info
@@ -14,9 +14,12 @@
 // the same world and seed give the same bytes.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ubot/record/mcap_writer.h"
+#include "ubot/ros2/message_producer.h"
 #include "ubot/ros2/sensor_messages.h"
 #include "ubot/sim/simulation.h"
 
@@ -47,26 +50,20 @@ class McapRecorder {
   const McapStatistics& statistics() const { return writer_.statistics(); }
 
  private:
-  struct Robot;
   struct Channel {
     std::uint16_t id = 0;
     std::uint32_t sequence = 0;
   };
-  Robot* robot(int object_id);
-  Channel& channel(const std::string& topic, ros2::MessageKind kind, const Ros2QosModel& qos);
-  template <class M>
-  void write(Channel& channel, const M& message);
+  Channel& channel(int topic);
+  void write(const ros2::Message& message);
 
   McapWriter writer_;
+  ros2::MessageProducer producer_;
   std::map<ros2::MessageKind, std::uint16_t> schemas_;
-  std::map<std::string, Channel> channels_;  // by topic
-  std::map<int, std::unique_ptr<Robot>> robots_;
-  Nanos now_ = 0;
-  std::vector<std::uint8_t> buffer_;  // CDR of the message being written, reused
-  ros2::PointCloud2 cloud_;           // reused
-  ros2::PointCloudData cloud_data_;   // reused: lidar3d sweeps
-  ros2::ImageData image_data_;        // reused: camera samples
-  ros2::Image image_;                 // reused
+  std::vector<std::optional<Channel>> channels_;  // by topic index, added at first use
+  Nanos now_ = 0;                                 // time of the last record()
+  std::vector<std::uint8_t> buffer_;              // CDR of the message being written, reused
+  ros2::PointCloud2 cloud_;                       // reused: record_points
 };
 
 }  // namespace ubot

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ubot/ros2/command_receiver.h"
+#include "ubot/ros2/message_producer.h"
 #include "ubot/ros2/robot_target.h"
 #include "ubot/ros2/sensor_messages.h"
 #include "ubot/ros2/sim_messages.h"
@@ -62,24 +63,21 @@ class Bridge {
 
  private:
   struct Robot;
-  Robot* robot(int object_id);
   // The cmd_vel target for the object named `name` (made on first use), nullptr if none.
   RobotTwistTarget* target_named(const World& world, const std::string& name);
   void publish_static_tf(const Simulation& sim);
+  RawWriter& writer(int topic);  // made at first use
+  void write(const Message& message);
 
   Transport& transport_;
+  MessageProducer producer_;  // topics and messages, shared with the MCAP recorder
   // Targets before robots: the receivers, which point at them, go first.
   std::map<int, std::unique_ptr<RobotTwistTarget>> targets_;  // by object id
   std::map<std::string, RobotTwistTarget*, std::less<>> targets_by_name_;
-  std::vector<std::unique_ptr<Robot>> robots_;
-  std::map<int, Robot*> by_id_;
-  Writer<Clock> clock_;
-  Writer<TFMessage> tf_;
-  Writer<TFMessage> tf_static_;
+  std::vector<std::unique_ptr<Robot>> robots_;       // ros2.enabled robots: their cmd_vel receivers
+  std::vector<std::unique_ptr<RawWriter>> writers_;  // by topic index
   std::vector<Command> commands_;
-  PointCloud2 cloud_;  // reused buffers
-  PointCloudData cloud_data_;
-  ImageData image_data_;  // reused: camera samples
+  PointCloud2 cloud_;  // reused buffers of the hooks
   Image image_;
 };
 

@@ -67,6 +67,7 @@ class Camera final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = static_cast<const Camera&>(other);  // Simulation::restore pairs sensors of one model
   }
+  SensorRef ref() const override { return this; }
   const CameraModel& params() const { return params_; }
   const CameraImage& image() const { return image_; }
   const Pose3d& mount() const { return mount_; }
@@ -85,7 +86,7 @@ class Camera final : public Sensor {
   static constexpr double kDefaultObject[3] = {0.6, 0.6, 0.6};
 
  private:
-  bool measure(const SensorContext& ctx, std::string& status) override;
+  SampleStatus measure(const SensorContext& ctx) override;
   void build_rays(const Pose3d& pose);
   void resolve_colors(const SensorContext& ctx);
   // Per pixel: the nearest medium entry (ray length) within its limit, for depth.

@@ -29,10 +29,6 @@
 
 namespace ubot {
 
-// Sample statuses, named as uBotCore's EUBotSampleStatus (the IMU never reports Error).
-enum class ImuStatus { kValid, kWarmingUp, kInvalidDeltaTime, kTeleportDetected, kDisabled };
-const char* imu_status_name(ImuStatus status);
-
 struct ImuSample {
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();      // sensor in world, no noise
   Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();           // rad/s, sensor frame
@@ -63,7 +59,7 @@ class ImuProcessor {
   // `noise`: the sensor's noise switch; `period`: its configured sample period.
   ImuProcessor(const ImuModel& params, bool noise, Nanos period);
 
-  ImuStatus process(Nanos stamp, const Pose3d& pose_WS, RandomStream& rng);
+  SampleStatus process(Nanos stamp, const Pose3d& pose_WS, RandomStream& rng);
   const ImuSample& sample() const { return sample_; }
 
   // Forgets the poses used for differencing: the next two samples are WarmingUp.
@@ -83,7 +79,7 @@ class ImuProcessor {
     Eigen::Vector3d position = Eigen::Vector3d::Zero();
     Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
   };
-  ImuStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
+  SampleStatus classify(Nanos stamp, const Pose3d& pose, Eigen::Vector3d& turn) const;
   void differentiate(const Pose3d& pose, const Eigen::Vector3d& turn, double dt);
   // The bias random walk over `elapsed` seconds.
   void advance_walk(double elapsed, RandomStream& rng);
@@ -113,6 +109,7 @@ class Imu final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = static_cast<const Imu&>(other);  // Simulation::restore pairs sensors of one model
   }
+  SensorRef ref() const override { return this; }
   const ImuModel& params() const { return params_; }
   // The latest sample (reading it never samples; also one taken by Simulation::sample_now);
   // header() has its status.
@@ -128,7 +125,7 @@ class Imu final : public Sensor {
   void reset_history() { processor_.reset_history(); }
 
  private:
-  bool measure(const SensorContext& ctx, std::string& status) override;
+  SampleStatus measure(const SensorContext& ctx) override;
   bool samples_inside_steps() const override { return true; }
   void begin_step() override { step_size_ = 0; }
   void after_step_sample() override;

@@ -43,6 +43,7 @@ class Lidar2d final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = static_cast<const Lidar2d&>(other);  // Simulation::restore pairs sensors of one model
   }
+  SensorRef ref() const override { return this; }
   const Lidar2dModel& params() const { return params_; }
   const LaserScan& scan() const { return scan_; }
   // Beam angles in the sensor frame: linspace(-R/2, R/2, N) for R < 2π, N distinct beams 2π/N
@@ -60,7 +61,7 @@ class Lidar2d final : public Sensor {
   LaserScanMessage to_message(bool use_inf = false) const;
 
  private:
-  bool measure(const SensorContext& ctx, std::string& status) override;
+  SampleStatus measure(const SensorContext& ctx) override;
   void cast(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void fill_ranges(const SensorContext& ctx);

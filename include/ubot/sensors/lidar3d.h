@@ -64,6 +64,7 @@ class Lidar3d final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = static_cast<const Lidar3d&>(other);  // Simulation::restore pairs sensors of one model
   }
+  SensorRef ref() const override { return this; }
   const Lidar3dModel& params() const { return params_; }
   const LidarSweep& sweep() const { return sweep_; }
 
@@ -82,7 +83,7 @@ class Lidar3d final : public Sensor {
   void observe(const World& world, Nanos t) override;
 
  private:
-  bool measure(const SensorContext& ctx, std::string& status) override;
+  SampleStatus measure(const SensorContext& ctx) override;
   Pose3d pose_at(Nanos t, const Pose3d& now) const;
   void place_columns(const SensorContext& ctx);
   void build_rays();

@@ -15,6 +15,7 @@
 #include "ubot/core/frame_header.h"
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
+#include "ubot/sensors/sensor_types.h"
 
 namespace ubot {
 
@@ -52,6 +53,8 @@ class Sensor {
   // sensors() lists). copy_state_from needs a sensor of the same type and model.
   virtual std::unique_ptr<Sensor> clone() const = 0;
   virtual void copy_state_from(const Sensor& other) = 0;
+  // The sensor as its concrete type, for visit_sensor (sensor_types.h).
+  virtual SensorRef ref() const = 0;
   const SensorModel& model() const { return model_; }
   int object_id() const { return object_id_; }
   int index() const { return index_; }  // position in its object's sensor list
@@ -65,7 +68,7 @@ class Sensor {
   // at most one, at ctx.stamp. Returns how many it took.
   int sample_step(const SensorContext& ctx);
   // Takes one sample at ctx.stamp: updates the header and the output, and advances the
-  // schedule past ctx.stamp. A disabled sensor only records a "Disabled" header.
+  // schedule past ctx.stamp. A disabled sensor only records a kDisabled header.
   void sample(const SensorContext& ctx);
   // Called by the simulation once at the start and after every world step (at time t, before
   // any sensor samples), whether or not this sensor samples then: a sensor that needs the motion
@@ -75,8 +78,8 @@ class Sensor {
  protected:
   Sensor(const Sensor&) = default;
   Sensor& operator=(const Sensor&) = default;
-  // Fills the sensor's output; returns whether the sample is valid and its status name.
-  virtual bool measure(const SensorContext& ctx, std::string& status) = 0;
+  // Fills the sensor's output; returns the sample's status (valid when SampleStatus::kValid).
+  virtual SampleStatus measure(const SensorContext& ctx) = 0;
   // Whether the sensor samples at its grid times inside a step, from the world's motion then
   // (it reads only poses), rather than once at the step's end (it casts rays in the scene,
   // which exists at step ends only). Default: at the end.
@@ -97,5 +100,10 @@ class Sensor {
   Nanos next_due_ns_ = 0;
   bool started_ = false;
 };
+
+template <class F>
+decltype(auto) visit_sensor(const Sensor& sensor, F&& f) {
+  return std::visit([&f](const auto* s) -> decltype(auto) { return f(*s); }, sensor.ref());
+}
 
 }  // namespace ubot

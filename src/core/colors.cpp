@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ubot/render/drawing.h"
+#include "ubot/core/color.h"
 
-namespace ubot::render {
+namespace ubot {
 namespace {
 
 struct NamedColor {
@@ -272,4 +272,4 @@ std::optional<Color> parse_color(const std::string& text) {
   return parse_grey_level(name);
 }
 
-}  // namespace ubot::render
+}  // namespace ubot

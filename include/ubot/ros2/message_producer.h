@@ -1,0 +1,93 @@
+#pragma once
+// The one producer of a run's ROS 2 messages: (topic, type, time, message) for /tf_static once
+// and for every step, consumed alike by the DDS bridge (bridge.h), the MCAP recorder
+// (record/mcap_recorder.h) and any later consumer. Topic names are decided here, once, when the
+// producer is made (RobotTopics: a robot's first sensor of a kind gets <ns>/<suffix>, the next
+// ones <ns>/<sensor>/<suffix>); the topic list is fixed from then on.
+//   topic 0 /clock, 1 /tf, 2 /tf_static, then per robot (file order) <ns>/odom, then per sensor
+//   of a robot (sensor order): <ns>/scan (lidar2d), <ns>/imu, <ns>/points (lidar3d),
+//   <ns>/<camera>/image_raw and <ns>/<camera>/camera_info.
+// Each step gives, in this order: /clock, every robot's odometry, /tf (when some robot is
+// published), then the samples of the step's sampled sensors in sensor order (disabled samples
+// give nothing; an IMU gives each sample of the step).
+#include <functional>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ubot/config/world_model.h"
+#include "ubot/core/time.h"
+#include "ubot/ros2/messages.h"
+
+namespace ubot {
+class Simulation;
+}
+
+namespace ubot::ros2 {
+
+struct Topic {
+  std::string name;  // "/robot_0/scan"
+  MessageKind kind;
+  Ros2QosModel qos;  // the robot's sensor_qos; /tf_static: reliable, transient local, depth 1
+};
+
+// One message, as the type its topic carries.
+using MessageRef = std::variant<const Clock*, const TFMessage*, const Odometry*, const LaserScan*,
+                                const PointCloud2*, const Imu*, const Image*, const CameraInfo*>;
+
+// A message of the run: its topic (an index into MessageProducer::topics()), the simulation time
+// it belongs to (log time: the step's; header stamps are the samples' own) and the message,
+// valid during the call only.
+struct Message {
+  int topic;
+  Nanos time;
+  MessageRef message;
+};
+using MessageConsumer = std::function<void(const Message&)>;
+
+// Which robots are published: every robot (MCAP), or those whose ros2.enabled is true (DDS).
+enum class PublishedRobots { kAll, kRos2Enabled };
+
+class MessageProducer {
+ public:
+  MessageProducer(const Simulation& sim, PublishedRobots robots);
+  ~MessageProducer();
+  MessageProducer(const MessageProducer&) = delete;
+  MessageProducer& operator=(const MessageProducer&) = delete;
+
+  const std::vector<Topic>& topics() const { return topics_; }
+  // Whether the object's topics are published, and its namespace and body frame.
+  bool publishes(int object_id) const;
+  const std::string& robot_namespace(int object_id) const;
+  const std::string& base_frame(int object_id) const;
+  // The topic index of `suffix` ("scan", "imu", ...) for a robot's sensor named `sensor_name`,
+  // added (and named by RobotTopics) when new; -1 for an object that is not published. For the
+  // hooks that publish clouds or images of other sources (Bridge::publish_points, ...).
+  int sensor_topic(int object_id, const std::string& sensor_name, const std::string& suffix,
+                   MessageKind kind);
+  // "<ns>/<camera>" topics: image_raw, camera_info.
+  int camera_topic(int object_id, const std::string& camera_name, const std::string& leaf,
+                   MessageKind kind);
+
+  // /tf_static: every published robot's sensor mountings and camera optical frames, at time 0.
+  void static_messages(const Simulation& sim, const MessageConsumer& consume);
+  // The messages of the simulation's current step (see above).
+  void step_messages(const Simulation& sim, const MessageConsumer& consume);
+
+  static constexpr int kClockTopic = 0, kTfTopic = 1, kTfStaticTopic = 2;
+
+ private:
+  struct Robot;
+  struct Buffers;
+  Robot* robot(int object_id);
+  const Robot* robot(int object_id) const;
+
+  std::vector<Topic> topics_;
+  std::vector<std::unique_ptr<Robot>> robots_;   // file order
+  std::vector<Robot*> robot_of_object_;          // by object id; null: not published
+  std::vector<std::vector<int>> sensor_topics_;  // by sensor index: its topics, in emit order
+  std::unique_ptr<Buffers> buffers_;             // message storage reused from step to step
+};
+
+}  // namespace ubot::ros2
