@@ -2,9 +2,11 @@
 // sample must come back exactly, 16-bit grey included.
 #include <gtest/gtest.h>
 #include <png.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "ubot/core/error.h"
@@ -44,7 +46,9 @@ Read read_png(const std::string& path) {
 }
 
 std::string scratch(const char* name) {
-  return (std::filesystem::temp_directory_path() / name).string();
+  // The pid keeps parallel test processes (ctest -j, two checkouts) out of each other's files.
+  return (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 TEST(ImagePng, Rgba8RoundTrips) {

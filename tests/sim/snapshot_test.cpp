@@ -1,6 +1,7 @@
 // Model / state split (issue 11, item 6): Simulation::snapshot / restore / reset give back the
 // exact bytes a run writes (frames.jsonl, points.bin and MCAP through the real writers).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -72,7 +73,9 @@ std::string read(const fs::path& path) {
 // The bytes a run writes while `sim` steps from its current step to step `n`, with writers opened
 // now: frames.jsonl (+ points.bin) and run.mcap, concatenated with labels.
 std::string record_to(Simulation& sim, int n, const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("ubot_snapshot_test_" + name);
+  // The pid keeps parallel test processes (ctest -j, two checkouts) out of each other's files.
+  const fs::path dir =
+      fs::temp_directory_path() / ("ubot_snapshot_test_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   {
