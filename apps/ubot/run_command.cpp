@@ -17,6 +17,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/mapping/mapping_config.h"
 #include "ubot/mapping/point_cloud_io.h"
 #include "ubot/record/camera_images.h"
 #include "ubot/ros2/bridge.h"
@@ -84,7 +85,7 @@ class Progress {
 // The maps of a run: the world's `mapping:`, with --map PATH enabling a map of every lidar (no
 // `mapping:`) or replacing the output of the world's only map.
 std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& map_path) {
-  std::vector<MappingModel> maps = model.maps;
+  std::vector<MappingModel> maps = *model.maps;
   if (map_path.empty()) return maps;
   const mapping::CloudFormat format = mapping::format_from_path(map_path);
   if (maps.size() > 1) {

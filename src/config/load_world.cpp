@@ -15,6 +15,9 @@
 #include "ubot/core/error.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
+#include "ubot/mapping/mapping_config.h"
+#include "ubot/media/medium_model.h"
+#include "ubot/ros2/ros2_config.h"
 #include "yaml_reader.h"
 
 namespace ubot {
@@ -196,9 +199,11 @@ class WorldLoader {
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
-      if (object.ros2.declared_at.empty()) {  // no ros2 section: the receiver is the robot's
-        object.ros2.declared_at = field.location();
-        object.ros2.declared_path = field.path();
+      if (object.ros2->declared_at.empty()) {  // no ros2 section: the receiver is the robot's
+        Ros2Model ros2 = *object.ros2;
+        ros2.declared_at = field.location();
+        ros2.declared_path = field.path();
+        object.ros2 = std::move(ros2);
       }
       if (object.trajectory) {
         place_on_trajectory(object, m);

@@ -4,6 +4,7 @@
 #include "mapping_reader.h"
 
 #include "ubot/config/load_world.h"
+#include "ubot/mapping/mapping_config.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ubot/config/world_model.h"
+#include "ubot/mapping/mapping_config.h"
 #include "yaml_reader.h"
 
 namespace ubot::config {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "object_reader.h"
+#include "ubot/media/medium_model.h"
 
 namespace ubot::config {
 namespace {

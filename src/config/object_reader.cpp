@@ -6,7 +6,9 @@
 #include <limits>
 #include <numbers>
 
+#include "ros2_reader.h"
 #include "ubot/core/pose3d.h"
+#include "ubot/viz/plot_config.h"
 
 namespace ubot::config {
 namespace {

@@ -57,9 +57,6 @@ class ObjectReader {
 
 // Reads an object's `sensors` list.
 std::vector<SensorModel> read_sensors(const Field& list);
-// Reads an object's `ros2` section (defaults when absent).
-Ros2Model read_ros2(const std::optional<Field>& field);
-
 // Reads the top-level `media:` list (SPEC §8); `attach` names one of `objects`.
 std::vector<MediumModel> read_media(const Field& list, const std::vector<ObjectModel>& objects);
 

@@ -7,6 +7,7 @@
 
 #include "object_reader.h"
 #include "ubot/core/error.h"
+#include "ubot/ros2/ros2_config.h"
 
 namespace ubot::config {
 namespace {
@@ -32,7 +33,7 @@ Ros2QosModel read_qos(const std::optional<Field>& field) {
 
 }  // namespace
 
-Ros2Model read_ros2(const std::optional<Field>& field) {
+LayerConfig<Ros2Model> read_ros2(const std::optional<Field>& field) {
   Ros2Model r;
   if (!field) return r;
   Mapping m(*field);
@@ -56,16 +57,16 @@ Ros2Model read_ros2(const std::optional<Field>& field) {
 void check_command_targets(const std::vector<ObjectModel>& objects) {
   std::map<std::string, const ObjectModel*> driver_of;  // target name -> first receiver's robot
   for (const ObjectModel& o : objects) {
-    if (o.role != Role::kRobot || !o.ros2.enabled) continue;
-    const std::string& target = o.ros2.target.empty() ? o.name : o.ros2.target;
+    if (o.role != Role::kRobot || !o.ros2->enabled) continue;
+    const std::string& target = o.ros2->target.empty() ? o.name : o.ros2->target;
     const auto [it, first] = driver_of.emplace(target, &o);
     if (first) continue;
-    const Ros2Model& earlier = it->second->ros2;
+    const Ros2Model& earlier = *it->second->ros2;
     throw Error(fmt::format(
         "{}: {}: the cmd_vel receivers of {} and of {} ({}: {}) both drive '{}'; an object takes "
         "commands from one receiver (give one of them another ros2.target, or ros2.enabled: "
         "false)",
-        o.ros2.declared_at, o.ros2.declared_path, o.name, it->second->name, earlier.declared_at,
+        o.ros2->declared_at, o.ros2->declared_path, o.name, it->second->name, earlier.declared_at,
         earlier.declared_path, target));
   }
 }

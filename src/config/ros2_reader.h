@@ -1,10 +1,15 @@
 #pragma once
 // Checks on the robots' `ros2:` sections that need the whole object list.
+#include <optional>
 #include <vector>
 
 #include "ubot/config/world_model.h"
+#include "yaml_reader.h"
 
 namespace ubot::config {
+
+// Reads an object's `ros2` section (defaults when absent).
+LayerConfig<Ros2Model> read_ros2(const std::optional<Field>& field);
 
 // Two bridged robots whose cmd_vel receivers would drive the same object (each robot drives
 // itself unless ros2.target names another): ubot::Error naming both, each with its

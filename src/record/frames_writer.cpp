@@ -10,6 +10,7 @@
 #include "output_file.h"
 #include "points_writer.h"
 #include "ubot/core/error.h"
+#include "ubot/media/medium_model.h"
 #include "ubot/record/camera_images.h"
 #include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
@@ -216,7 +217,7 @@ void write_smoke(JsonWriter& j, const media::SmokeSettings& smoke) {
 
 void write_declared_media(JsonWriter& j, const WorldModel& m) {
   j.key("media").begin_array();
-  for (const MediumModel& medium : m.media) {
+  for (const MediumModel& medium : *m.media) {
     j.begin_object()
         .key("name")
         .value(medium.name)

@@ -4,6 +4,7 @@
 
 #include "ubot/ros2/cdr.h"
 #include "ubot/ros2/message_definition.h"
+#include "ubot/ros2/ros2_config.h"
 #include "ubot/ros2/type_hash.h"
 
 namespace ubot {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "ubot/core/error.h"
+#include "ubot/ros2/ros2_config.h"
 
 namespace ubot::ros2 {
 namespace {
@@ -26,22 +27,22 @@ Bridge::Bridge(Transport& transport, const Simulation& sim)
   const World& world = sim.world();
   commands_.assign(world.size(), std::nullopt);
   for (const ObjectModel& o : world.model().objects) {
-    if (o.role != Role::kRobot || !o.ros2.enabled) continue;
+    if (o.role != Role::kRobot || !o.ros2->enabled) continue;
     auto r = std::make_unique<Robot>();
     r->id = o.id;
-    if (!o.ros2.target.empty() && !target_named(world, o.ros2.target)) {
-      throw Error(fmt::format("{}: ros2.target: no object named '{}'", o.name, o.ros2.target));
+    if (!o.ros2->target.empty() && !target_named(world, o.ros2->target)) {
+      throw Error(fmt::format("{}: ros2.target: no object named '{}'", o.name, o.ros2->target));
     }
     r->receiver = std::make_unique<TwistCommandReceiver>(
         transport_,
         CommandReceiverSettings{.identity = o.name,
-                                .namespace_override = o.ros2.namespace_override,
-                                .topic_override = o.ros2.topic_override,
-                                .command_timeout = o.ros2.command_timeout,
-                                .auto_start = o.ros2.auto_start,
-                                .target = o.ros2.target},
+                                .namespace_override = o.ros2->namespace_override,
+                                .topic_override = o.ros2->topic_override,
+                                .command_timeout = o.ros2->command_timeout,
+                                .auto_start = o.ros2->auto_start,
+                                .target = o.ros2->target},
         [this, &world](const std::string& name) { return target_named(world, name); },
-        o.ros2.cmd_vel_stamped);
+        o.ros2->cmd_vel_stamped);
     robots_.push_back(std::move(r));
   }
   // Every topic's writer from the start, so subscribers can match before the first sample.

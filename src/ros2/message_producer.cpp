@@ -21,7 +21,7 @@ constexpr Ros2QosModel kStaticTfQos{.reliable = true, .transient_local = true, .
 
 struct MessageProducer::Robot {
   explicit Robot(const ObjectModel& o)
-      : topics(o), qos(o.ros2.sensor_qos), use_inf(o.ros2.use_inf) {}
+      : topics(o), qos(o.ros2->sensor_qos), use_inf(o.ros2->use_inf) {}
   RobotTopics topics;
   Ros2QosModel qos;
   bool use_inf;
@@ -45,7 +45,7 @@ MessageProducer::MessageProducer(const Simulation& sim, PublishedRobots robots)
   robot_of_object_.assign(world.size(), nullptr);
   for (const ObjectModel& o : world.model().objects) {
     if (o.role != Role::kRobot) continue;
-    if (robots == PublishedRobots::kRos2Enabled && !o.ros2.enabled) continue;
+    if (robots == PublishedRobots::kRos2Enabled && !o.ros2->enabled) continue;
     auto& r = robots_.emplace_back(std::make_unique<Robot>(o));
     robot_of_object_[o.id] = r.get();
     r->odom_topic = static_cast<int>(topics_.size());

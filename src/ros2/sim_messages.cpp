@@ -4,6 +4,7 @@
 
 #include "ubot/core/pose3d.h"
 #include "ubot/ros2/names.h"
+#include "ubot/ros2/ros2_config.h"
 #include "ubot/sensors/camera.h"
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar3d.h"
@@ -40,7 +41,7 @@ Twist body_twist(const World& world, int id) {
 std::string base_frame(const ObjectModel& robot) { return fmt::format("{}/base_link", robot.name); }
 
 RobotTopics::RobotTopics(const ObjectModel& robot)
-    : ns_(resolve_namespace(robot.name, robot.ros2.namespace_override)),
+    : ns_(resolve_namespace(robot.name, robot.ros2->namespace_override)),
       base_frame_(ros2::base_frame(robot)) {}
 
 const std::string& RobotTopics::sensor_topic(const std::string& sensor_name,

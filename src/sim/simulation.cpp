@@ -131,7 +131,7 @@ Simulation::Simulation(std::shared_ptr<const WorldModel> model, SimulationOption
       threads_(std::make_unique<Threads>(options.threads)) {
   make_sensors(world_.seed());
   build_scene();
-  for (const MediumModel& m : world_.model().media) {
+  for (const MediumModel& m : *world_.model().media) {
     providers_.push_back(std::make_unique<media::DeclaredMedium>(m));
   }
   declared_providers_ = providers_.size();

@@ -11,6 +11,7 @@
 #include "ubot/sensors/imu.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
+#include "ubot/viz/plot_config.h"
 
 namespace ubot::viz {
 namespace {
@@ -18,9 +19,9 @@ namespace {
 render::Color object_color(const ObjectModel& m) {
   // IR-SIM's defaults: robots green, obstacles black.
   const std::string name =
-      m.plot.color.value_or(m.color.empty() ? (m.role == Role::kRobot ? "g" : "k") : m.color);
+      m.plot->color.value_or(m.color.empty() ? (m.role == Role::kRobot ? "g" : "k") : m.color);
   render::Color c = render::parse_color(name).value_or(render::Color{0.5, 0.5, 0.5, 1.0});
-  if (m.plot.alpha) c.a = *m.plot.alpha;
+  if (m.plot->alpha) c.a = *m.plot->alpha;
   return c;
 }
 
@@ -152,7 +153,7 @@ void add_sensors(const Simulation& sim, render::Drawing& d) {
   std::size_t drawn = 0, shown = 0, budget_used = 0;
   bool full = false;
   for (const auto& sensor : sim.sensors()) {
-    if (!w.object_model(sensor->object_id()).plot.show_sensor || !sensor->header().valid) continue;
+    if (!w.object_model(sensor->object_id()).plot->show_sensor || !sensor->header().valid) continue;
     const std::optional<std::size_t> beams =
         visit_sensor(*sensor, [](const auto& s) { return beam_count(s); });
     if (!beams) continue;
@@ -172,7 +173,7 @@ void add_fov_highlights(const World& w, std::span<const render::Color> colors, r
   std::vector<std::vector<int>> seen;
   for (std::size_t id = 0; id < w.size(); ++id) {
     const ObjectModel& m = w.object_model(id);
-    if (!m.plot.show_fov || !m.fov || !m.fov_radius) continue;
+    if (!m.plot->show_fov || !m.fov || !m.fov_radius) continue;
     if (seen.empty()) seen = w.fov_detections();
     render::Color color = colors[id];
     color.a = 1.0;
@@ -218,21 +219,21 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     o.shape = drawing_shape(w.shape(static_cast<int>(id)));
     o.fill = colors_[id];
     o.edge = m.shape.kind == ShapeKind::kLinestring ? colors_[id] : render::Color{0, 0, 0, 1};
-    o.dashed = m.plot.dashed;
+    o.dashed = m.plot->dashed;
     if (m.unobstructed) o.fill.a *= 0.35;
-    if (m.role == Role::kRobot || m.plot.show_arrow) {
+    if (m.role == Role::kRobot || m.plot->show_arrow) {
       o.pose = Eigen::Vector3d(s.state[0], s.state[1], s.state[2]);
-      o.arrow_length = m.plot.arrow_length;
+      o.arrow_length = m.plot->arrow_length;
     }
-    if (m.plot.show_goal && !s.goals.empty()) {
+    if (m.plot->show_goal && !s.goals.empty()) {
       o.goal = Eigen::Vector3d(s.goals.front()[0], s.goals.front()[1], s.goals.front()[2]);
     }
-    if (m.role == Role::kRobot || m.plot.show_trajectory || m.plot.show_trail) {
+    if (m.role == Role::kRobot || m.plot->show_trajectory || m.plot->show_trail) {
       o.trajectory = trajectories_[id];
       o.trajectory_color = colors_[id];
       o.trajectory_color.a = 0.7;
     }
-    if (m.plot.show_fov && m.fov && m.fov_radius) {
+    if (m.plot->show_fov && m.fov && m.fov_radius) {
       o.fov = *m.fov;
       o.fov_radius = *m.fov_radius;
       o.pose = Eigen::Vector3d(s.state[0], s.state[1], s.state[2]);

@@ -1,4 +1,5 @@
 #include "ubot/config/load_world.h"
+#include "ubot/viz/plot_config.h"
 
 #include <gtest/gtest.h>
 
@@ -51,7 +52,7 @@ TEST(LoadWorld, LidarWorld) {
   EXPECT_TRUE(m.objects[2].shape.vertices[0].isApprox(Eigen::Vector2d(-0.75, -0.6)));
   EXPECT_TRUE(m.objects[2].shape.vertices[2].isApprox(Eigen::Vector2d(0.75, 0.6)));
   EXPECT_EQ(m.objects[3].shape.kind, ShapeKind::kLinestring);
-  EXPECT_TRUE(m.objects[4].plot.dashed);
+  EXPECT_TRUE(m.objects[4].plot->dashed);
 }
 
 TEST(LoadWorld, CircleDistribution) {

@@ -5,6 +5,7 @@
 #include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/media/medium_model.h"
 
 namespace ubot {
 namespace {
@@ -27,8 +28,8 @@ media:
     active: false
 )",
                                               "m.yaml");
-  ASSERT_EQ(m.media.size(), 2u);
-  const MediumModel& a = m.media[0];
+  ASSERT_EQ(m.media->size(), 2u);
+  const MediumModel& a = (*m.media)[0];
   EXPECT_EQ(a.name, "smoke_a");
   EXPECT_EQ(a.medium_type, "smoke");
   EXPECT_TRUE(a.active);
@@ -45,7 +46,7 @@ media:
   EXPECT_EQ(a.cells[1].radius, 1.5);  // SPEC §8 default
   EXPECT_EQ(a.cells[1].edge_factor, 1.0);
   EXPECT_TRUE(a.keyframes.empty());
-  const MediumModel& b = m.media[1];
+  const MediumModel& b = (*m.media)[1];
   EXPECT_EQ(b.name, "medium_1");
   EXPECT_FALSE(b.active);
   EXPECT_EQ(b.attach, -1);
@@ -70,7 +71,7 @@ media:
       - {t: 10, radius_scale: 2}
 )",
                                               "m.yaml");
-  const auto& k = m.media[0].keyframes;
+  const auto& k = (*m.media)[0].keyframes;
   ASSERT_EQ(k.size(), 3u);
   EXPECT_EQ(k[0].position_offset, Eigen::Vector3d::Zero());
   EXPECT_EQ(k[0].radius_scale, 1.0);
@@ -81,7 +82,7 @@ media:
   EXPECT_EQ(k[2].position_offset, Eigen::Vector3d(4, 0, 0));  // carried from t = 5
   EXPECT_EQ(k[2].density_scale, 0.5);
   EXPECT_EQ(k[2].radius_scale, 2.0);
-  EXPECT_TRUE(m.media[0].loop);
+  EXPECT_TRUE((*m.media)[0].loop);
 }
 
 TEST(MediaConfig, SensorSmokeKeysAndLegacyObjectKeys) {

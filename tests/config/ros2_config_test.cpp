@@ -4,6 +4,7 @@
 #include "load_error.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/ros2/ros2_config.h"
 
 namespace ubot {
 namespace {
@@ -14,7 +15,7 @@ std::string error_of(const std::string& yaml) {
 
 TEST(Ros2Config, DefaultsWithoutASection) {
   const WorldModel m = load_world_from_string("robot:\n  - kinematics: {name: diff}\n", "w.yaml");
-  const Ros2Model& r = m.objects[0].ros2;
+  const Ros2Model& r = *m.objects[0].ros2;
   EXPECT_TRUE(r.enabled);
   EXPECT_EQ(r.namespace_override, "");
   EXPECT_EQ(r.topic_override, "");
@@ -44,7 +45,7 @@ TEST(Ros2Config, EveryKey) {
       "      sensor_qos: {reliability: best_effort, durability: transient_local, depth: 3}\n"
       "  - kinematics: {name: omni}\n",
       "w.yaml");
-  const Ros2Model& r = m.objects[0].ros2;
+  const Ros2Model& r = *m.objects[0].ros2;
   EXPECT_FALSE(r.enabled);
   EXPECT_EQ(r.namespace_override, "/fleet/a");
   EXPECT_EQ(r.topic_override, "teleop/cmd");
@@ -56,7 +57,7 @@ TEST(Ros2Config, EveryKey) {
   EXPECT_FALSE(r.sensor_qos.reliable);
   EXPECT_TRUE(r.sensor_qos.transient_local);
   EXPECT_EQ(r.sensor_qos.depth, 3);
-  EXPECT_TRUE(m.objects[1].ros2.enabled);
+  EXPECT_TRUE(m.objects[1].ros2->enabled);
 }
 
 TEST(Ros2Config, ErrorsNameTheKey) {
@@ -115,10 +116,10 @@ TEST(Ros2Config, OneReceiverPerObjectLoads) {
       "  - ros2: {enabled: false}\n"
       "  - ros2: {target: robot_2}\n",
       "w.yaml");
-  EXPECT_EQ(m.objects[0].ros2.declared_at, "w.yaml:2:20");
-  EXPECT_EQ(m.objects[0].ros2.declared_path, "robot[0].ros2.target");
-  EXPECT_EQ(m.objects[1].ros2.declared_at, "w.yaml:3:11");
-  EXPECT_EQ(m.objects[1].ros2.declared_path, "robot[1].ros2");
+  EXPECT_EQ(m.objects[0].ros2->declared_at, "w.yaml:2:20");
+  EXPECT_EQ(m.objects[0].ros2->declared_path, "robot[0].ros2.target");
+  EXPECT_EQ(m.objects[1].ros2->declared_at, "w.yaml:3:11");
+  EXPECT_EQ(m.objects[1].ros2->declared_path, "robot[1].ros2");
 }
 
 }  // namespace

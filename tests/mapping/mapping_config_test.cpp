@@ -3,6 +3,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/mapping/mapping_config.h"
 
 namespace ubot {
 namespace {
@@ -33,8 +34,8 @@ std::string error_of(const std::string& mapping) {
 
 TEST(MappingConfig, DefaultsTakeEveryLidar) {
   const WorldModel w = load("mapping: {}\n");
-  ASSERT_EQ(w.maps.size(), 1u);
-  const MappingModel& m = w.maps[0];
+  ASSERT_EQ(w.maps->size(), 1u);
+  const MappingModel& m = (*w.maps)[0];
   EXPECT_EQ(m.name, "map");
   EXPECT_EQ(m.resolution, 0.05);
   EXPECT_FALSE(m.keep_brighter);
@@ -46,7 +47,7 @@ TEST(MappingConfig, DefaultsTakeEveryLidar) {
   EXPECT_EQ(m.scanners[1].object_id, 0);
   EXPECT_EQ(m.scanners[1].sensor_index, 1);
   EXPECT_EQ(m.scanners[2].object_id, 1);
-  EXPECT_TRUE(load("").maps.empty());
+  EXPECT_TRUE(load("").maps->empty());
 }
 
 TEST(MappingConfig, ReadsEveryKey) {
@@ -60,7 +61,7 @@ TEST(MappingConfig, ReadsEveryKey) {
   origin: [10000, 20000, 1]
   las_point_format: 7
 )");
-  const MappingModel& m = w.maps.at(0);
+  const MappingModel& m = w.maps->at(0);
   EXPECT_EQ(m.name, "site");
   EXPECT_EQ(m.resolution, 0.1);
   EXPECT_TRUE(m.keep_brighter);
@@ -72,11 +73,12 @@ TEST(MappingConfig, ReadsEveryKey) {
   EXPECT_EQ(m.formats, (std::vector<std::string>{"las", "ply"}));
   EXPECT_EQ(*m.origin, Eigen::Vector3d(10000, 20000, 1));
   EXPECT_EQ(m.las_point_format, 7);
-  EXPECT_EQ(load("mapping: {output: a.pcd}\n").maps[0].formats, std::vector<std::string>{"pcd"});
+  EXPECT_EQ(load("mapping: {output: a.pcd}\n").maps->at(0).formats,
+            std::vector<std::string>{"pcd"});
 }
 
 TEST(MappingConfig, AnObjectSelectorTakesItsFirstLidarAndRemembersTheOthers) {
-  const MappingModel m = load("mapping: {scanners: scout}\n").maps.at(0);
+  const MappingModel m = load("mapping: {scanners: scout}\n").maps->at(0);
   ASSERT_EQ(m.scanners.size(), 1u);
   EXPECT_EQ(m.scanners[0].sensor_index, 0);
   EXPECT_EQ(m.scanners[0].also_matched, std::vector<std::string>{"fmcw_lidar2d_0"});
@@ -84,16 +86,16 @@ TEST(MappingConfig, AnObjectSelectorTakesItsFirstLidarAndRemembersTheOthers) {
 
 TEST(MappingConfig, SeveralMapsGetTheirOwnNames) {
   const WorldModel w = load("mapping:\n  - {scanners: [scout]}\n  - {scanners: [rover]}\n");
-  ASSERT_EQ(w.maps.size(), 2u);
-  EXPECT_EQ(w.maps[0].name, "map_0");
-  EXPECT_EQ(w.maps[1].name, "map_1");
+  ASSERT_EQ(w.maps->size(), 2u);
+  EXPECT_EQ((*w.maps)[0].name, "map_0");
+  EXPECT_EQ((*w.maps)[1].name, "map_1");
   EXPECT_NE(error_of("mapping:\n  - {name: a}\n  - {name: a}\n").find("two maps are named 'a'"),
             std::string::npos);
 }
 
 TEST(MappingConfig, SelectingTheSameScannerTwiceWarns) {
   const WorldModel w = load("mapping: {scanners: [scout, scout/lidar2d_0]}\n");
-  EXPECT_EQ(w.maps[0].scanners.size(), 1u);
+  EXPECT_EQ((*w.maps)[0].scanners.size(), 1u);
   EXPECT_EQ(std::count_if(w.warnings.begin(), w.warnings.end(),
                           [](const std::string& s) {
                             return s.find(

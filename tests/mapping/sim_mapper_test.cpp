@@ -30,7 +30,7 @@ mapping: {scanners: [scout]}
 )";
   Simulation sim = make_sim(yaml);
   std::vector<std::string> info, warn;
-  SimulationMapper mapper(sim, sim.world().model().maps,
+  SimulationMapper mapper(sim, *sim.world().model().maps,
                           {.out_dir = "",
                            .threaded = true,
                            .info = [&](const std::string& s) { info.push_back(s); },
@@ -103,7 +103,7 @@ obstacle:
 mapping: {scanners: [scout]}
 )");
   std::vector<std::string> info;
-  SimulationMapper mapper(sim, sim.world().model().maps,
+  SimulationMapper mapper(sim, *sim.world().model().maps,
                           {.out_dir = "",
                            .threaded = false,
                            .info = [&](const std::string& s) { info.push_back(s); },
@@ -157,7 +157,7 @@ mapping: {resolution: 0.05, output: corridor, formats: [las, ply]}
 )";
   test::TempDir dir;
   Simulation sim = make_sim(yaml);
-  SimulationMapper mapper(sim, sim.world().model().maps,
+  SimulationMapper mapper(sim, *sim.world().model().maps,
                           {.out_dir = dir.file(""), .threaded = true, .info = {}, .warn = {}});
   // Reference: the first scan point of every voxel, computed here from the scans.
   const Eigen::Vector3d origin(10000, 10000, 0);  // the map origin defaults to the world offset
@@ -236,7 +236,7 @@ mapping: {policy: brighter, resolution: 0.1}
   for (const bool threaded : {false, true, true}) {
     Simulation sim = make_sim(yaml);
     SimulationMapper mapper(
-        sim, sim.world().model().maps,
+        sim, *sim.world().model().maps,
         {.out_dir = dir.file(""), .threaded = threaded, .info = {}, .warn = {}});
     for (int k = 0; k < 200; ++k) {
       sim.step();

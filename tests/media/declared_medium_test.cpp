@@ -97,9 +97,9 @@ media:
     keyframes: [{t: 0}, {t: 100, position_offset: [50, 0, 0]}]
 )",
                                          "w.yaml");
-  ASSERT_EQ(wm.media[0].attach, 0);
+  ASSERT_EQ((*wm.media)[0].attach, 0);
   World world(wm);
-  DeclaredMedium medium(wm.media[0]);
+  DeclaredMedium medium((*wm.media)[0]);
   EXPECT_EQ(medium.source_object(), 0);
   MediumSnapshot s;
   for (int k = 0; k < 5; ++k) world.step();
@@ -133,7 +133,7 @@ media:
 )",
                                          "w.yaml");
   World world(wm);
-  DeclaredMedium medium(wm.media[0]);
+  DeclaredMedium medium((*wm.media)[0]);
   for (int k = 0; k < 30; ++k) world.step();
   MediumSnapshot s;
   ASSERT_TRUE(medium.snapshot({world.time_ns(), world}, s));

@@ -13,10 +13,17 @@
 
 #include <Eigen/Core>
 
+#include "ubot/config/layer_config.h"
+#include "ubot/config/sensor_media.h"
 #include "ubot/core/triangle_mesh.h"
-#include "ubot/media/medium.h"
 
 namespace ubot {
+
+// The sections of layers above the sensors, each declared beside its layer (LayerConfig).
+struct PlotModel;     // ubot/viz/plot_config.h
+struct Ros2Model;     // ubot/ros2/ros2_config.h
+struct MappingModel;  // ubot/mapping/mapping_config.h
+struct MediumModel;   // ubot/media/medium_model.h
 
 enum class Role { kRobot, kObstacle };
 const char* role_name(Role role);
@@ -253,46 +260,6 @@ struct TrajectoryModel {
   std::optional<BallisticModel> ballistic;
 };
 
-// ---- Plot options (renderer only) ---------------------------------------------------------------
-
-struct PlotModel {
-  bool show_goal = true;
-  bool show_trajectory = false;
-  bool show_trail = false;
-  bool show_fov = false;
-  bool show_arrow = false;
-  bool show_sensor = true;
-  double arrow_length = 0.0;
-  bool dashed = false;          // obj_linestyle '--' / ':' / '-.'
-  std::optional<double> alpha;  // object alpha / sensor beam alpha
-  std::optional<std::string> color;
-};
-
-// ---- ROS 2 (SPEC §12; used by `ubot run --ros2`) ------------------------------------------------
-
-struct Ros2QosModel {
-  bool reliable = true;          // RELIABLE (false: BEST_EFFORT)
-  bool transient_local = false;  // TRANSIENT_LOCAL (false: VOLATILE)
-  int depth = 10;                // KEEP_LAST depth
-};
-
-// A robot's `ros2:` section.
-struct Ros2Model {
-  bool enabled = true;             // publish its topics and receive its cmd_vel
-  std::string namespace_override;  // "" = the robot's name (sanitised); "/" = root
-  std::string topic_override;      // "" = /<namespace>/cmd_vel
-  double command_timeout = 0.5;    // simulation seconds; 0 disables
-  bool auto_start = true;          // subscribe to cmd_vel at the start of the run
-  std::string target;              // object driven by cmd_vel; "" = the robot itself
-  bool cmd_vel_stamped = false;    // geometry_msgs/TwistStamped instead of Twist
-  bool use_inf = false;            // LaserScan ranges per REP 117 (+inf / -inf)
-  Ros2QosModel sensor_qos;         // QoS of its sensor, odometry topics
-  // Where the receiver is declared, for load errors: "file:line:col" and key path of
-  // `ros2.target`, else of the `ros2` section, else of the robot's entry.
-  std::string declared_at;
-  std::string declared_path;
-};
-
 // ---- Objects and world --------------------------------------------------------------------------
 
 struct ObjectModel {
@@ -325,34 +292,9 @@ struct ObjectModel {
   double density = 1.0;
 
   std::string color;  // matplotlib colour name or hex; "" = renderer default
-  PlotModel plot;
+  LayerConfig<PlotModel> plot;
   std::vector<SensorModel> sensors;
-  Ros2Model ros2;
-};
-
-// ---- Perception media (SPEC §8) -----------------------------------------------------------------
-
-// One keyframe of a declared medium's animation.
-struct MediumKeyframe {
-  double t = 0.0;  // seconds of simulation time
-  // Added to every cell position, in the medium's frame (the attached object's body frame).
-  Eigen::Vector3d position_offset = Eigen::Vector3d::Zero();
-  double radius_scale = 1.0;   // multiplies every cell radius
-  double density_scale = 1.0;  // multiplies every cell density (the result is kept in [0, 1])
-};
-
-// A medium declared in the world file (`media:`).
-struct MediumModel {
-  std::string name;  // default "medium_<index>"
-  std::string medium_type = "smoke";
-  bool active = true;
-  media::Tint tint;
-  int attach = -1;  // object id: cell positions are in its body frame (x, y, yaw; z on its z)
-  std::vector<media::MediumCell> cells;
-  // Empty: the cells never change. Otherwise interpolated linearly between keyframes (t
-  // strictly increasing), held before the first and after the last, or repeated with `loop`.
-  std::vector<MediumKeyframe> keyframes;
-  bool loop = false;
+  LayerConfig<Ros2Model> ros2;
 };
 
 enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive };
@@ -369,35 +311,13 @@ struct WorldSettings {
   std::string control_mode = "auto";
 };
 
-// ---- Lidar mapping (SPEC §11; top-level `mapping:`) ------------------------------------------
-
-// One scanner a map takes points from, resolved from a selector of the world file.
-struct MapScannerModel {
-  int object_id = 0;
-  int sensor_index = 0;                   // in the object's sensor list
-  std::string selector;                   // as written: "robot_0/lidar2d_0", "robot_0" or "all"
-  std::vector<std::string> also_matched;  // other lidars an object selector matched (not taken)
-};
-
-struct MappingModel {
-  std::string name = "map";
-  double resolution = 0.05;    // voxel edge (dedup distance), metres
-  bool keep_brighter = false;  // policy: first point wins (false) or keep brighter (true)
-  std::vector<MapScannerModel> scanners;
-  std::string output;                     // file path (extension optional), relative to the run's
-                                          // output directory; "" = the name
-  std::vector<std::string> formats;       // las | ply | pcd; never empty after loading
-  std::optional<Eigen::Vector3d> origin;  // map origin; unset = [world.offset, 0]
-  int las_point_format = 6;               // 6 | 7
-};
-
 struct WorldModel {
   std::string file;        // the YAML file it came from
   std::uint64_t seed = 0;  // the world seed every random stream derives from
   WorldSettings world;
-  std::vector<ObjectModel> objects;   // robots first, then obstacles, in file order; index == id
-  std::vector<MappingModel> maps;     // `mapping:` (one map or a list)
-  std::vector<MediumModel> media;     // the top-level `media:` list, in file order
+  std::vector<ObjectModel> objects;  // robots first, then obstacles, in file order; index == id
+  LayerConfig<std::vector<MappingModel>> maps;  // `mapping:` (one map or a list)
+  LayerConfig<std::vector<MediumModel>> media;  // the top-level `media:` list, in file order
   std::optional<double> ground;       // `ground:` plane height (the half-space below is solid)
   std::vector<std::string> warnings;  // things the loader accepted but the user should know
 };

@@ -13,6 +13,7 @@
 
 #include "ubot/config/world_model.h"
 #include "ubot/mapping/accumulator.h"
+#include "ubot/mapping/mapping_config.h"
 #include "ubot/sensors/lidar2d.h"
 #include "ubot/sensors/lidar3d.h"
 #include "ubot/sim/simulation.h"

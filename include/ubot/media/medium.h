@@ -10,27 +10,9 @@
 
 #include <Eigen/Core>
 
+#include "ubot/media/medium_model.h"
+
 namespace ubot::media {
-
-struct Tint {
-  double r = 0.55, g = 0.55, b = 0.55;
-};
-
-// One spherical cell, in world coordinates (metres).
-struct MediumCell {
-  Eigen::Vector3d position = Eigen::Vector3d::Zero();
-  double radius = 1.5;       // below kMinRadius counts as kMinRadius
-  double density = 0.0;      // 0..1
-  double edge_factor = 1.0;  // 0..1, attenuates the density towards the medium's edge
-  // How fast the cell moves (m/s, world frame). Only Doppler sensors read it: an FMCW beam cut
-  // by this cell reports this velocity's radial component relative to the sensor. Zero: still
-  // smoke.
-  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
-
-  static constexpr double kMinRadius = 0.01;
-  double effective_density() const { return density * edge_factor; }
-  double effective_radius() const { return radius < kMinRadius ? kMinRadius : radius; }
-};
 
 // What one medium looks like at one sample. Inactive or empty snapshots are ignored.
 struct MediumSnapshot {
@@ -46,19 +28,6 @@ struct MediumSnapshot {
   // medium. Only sensors whose smoke_volume_tag equals it see the snapshot.
   std::string legacy_tag;
   bool usable() const { return active && !cells.empty(); }
-};
-
-// A sensor's smoke properties (SPEC §8; the same on every lidar and camera).
-struct SmokeSettings {
-  bool enable_smoke_interference = true;
-  double smoke_density_threshold = 0.05;  // cells with effective density below are ignored
-  double smoke_cell_radius_scale = 1.0;   // at least kMinRadiusScale
-  std::string smoke_volume_tag = "AgentSensor.SmokeVolume";  // legacy path; "" disables it
-
-  static constexpr double kMinRadiusScale = 0.01;
-  double radius_scale() const {
-    return smoke_cell_radius_scale < kMinRadiusScale ? kMinRadiusScale : smoke_cell_radius_scale;
-  }
 };
 
 // Distance along the ray origin + t * direction (direction unit length) at which it enters the

@@ -19,6 +19,7 @@
 #include "ubot/config/world_model.h"
 #include "ubot/core/time.h"
 #include "ubot/ros2/messages.h"
+#include "ubot/ros2/ros2_config.h"
 
 namespace ubot {
 class Simulation;

@@ -15,6 +15,7 @@
 #include "ubot/core/frame_header.h"
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
+#include "ubot/media/medium.h"
 #include "ubot/sensors/sensor_types.h"
 
 namespace ubot {
