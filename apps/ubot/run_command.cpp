@@ -18,9 +18,9 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/mapping/point_cloud_io.h"
-#include "ubot/record/camera_images.h"
 #include "ubot/ros2/bridge.h"
 #include "ubot/ros2/cyclone_transport.h"
+#include "ubot/sensors/camera/camera_images.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/sim/sink.h"
 
