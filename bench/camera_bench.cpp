@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "ubot/config/load_world.h"
-#include "ubot/sensors/camera.h"
+#include "ubot/sensors/camera/camera.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "ubot/config/load_world.h"
-#include "ubot/sensors/imu.h"
+#include "ubot/sensors/imu/imu.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {

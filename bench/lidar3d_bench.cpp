@@ -16,7 +16,7 @@
 #include "../src/scene/embree_device.h"
 #include "ubot/config/load_world.h"
 #include "ubot/scene/scene.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {

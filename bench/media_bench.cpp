@@ -12,7 +12,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/random.h"
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {

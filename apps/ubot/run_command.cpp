@@ -19,9 +19,9 @@
 #include "ubot/core/error.h"
 #include "ubot/mapping/mapping_config.h"
 #include "ubot/mapping/point_cloud_io.h"
-#include "ubot/record/camera_images.h"
 #include "ubot/ros2/bridge.h"
 #include "ubot/ros2/cyclone_transport.h"
+#include "ubot/sensors/camera/camera_images.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/sim/sink.h"
 

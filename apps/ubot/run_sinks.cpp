@@ -6,19 +6,19 @@
 #include <cmath>
 
 #include "ubot/mapping/sim_mapper.h"
-#include "ubot/record/camera_images.h"
 #include "ubot/record/frames_writer.h"
-#include "ubot/record/imu_csv_writer.h"
 #include "ubot/record/mcap_recorder.h"
 #include "ubot/render/drawing.h"
 #include "ubot/render/plot.h"
 #include "ubot/ros2/bridge.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/camera/camera.h"
+#include "ubot/sensors/camera/camera_images.h"
+#include "ubot/sensors/imu/imu.h"
+#include "ubot/sensors/imu/imu_csv_writer.h"
+#include "ubot/sensors/imu/imu_plot.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 #include "ubot/sim/simulation.h"
-#include "ubot/viz/imu_plot.h"
 #include "ubot/viz/run_drawing.h"
 
 namespace ubot::app {

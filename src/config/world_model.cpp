@@ -82,16 +82,7 @@ const char* collision_mode_name(CollisionMode mode) {
 }
 
 const char* SensorModel::type_name() const {
-  return std::visit(
-      [](const auto& p) -> const char* {
-        using T = std::decay_t<decltype(p)>;
-        if constexpr (std::is_same_v<T, Lidar2dModel>) return p.fmcw ? "fmcw_lidar2d" : "lidar2d";
-        if constexpr (std::is_same_v<T, ImuModel>) return "imu";
-        if constexpr (std::is_same_v<T, Lidar3dModel>) return "lidar3d";
-        if constexpr (std::is_same_v<T, CameraModel>)
-          return p.depth ? "depth_camera" : "rgb_camera";
-      },
-      params);
+  return std::visit([](const auto& p) { return p.type_name(); }, params);
 }
 
 ShapeModel::Circle ShapeModel::bounding_circle() const {

@@ -204,6 +204,10 @@ std::vector<std::vector<double>> Field::as_points(std::size_t min_points) const 
 }
 
 std::string Field::as_choice(std::initializer_list<std::string_view> choices) const {
+  return as_choice(std::span<const std::string_view>(choices.begin(), choices.size()));
+}
+
+std::string Field::as_choice(std::span<const std::string_view> choices) const {
   const std::string value = as_string();
   for (std::string_view c : choices) {
     if (value == c) return value;

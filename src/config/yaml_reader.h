@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,7 @@ class Field {
   std::vector<std::vector<double>> as_points(std::size_t min_points) const;
   // One of `choices`, else an error listing them (and the nearest).
   std::string as_choice(std::initializer_list<std::string_view> choices) const;
+  std::string as_choice(std::span<const std::string_view> choices) const;
 
   std::size_t size() const { return node_.size(); }
   Field item(std::size_t index) const;  // a sequence element, path "path[index]"

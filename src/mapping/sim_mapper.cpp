@@ -7,68 +7,21 @@
 #include <optional>
 
 #include "ubot/mapping/map_io.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
 #include "ubot/world/world.h"
 
 namespace ubot::mapping {
-
-PointBatch batch_from_scan(const Lidar2d& lidar, int scanner) {
-  const LaserScan& scan = lidar.scan();
-  PointBatch b;
-  b.scanner = scanner;
-  b.origin_W = {scan.origin.x(), scan.origin.y(), scan.z};
-  b.range_max = lidar.params().range_max;
-  const std::vector<double>& angles = lidar.angles();
-  for (std::size_t i = 0; i < scan.ranges.size(); ++i) {
-    if (!scan.valid[i]) continue;
-    const double a = scan.origin.z() + angles[i];
-    const double r = scan.ranges[i];
-    b.points_W.emplace_back(scan.origin.x() + r * std::cos(a), scan.origin.y() + r * std::sin(a),
-                            scan.z);
-    const double intensity = std::clamp(static_cast<double>(scan.intensities[i]), 0.0, 1.0);
-    b.intensities.push_back(static_cast<std::uint16_t>(std::lround(intensity * 65535.0)));
-  }
-  return b;
-}
-
-PointBatch batch_from_sweep(const Lidar3d& lidar, int scanner) {
-  const LidarSweep& s = lidar.sweep();
-  PointBatch b;
-  b.scanner = scanner;
-  b.origin_W = s.pose.position;
-  b.range_max = lidar.params().range_max;
-  b.points_W = s.points_world;
-  b.intensities.reserve(s.points.size());
-  for (const LidarPoint& p : s.points) {
-    const double intensity = std::clamp(static_cast<double>(p.intensity), 0.0, 1.0);
-    b.intensities.push_back(static_cast<std::uint16_t>(std::lround(intensity * 65535.0)));
-  }
-  return b;
-}
 
 namespace {
 
 // The range_max of a sensor the map can take points from (lidar2d, lidar3d); none for the
 // others.
-std::optional<double> map_range_max(const Sensor& sensor) {
-  return visit_sensor(
-      sensor, Overloaded{
-                  [](const Lidar2d& l) -> std::optional<double> { return l.params().range_max; },
-                  [](const Lidar3d& l) -> std::optional<double> { return l.params().range_max; },
-                  [](const Imu&) -> std::optional<double> { return {}; },
-                  [](const Camera&) -> std::optional<double> { return {}; },
-              });
+std::optional<double> sensor_map_range_max(const Sensor& sensor) {
+  return visit_sensor(sensor, [](const auto& s) { return map_range_max(s); });
 }
 
 // The points of a mapped sensor's sample.
-PointBatch map_batch(const Sensor& sensor, int scanner) {
-  return visit_sensor(sensor, Overloaded{
-                                  [&](const Lidar2d& l) { return batch_from_scan(l, scanner); },
-                                  [&](const Lidar3d& l) { return batch_from_sweep(l, scanner); },
-                                  [](const Imu&) { return PointBatch{}; },     // never a map target
-                                  [](const Camera&) { return PointBatch{}; },  // never a map target
-                              });
+PointBatch sensor_map_batch(const Sensor& sensor, int scanner) {
+  return visit_sensor(sensor, [&](const auto& s) { return map_batch(s, scanner); });
 }
 
 }  // namespace
@@ -94,7 +47,7 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       for (std::size_t k = 0; k < sim.sensors().size(); ++k) {
         if (sim.sensors()[k]->object_id() == s.object_id &&
             sim.sensors()[k]->index() == s.sensor_index &&
-            map_range_max(*sim.sensors()[k])) {  // the adapters there are
+            sensor_map_range_max(*sim.sensors()[k])) {  // the adapters there are
           index = static_cast<int>(k);
         }
       }
@@ -103,7 +56,8 @@ SimulationMapper::SimulationMapper(const Simulation& sim, std::vector<MappingMod
       names.push_back(name);
       if (options_.info) {
         options_.info(fmt::format("map '{}': attached to {} ({}, range_max {} m)", model.name, name,
-                                  sensor.type_name(), *map_range_max(*sim.sensors()[index])));
+                                  sensor.type_name(),
+                                  *sensor_map_range_max(*sim.sensors()[index])));
       }
       if (!s.also_matched.empty() && options_.warn) {
         options_.warn(
@@ -128,7 +82,7 @@ void SimulationMapper::after_step(const Simulation& sim) {
     const Sensor& sensor = *sim.sensors()[k];
     if (targets_[k].empty() || !sensor.header().valid) continue;
     for (const Target& t : targets_[k]) {
-      accumulators_[t.map]->add(map_batch(sensor, t.scanner));
+      accumulators_[t.map]->add(sensor_map_batch(sensor, t.scanner));
     }
   }
 }

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 
 namespace ubot {
 

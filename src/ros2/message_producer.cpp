@@ -4,10 +4,7 @@
 
 #include "ubot/ros2/sensor_messages.h"
 #include "ubot/ros2/sim_messages.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/registered_sensors.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot::ros2 {
@@ -29,15 +26,8 @@ struct MessageProducer::Robot {
   std::map<std::string, int> topic_index;  // by topic name
 };
 
-struct MessageProducer::Buffers {
-  PointCloudData cloud_data;
-  PointCloud2 cloud;
-  ImageData image_data;
-  Image image;
-};
-
 MessageProducer::MessageProducer(const Simulation& sim, PublishedRobots robots)
-    : buffers_(std::make_unique<Buffers>()) {
+    : buffers_(std::make_unique<MessageBuffers>()) {
   topics_ = {{"/clock", MessageKind::kClock, kDefaultQos},
              {"/tf", MessageKind::kTFMessage, kDefaultQos},
              {"/tf_static", MessageKind::kTFMessage, kStaticTfQos}};
@@ -58,22 +48,14 @@ MessageProducer::MessageProducer(const Simulation& sim, PublishedRobots robots)
     if (!robot(sensor.object_id())) continue;
     const int id = sensor.object_id();
     const std::string& name = sensor.model().common.name;
-    std::vector<int>& mine = sensor_topics_[i];
-    visit_sensor(
-        sensor,
-        Overloaded{
-            [&](const Lidar2d&) {
-              mine = {sensor_topic(id, name, "scan", MessageKind::kLaserScan)};
-            },
-            [&](const ubot::Imu&) { mine = {sensor_topic(id, name, "imu", MessageKind::kImu)}; },
-            [&](const Lidar3d&) {
-              mine = {sensor_topic(id, name, "points", MessageKind::kPointCloud2)};
-            },
-            [&](const Camera&) {
-              mine = {camera_topic(id, name, "image_raw", MessageKind::kImage),
-                      camera_topic(id, name, "camera_info", MessageKind::kCameraInfo)};
-            },
-        });
+    const TopicNamer namer{[&](const std::string& suffix, MessageKind kind) {
+                             return sensor_topic(id, name, suffix, kind);
+                           },
+                           [&](const std::string& leaf, MessageKind kind) {
+                             return camera_topic(id, name, leaf, kind);
+                           }};
+    sensor_topics_[i] =
+        visit_sensor(sensor, [&](const auto& s) { return sensor_topics(namer, s); });
   }
 }
 
@@ -141,38 +123,12 @@ void MessageProducer::step_messages(const Simulation& sim, const MessageConsumer
     tf.transforms.push_back(to_transform(odom));
   }
   if (!tf.transforms.empty()) consume({kTfTopic, now, &tf});
-  Buffers& b = *buffers_;
   for (int index : sim.sampled()) {
     const Sensor& sensor = *sim.sensors()[index];
     const Robot* r = robot(sensor.object_id());
     if (!r || sensor.header().disabled()) continue;
-    const std::vector<int>& topic = sensor_topics_[index];
-    visit_sensor(sensor, Overloaded{
-                             [&](const Lidar2d& lidar) {
-                               const LaserScan scan = to_laser_scan(lidar, r->use_inf);
-                               consume({topic[0], now, &scan});
-                             },
-                             [&](const ubot::Imu& imu) {
-                               // Every sample of the step, each with its own header stamp.
-                               for (const ImuReading& s : imu.step_samples()) {
-                                 const Imu m = to_imu(imu_data(s.header, s.data));
-                                 consume({topic[0], now, &m});
-                               }
-                             },
-                             [&](const Lidar3d& lidar) {
-                               lidar3d_cloud(lidar, b.cloud_data);
-                               to_point_cloud2(b.cloud_data, b.cloud);
-                               consume({topic[0], now, &b.cloud});
-                             },
-                             [&](const Camera& camera) {
-                               camera_image(camera, b.image_data);
-                               to_image(b.image_data, b.image);
-                               consume({topic[0], now, &b.image});
-                               const CameraInfo info =
-                                   to_camera_info(b.image.header, camera_intrinsics(camera));
-                               consume({topic[1], now, &info});
-                             },
-                         });
+    const SensorMessageContext c{sensor_topics_[index], now, consume, r->use_inf, *buffers_};
+    visit_sensor(sensor, [&](const auto& s) { sensor_messages(c, s); });
   }
 }
 

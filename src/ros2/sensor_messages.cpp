@@ -4,7 +4,7 @@
 #include <cstring>
 #include <utility>
 
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 
 namespace ubot::ros2 {
 namespace {

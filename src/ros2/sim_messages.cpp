@@ -5,9 +5,10 @@
 #include "ubot/core/pose3d.h"
 #include "ubot/ros2/names.h"
 #include "ubot/ros2/ros2_config.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/camera/camera.h"
+#include "ubot/sensors/imu/imu.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
+#include "ubot/sensors/registered_sensors.h"
 #include "ubot/sensors/sensor.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/world/world.h"
@@ -78,31 +79,17 @@ TransformStamped to_transform(const Odometry& odom) {
   return t;
 }
 
-namespace {
-
 // A 3D mounting (offset, roll / pitch / yaw) as a transform.
 Transform mount_transform(const Eigen::Vector3d& offset, const Eigen::Vector3d& rpy) {
   const Eigen::Quaterniond q = rotation_from_rpy(rpy);
   return {{offset.x(), offset.y(), offset.z()}, {q.x(), q.y(), q.z(), q.w()}};
 }
 
-}  // namespace
-
 TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_frame) {
   TransformStamped t;
   t.header = {to_time(0), base_frame};
   t.child_frame_id = sensor.header().frame_id;
-  t.transform = std::visit(
-      Overloaded{
-          [](const Lidar2dModel& lidar) {
-            return Transform{{lidar.offset.x(), lidar.offset.y(), lidar.z},
-                             yaw_quaternion(lidar.offset.z())};
-          },
-          [](const ImuModel& imu) { return mount_transform(imu.offset, imu.rpy); },
-          [](const Lidar3dModel& lidar) { return mount_transform(lidar.offset, lidar.rpy); },
-          [](const CameraModel& camera) { return mount_transform(camera.offset, camera.rpy); },
-      },
-      sensor.model().params);
+  t.transform = visit_sensor(sensor, [](const auto& s) { return sensor_mount(s); });
   return t;
 }
 
@@ -190,12 +177,7 @@ TFMessage static_transforms(const Simulation& sim,
     const std::string* base = base_frame_of(sensor->object_id());
     if (!base) continue;
     m.transforms.push_back(sensor_transform(*sensor, *base));
-    visit_sensor(*sensor, Overloaded{
-                              [&](const Camera& camera) {
-                                m.transforms.push_back(optical_transform(camera));
-                              },
-                              [](const auto&) {},  // other sensors have no extra frame
-                          });
+    visit_sensor(*sensor, [&](const auto& s) { add_child_frames(m, s); });
   }
   return m;
 }

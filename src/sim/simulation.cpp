@@ -13,10 +13,7 @@
 #include <fmt/format.h>
 
 #include "ubot/core/error.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/registered_sensors.h"
 
 namespace ubot {
 namespace {
@@ -100,18 +97,13 @@ void legacy_snapshot(const World& world, int id, const std::string& tag,
 
 std::unique_ptr<Sensor> make_sensor(const SensorModel& s, const ObjectModel& owner, int index,
                                     std::uint64_t seed) {
-  // One alternative per parameter type: a new SensorModel alternative without a line here does
-  // not compile.
-  auto make = [&]<class T>(std::type_identity<T>) -> std::unique_ptr<Sensor> {
-    return std::make_unique<T>(s, owner, index, seed);
-  };
-  return std::visit(Overloaded{
-                        [&](const Lidar2dModel&) { return make(std::type_identity<Lidar2d>{}); },
-                        [&](const ImuModel&) { return make(std::type_identity<Imu>{}); },
-                        [&](const Lidar3dModel&) { return make(std::type_identity<Lidar3d>{}); },
-                        [&](const CameraModel&) { return make(std::type_identity<Camera>{}); },
-                    },
-                    s.params);
+  // One alternative per registered type (sensor_types.h): its parameters TModel make a T.
+#define UBOT_MAKE_SENSOR(T)                            \
+  [&](const T##Model&) -> std::unique_ptr<Sensor> {    \
+    return std::make_unique<T>(s, owner, index, seed); \
+  },
+  return std::visit(Overloaded{UBOT_SENSOR_TYPES(UBOT_MAKE_SENSOR)}, s.params);
+#undef UBOT_MAKE_SENSOR
 }
 
 }  // namespace

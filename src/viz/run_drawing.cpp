@@ -7,10 +7,7 @@
 #include <optional>
 
 #include "ubot/core/time.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/registered_sensors.h"
 #include "ubot/viz/plot_config.h"
 
 namespace ubot::viz {
@@ -40,78 +37,6 @@ render::Shape drawing_shape(const WorldShape& s) {
 
 bool moves(const ObjectModel& m) { return !m.is_static; }
 
-// Doppler colours: red moving away, blue approaching, cyan still; saturating at 1 m/s.
-render::Color doppler_color(double v) {
-  const double t = std::clamp(std::abs(v) / 1.0, 0.0, 1.0);
-  const render::Color still{0.0, 0.8, 0.8, 0.8};
-  const render::Color end =
-      v > 0 ? render::Color{0.9, 0.1, 0.1, 0.8} : render::Color{0.1, 0.2, 0.9, 0.8};
-  return {still.r + (end.r - still.r) * t, still.g + (end.g - still.g) * t,
-          still.b + (end.b - still.b) * t, 0.8};
-}
-
-render::BeamsDrawing beams(const Lidar2d& lidar) {
-  render::BeamsDrawing b;
-  const LaserScan& s = lidar.scan();
-  b.origin = s.origin.head<2>();
-  b.color.a = 0.3;
-  for (std::size_t i = 0; i < s.ranges.size(); ++i) {
-    const double yaw = s.origin.z() + lidar.angles()[i];
-    b.end_points.emplace_back(b.origin +
-                              s.ranges[i] * Eigen::Vector2d(std::cos(yaw), std::sin(yaw)));
-    b.hit.push_back(s.valid[i]);
-    if (lidar.params().fmcw) b.beam_colors.push_back(doppler_color(s.radial_velocity[i]));
-  }
-  return b;
-}
-
-// A camera's frustum seen from above: its two side edges (the outer columns' rays, turned by the
-// camera's heading) as lines kCameraFrustumLength metres deep along the axis (less when the
-// camera's range is shorter), teal for rgb_camera, orange for depth_camera.
-constexpr double kCameraFrustumLength = 3.0;
-
-render::BeamsDrawing frustum(const Camera& camera) {
-  render::BeamsDrawing b;
-  const CameraModel& p = camera.params();
-  const Pose3d& pose = camera.image().pose;
-  b.origin = pose.position.head<2>();
-  b.color = p.depth ? render::Color{0.9, 0.5, 0.1, 0.8} : render::Color{0.1, 0.6, 0.6, 0.8};
-  b.line_width_px = 1.2;
-  b.mark_hits = false;
-  const double depth = std::min(kCameraFrustumLength, p.max_depth);
-  const double yaw = planar_yaw(pose.orientation);
-  const Eigen::Vector2d axis(std::cos(yaw), std::sin(yaw)), left(-axis.y(), axis.x());
-  for (const double u : {-0.5, p.width - 0.5}) {  // the image's outer edges
-    const double slope = (u - p.cx) / p.fx;       // optical x (right) per unit depth
-    b.end_points.push_back(b.origin + depth * (axis - slope * left));
-  }
-  return b;
-}
-
-// A 3D lidar seen from above, lightly: the returns of its channel nearest the horizon (the upper
-// one of a pair) as dots, without beam lines; surface returns violet, smoke cuts grey.
-render::BeamsDrawing horizon_points(const Lidar3d& lidar) {
-  render::BeamsDrawing b;
-  const LidarSweep& s = lidar.sweep();
-  b.origin = s.pose.position.head<2>();
-  b.color = {0.55, 0.2, 0.75, 0.0};  // transparent lines; the dots get their own opacity
-  b.line_width_px = 1.5;             // sets the dots' size
-  std::uint16_t ring = 0;
-  for (std::size_t k = 0; k < lidar.channels(); ++k) {
-    if (std::abs(lidar.vertical_angles()[k]) <= std::abs(lidar.vertical_angles()[ring])) {
-      ring = static_cast<std::uint16_t>(k);
-    }
-  }
-  for (std::size_t i = 0; i < s.points.size(); ++i) {
-    if (s.points[i].ring != ring) continue;
-    b.end_points.push_back(s.points_world[i].head<2>());
-    b.hit.push_back(1);
-    b.beam_colors.push_back(s.points[i].intensity > 0.0f ? render::Color{0.55, 0.2, 0.75, 0.0}
-                                                         : render::Color{0.4, 0.4, 0.4, 0.0});
-  }
-  return b;
-}
-
 // Smoke seen from above: one translucent disc per cell in the medium's tint, denser = more
 // opaque. Cells a sensor's threshold ignores are still drawn, faintly.
 void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d) {
@@ -130,21 +55,6 @@ void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d)
 // a 1000-robot world has 360 000 beams): sensors are drawn in order while their beams fit, the
 // rest are left out and the caption says how many were drawn. Small worlds stay well inside it.
 constexpr std::size_t kMaxDrawnBeams = 20000;
-
-render::BeamsDrawing sensor_beams(const Lidar2d& lidar) { return beams(lidar); }
-render::BeamsDrawing sensor_beams(const Lidar3d& lidar) { return horizon_points(lidar); }
-render::BeamsDrawing sensor_beams(const Camera& camera) { return frustum(camera); }
-render::BeamsDrawing sensor_beams(const Imu&) { return {}; }
-
-// How many segments or dots a sensor's drawing would hold, without building it (a 3D lidar:
-// its points per channel, about what its horizon ring holds); none for a sensor that draws
-// nothing.
-std::optional<std::size_t> beam_count(const Lidar2d& lidar) { return lidar.scan().ranges.size(); }
-std::optional<std::size_t> beam_count(const Lidar3d& lidar) {
-  return lidar.sweep().points.size() / std::max<std::size_t>(1, lidar.channels());
-}
-std::optional<std::size_t> beam_count(const Camera&) { return 2; }
-std::optional<std::size_t> beam_count(const Imu&) { return std::nullopt; }
 
 // The beams of the sensors that show and have a valid sample, within kMaxDrawnBeams; appends a
 // note to the caption when some were left out.

@@ -19,7 +19,7 @@
 #include "irsim_trace.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/angles.h"
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot::irsim_parity {

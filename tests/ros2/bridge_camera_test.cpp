@@ -11,7 +11,7 @@
 #include "ubot/ros2/bridge.h"
 #include "ubot/ros2/cyclone_transport.h"
 #include "ubot/ros2/fake_transport.h"
-#include "ubot/sensors/camera.h"
+#include "ubot/sensors/camera/camera.h"
 
 namespace ubot::ros2 {
 namespace {

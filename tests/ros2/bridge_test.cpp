@@ -11,9 +11,9 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/ros2/fake_transport.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/imu/imu.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 
 namespace ubot::ros2 {
 namespace {

@@ -13,7 +13,7 @@
 #include "sensor_test_support.h"
 #include "ubot/core/random.h"
 #include "ubot/media/medium.h"
-#include "ubot/sensors/camera.h"
+#include "ubot/sensors/camera/camera.h"
 
 namespace ubot {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sensor_test_support.h"
-#include "ubot/sensors/imu.h"
+#include "ubot/sensors/imu/imu.h"
 
 namespace ubot {
 namespace {

@@ -1,6 +1,6 @@
 // IMU (SPEC §7): differencing against closed forms of the motion the simulator produces,
 // statuses and their transitions, low-pass and clamp, and the sensor operations.
-#include "ubot/sensors/imu.h"
+#include "ubot/sensors/imu/imu.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // lidar2d against analytic ground truth (SPEC §2).
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 
 #include "sensor_test_support.h"
 #include "ubot/core/random.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 
 namespace ubot {
 namespace {

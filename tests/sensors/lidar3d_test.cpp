@@ -8,7 +8,7 @@
 #include <numbers>
 
 #include "sensor_test_support.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 
 namespace ubot {
 namespace {

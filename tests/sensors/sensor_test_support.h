@@ -2,7 +2,7 @@
 #include <string>
 
 #include "ubot/config/load_world.h"
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot::testing_support {

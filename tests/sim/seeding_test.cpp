@@ -7,10 +7,10 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/random.h"
-#include "ubot/sensors/camera.h"
-#include "ubot/sensors/imu.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/camera/camera.h"
+#include "ubot/sensors/imu/imu.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {

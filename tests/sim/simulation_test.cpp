@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ubot/config/load_world.h"
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 
 namespace ubot {
 namespace {

@@ -16,6 +16,8 @@
 #include "ubot/config/layer_config.h"
 #include "ubot/config/sensor_media.h"
 #include "ubot/core/triangle_mesh.h"
+#include "ubot/sensors/registered_models.h"
+#include "ubot/sensors/sensor_types.h"
 
 namespace ubot {
 
@@ -133,101 +135,21 @@ struct SensorCommon {
   media::SmokeSettings smoke;         // perception media (SPEC §8); read by lidars and cameras
 };
 
-// lidar2d and fmcw_lidar2d (SPEC §2, §3).
-struct Lidar2dModel {
-  bool fmcw = false;
-  double range_min = 0.0;
-  double range_max = 10.0;
-  double angle_range = 3.141592653589793;
-  int number = 100;
-  double std = 0.2;                                  // range noise sigma (used when noise is on)
-  double angle_std = 0.0;                            // per-beam direction noise sigma
-  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // [x, y, yaw] on the body
-  double z = 0.0;                                    // mount height of the scan plane
-  double scan_time = 0.1;                            // LaserScan metadata
-  // fmcw_lidar2d
-  bool motion_compensate = false;
-  double velocity_noise_std = 0.0;
-};
-
-// IMU (`imu`, SPEC §7). Noise is given per sample (the seed document's units) or as Kalibr
-// densities; see the README for the conversion.
-struct ImuModel {
-  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // mounting position [x, y, z] on the body
-  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();     // mounting rotation [roll, pitch, yaw]
-  // White noise: per-sample σ (m/s², rad/s), or Kalibr's continuous-time densities
-  // (m/s²/√Hz, rad/s/√Hz), which replace them: σ = density / √Δt.
-  double accelerometer_noise_std = 0.0;
-  double gyroscope_noise_std = 0.0;
-  std::optional<double> accelerometer_noise_density;
-  std::optional<double> gyroscope_noise_density;
-  Eigen::Vector3d accelerometer_bias = Eigen::Vector3d::Zero();  // m/s², sensor frame
-  Eigen::Vector3d gyroscope_bias = Eigen::Vector3d::Zero();      // rad/s, sensor frame
-  // Bias random walk (m/s²/√s, rad/s/√s; Kalibr's *_random_walk is the same quantity):
-  // each sample adds N(0, σ√Δt) to the bias.
-  double accelerometer_bias_random_walk_std = 0.0;
-  double gyroscope_bias_random_walk_std = 0.0;
-  bool low_pass = false;
-  double low_pass_cutoff_hz = 20.0;  // at least 0.1
-  bool clamp = false;
-  double max_linear_acceleration = 100.0;  // m/s²
-  double max_angular_velocity = 50.0;      // rad/s
-  double teleport_distance = 5.0;          // m between consecutive samples
-  double teleport_angle_deg = 120.0;       // degrees between consecutive samples
-  double max_sample_dt = 0.5;              // s
-};
-
-inline constexpr double kImuDefaultRateHz = 100.0;
-inline constexpr std::uint64_t kImuDefaultSeed = 1337;
-
-// 3D spinning lidar (`lidar3d`, SPEC §4). Channels fire together, column by column, while the
-// head turns counter-clockwise at rotation_rate_hz; a sweep ends at the sample's time.
-struct Lidar3dModel {
-  std::string preset;                      // the preset it started from, "" for none
-  std::vector<double> vertical_angles;     // rad, ascending: ring 0 is the lowest channel
-  double angle_range = 6.283185307179586;  // horizontal, rad, centred on the sensor's x axis
-  int number = 1800;                       // columns per sweep
-  double range_min = 0.0;
-  double range_max = 100.0;
-  double std = 0.02;               // range noise sigma (used when noise is on)
-  double rotation_rate_hz = 10.0;  // sweep period = 1 / rotation_rate_hz
-  bool motion_distortion = false;  // columns cast from the pose at their firing time
-  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // mounting position [x, y, z] on the body
-  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();     // mounting rotation [roll, pitch, yaw]
-};
-
-// Pinhole cameras (`depth_camera`, `rgb_camera`; SPEC §5, §6). The camera link frame sits at
-// `offset` / `rpy` on the body (x forward, y left, z up, like every sensor frame); images are in
-// its optical frame (z forward, x right, y down; ROS REP 103 "_optical"). Pixel (u, v) (column,
-// row; integer coordinates at pixel centres, OpenCV / ROS CameraInfo convention) looks along
-// ((u - cx) / fx, (v - cy) / fy, 1) in the optical frame.
-struct CameraModel {
-  bool depth = false;  // depth_camera (true) or rgb_camera
-  int width = 640;
-  int height = 480;
-  // Intrinsics in pixels. From `horizontal_fov` (default 90°): fx = fy = width / (2 tan(fov/2)),
-  // cx = (width - 1) / 2, cy = (height - 1) / 2; or given as fx, fy, cx, cy.
-  double fx = 320.0, fy = 320.0, cx = 319.5, cy = 239.5;
-  // Depth range (m, along the optical axis): depth_camera's min_depth / max_depth, rgb_camera's
-  // near_clip / far_clip (what it sees; farther is sky).
-  double min_depth = 0.1;
-  double max_depth = 10.0;
-  double std = 0.0;  // depth noise sigma (m), applied when noise is on (depth_camera)
-  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // mounting position [x, y, z] on the body
-  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();     // mounting rotation [roll, pitch, yaw]
-  // rgb_camera media (SPEC §6): the tint of legacy-tag media, opacity per cell
-  // min(effective density x scale, max), the distance along the pixel ray media are looked for
-  // (default: the far clip), and whether surfaces hide the media behind them.
-  media::Tint smoke_interference_tint{0.48, 0.50, 0.52};
-  double smoke_interference_opacity_scale = 0.75;
-  double max_smoke_interference_opacity = 0.85;
-  double preview_distance = 10.0;
-  bool media_occlusion = false;
-};
+// The parameters of each registered sensor type (include/ubot/sensors/sensor_types.h), one
+// alternative per type, in the list's order; each type's struct is in its own folder
+// (include/ubot/sensors/<type>/<type>_model.h).
+namespace detail {
+template <class Void, class... T>
+using SensorParamsOf = std::variant<T...>;
+}  // namespace detail
+#define UBOT_SENSOR_MODEL(T) , T##Model
+using SensorParams = detail::SensorParamsOf<void UBOT_SENSOR_TYPES(UBOT_SENSOR_MODEL)>;
+#undef UBOT_SENSOR_MODEL
 
 struct SensorModel {
   SensorCommon common;
-  std::variant<Lidar2dModel, ImuModel, Lidar3dModel, CameraModel> params;
+  SensorParams params;
+  // The `type:` it was read from: its parameters' type_name() ("lidar2d", "rgb_camera", ...).
   const char* type_name() const;
 };
 

@@ -14,20 +14,10 @@
 #include "ubot/config/world_model.h"
 #include "ubot/mapping/accumulator.h"
 #include "ubot/mapping/mapping_config.h"
-#include "ubot/sensors/lidar2d.h"
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/registered_sensors.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot::mapping {
-
-// lidar2d / fmcw_lidar2d -> batch: the valid beams as world points,
-// origin + r·(cos(yaw + angle), sin(yaw + angle)) at the scan plane's height; intensity 0..1
-// scaled to LAS's 16 bits.
-PointBatch batch_from_scan(const Lidar2d& lidar, int scanner);
-// lidar3d -> batch: the sweep's points in the world frame (each from the sensor pose at its
-// firing time, so a distorted sweep still lands where it was measured); origin: the sensor's
-// position at the sweep's end; intensity 0..1 scaled to LAS's 16 bits.
-PointBatch batch_from_sweep(const Lidar3d& lidar, int scanner);
 
 struct MapperOptions {
   std::filesystem::path out_dir;  // relative map outputs are written under it

@@ -18,7 +18,7 @@
 //               ](, "media": [...])}
 // Doubles are written in full precision (shortest round-trip form). The points of lidar3d
 // samples go to points.bin next to frames.jsonl (src/record/points_writer.h), not into JSON;
-// camera images are PNG files (ubot/record/camera_images.h) that camera entries name.
+// camera images are PNG files (ubot/sensors/camera/camera_images.h) that camera entries name.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -29,6 +29,15 @@
 namespace ubot {
 
 class PointsWriter;
+
+// What a sensor type's frames.jsonl piece (write_frames_parameters / write_frames_sample,
+// ubot/sensors/<type>/<type>_sinks.h) writes with: the line being written (the entry's common
+// keys are already in it), the simulation, and points.bin (null when no lidar3d).
+struct FramesContext {
+  JsonWriter& json;
+  const Simulation& sim;
+  PointsWriter* points;
+};
 
 class FramesWriter {
  public:

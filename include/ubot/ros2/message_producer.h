@@ -20,6 +20,7 @@
 #include "ubot/core/time.h"
 #include "ubot/ros2/messages.h"
 #include "ubot/ros2/ros2_config.h"
+#include "ubot/ros2/sensor_messages.h"
 
 namespace ubot {
 class Simulation;
@@ -46,6 +47,33 @@ struct Message {
   MessageRef message;
 };
 using MessageConsumer = std::function<void(const Message&)>;
+
+// What a sensor type's topic piece (ros2::sensor_topics, <type>_sinks.h) names its topics with:
+// `sensor(suffix, kind)` gives <ns>/<suffix> to a robot's first sensor that asks for the suffix
+// and <ns>/<sensor>/<suffix> to the next; `camera(leaf, kind)` gives <ns>/<camera>/<leaf>. Both
+// return the topic's index.
+struct TopicNamer {
+  std::function<int(const std::string& suffix, MessageKind kind)> sensor;
+  std::function<int(const std::string& leaf, MessageKind kind)> camera;
+};
+
+// Buffers the producer keeps between steps, so large messages reuse their memory.
+struct MessageBuffers {
+  PointCloudData cloud_data;
+  PointCloud2 cloud;
+  ImageData image_data;
+  Image image;
+};
+
+// What a sensor type's message piece (ros2::sensor_messages) gets for a sample: its topics (as
+// its sensor_topics gave them), the step's time, where messages go, the robot's REP 117 choice.
+struct SensorMessageContext {
+  const std::vector<int>& topics;
+  Nanos now;
+  const MessageConsumer& consume;
+  bool use_inf;
+  MessageBuffers& buffers;
+};
 
 // Which robots are published: every robot (MCAP), or those whose ros2.enabled is true (DDS).
 enum class PublishedRobots { kAll, kRos2Enabled };
@@ -80,7 +108,6 @@ class MessageProducer {
 
  private:
   struct Robot;
-  struct Buffers;
   Robot* robot(int object_id);
   const Robot* robot(int object_id) const;
 
@@ -88,7 +115,7 @@ class MessageProducer {
   std::vector<std::unique_ptr<Robot>> robots_;   // file order
   std::vector<Robot*> robot_of_object_;          // by object id; null: not published
   std::vector<std::vector<int>> sensor_topics_;  // by sensor index: its topics, in emit order
-  std::unique_ptr<Buffers> buffers_;             // message storage reused from step to step
+  std::unique_ptr<MessageBuffers> buffers_;      // message storage reused from step to step
 };
 
 }  // namespace ubot::ros2

@@ -72,6 +72,8 @@ TransformStamped to_transform(const Odometry& odom);
 // base_frame -> the sensor's frame (header().frame_id): where the sensor sits on its body,
 // stamped 0.
 TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_frame);
+// A 3D mounting (offset, roll / pitch / yaw) as a transform.
+Transform mount_transform(const Eigen::Vector3d& offset, const Eigen::Vector3d& rpy);
 // An IMU sample (an entry of Imu::step_samples()), or the IMU's latest, as the Imu message
 // carries it (orientation variance 0: it is exact).
 ImuData imu_data(const FrameHeader& header, const ubot::ImuSample& sample);

@@ -1,15 +1,23 @@
 #pragma once
-// The one list of sensor types. Every sink reaches a sensor's concrete type through
-// visit_sensor() (a std::variant of pointers, one per type listed here), so a sink that forgets a
-// type does not compile: adding a sensor type is one X(...) line here plus the type's own files
-// (docs/architecture.md, "Adding a sensor type").
+// The one list of sensor types: registering a type is its X(...) line here. Each type lives in
+// its own folder (docs/architecture.md, "Adding a sensor type"): include/ubot/sensors/<type>/
+// holds its class `T`, its parameters `TModel` (<type>_model.h) and the declarations of its sink
+// pieces (<type>_sinks.h); src/sensors/<type>/ their definitions, which CMake compiles into the
+// library each piece belongs to by its file name (src/CMakeLists.txt).
+//
+// From this list come SensorModel::params (a std::variant of every TModel), the reader of each
+// `type:` name (TModel::kTypeNames), make_sensor (TModel -> T) and SensorRef, which every sink
+// visits with one overload per type: a sink that does not have a type's overload does not
+// compile.
 #include <variant>
 
-// X(class): the sensor classes, in the order of their variant alternatives.
+// X(class): the sensor classes, in the order of their variant alternatives. The order also
+// orders the `type:` names a YAML error lists, and the first type's first name is the default
+// `type:` (IR-SIM's lidar2d).
 #define UBOT_SENSOR_TYPES(X) \
   X(Lidar2d)                 \
-  X(Imu)                     \
   X(Lidar3d)                 \
+  X(Imu)                     \
   X(Camera)
 
 namespace ubot {

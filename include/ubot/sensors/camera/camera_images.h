@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "ubot/sensors/camera.h"
+#include "ubot/sensors/camera/camera.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {

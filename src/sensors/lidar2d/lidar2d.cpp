@@ -1,4 +1,4 @@
-#include "ubot/sensors/lidar2d.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
 
 #include <algorithm>
 #include <cmath>

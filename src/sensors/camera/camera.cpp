@@ -1,4 +1,4 @@
-#include "ubot/sensors/camera.h"
+#include "ubot/sensors/camera/camera.h"
 
 #include <algorithm>
 #include <cmath>

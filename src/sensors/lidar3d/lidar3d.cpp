@@ -1,4 +1,4 @@
-#include "ubot/sensors/lidar3d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "ubot/sensors/imu.h"
+#include "ubot/sensors/imu/imu.h"
 
 namespace ubot {
 

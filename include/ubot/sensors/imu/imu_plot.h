@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ubot/render/plot.h"
-#include "ubot/sensors/imu.h"
+#include "ubot/sensors/imu/imu.h"
 
 namespace ubot::viz {
 

@@ -1,4 +1,4 @@
-#include "ubot/viz/imu_plot.h"
+#include "ubot/sensors/imu/imu_plot.h"
 
 #include <limits>
 

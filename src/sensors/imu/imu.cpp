@@ -1,4 +1,4 @@
-#include "ubot/sensors/imu.h"
+#include "ubot/sensors/imu/imu.h"
 
 #include <algorithm>
 #include <cmath>

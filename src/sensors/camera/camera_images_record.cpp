@@ -1,4 +1,4 @@
-#include "ubot/record/camera_images.h"
+#include "ubot/sensors/camera/camera_images.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "ubot/record/imu_csv_writer.h"
+#include "ubot/sensors/imu/imu_csv_writer.h"
 
 #include <fmt/format.h>
 
