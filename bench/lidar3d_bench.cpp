@@ -325,7 +325,7 @@ std::unique_ptr<Simulation> warehouse() {
 
 std::size_t lidar3d_index(const Simulation& sim) {
   for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
-    if (sim.sensors()[i]->kind() == SensorKind::kLidar3d) return i;
+    if (sensor_if<Lidar3d>(*sim.sensors()[i]) != nullptr) return i;
   }
   return 0;
 }

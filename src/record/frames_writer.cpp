@@ -212,7 +212,7 @@ bool write_status(JsonWriter& j, const FrameHeader& h) {
 FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : path_(path) {
   // points.bin first: if it cannot be opened, frames.jsonl is not left open behind the throw.
   if (std::ranges::any_of(sim.sensors(),
-                          [](const auto& s) { return s->kind() == SensorKind::kLidar3d; })) {
+                          [](const auto& s) { return sensor_if<Lidar3d>(*s) != nullptr; })) {
     points_ = std::make_unique<PointsWriter>(
         (std::filesystem::path(path).parent_path() / kPointsFile).string());
   }

@@ -247,10 +247,8 @@ void Simulation::build_scene() {
   fill_scene(*scene_, std::nullopt, body_of_object_);
   // 3D sensors need a scene of their own when some object has no explicit height: there it is
   // 1 m tall, while 2D scans still see it from below to above their plane.
-  const bool any_3d = std::any_of(sensors_.begin(), sensors_.end(), [](const auto& s) {
-    return s->kind() == SensorKind::kLidar3d || s->kind() == SensorKind::kDepthCamera ||
-           s->kind() == SensorKind::kRgbCamera;
-  });
+  const bool any_3d =
+      std::any_of(sensors_.begin(), sensors_.end(), [](const auto& s) { return s->casts_in_3d(); });
   const bool any_heightless = std::any_of(
       world_.model().objects.begin(), world_.model().objects.end(),
       [](const ObjectModel& m) { return !m.unobstructed && !m.height && !is_solid_body(m); });

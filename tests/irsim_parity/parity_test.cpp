@@ -226,9 +226,8 @@ struct BeamCounts {
 
 const Lidar2d* find_lidar(const Simulation& sim, const TraceSensor& t) {
   for (const auto& s : sim.sensors()) {
-    if (s->object_id() == t.object_id && s->index() == t.index &&
-        s->kind() == SensorKind::kLidar2d) {
-      return static_cast<const Lidar2d*>(s.get());
+    if (s->object_id() == t.object_id && s->index() == t.index) {
+      if (const Lidar2d* lidar = sensor_if<Lidar2d>(*s)) return lidar;
     }
   }
   return nullptr;

@@ -51,30 +51,23 @@ const std::vector<std::string> kSensors = {
 
 // Sensor i's measurement after the first step: what its noise changes.
 std::vector<double> measurement(const Simulation& sim, std::size_t i) {
-  const Sensor& s = *sim.sensors()[i];
   std::vector<double> out;
-  switch (s.kind()) {
-    case SensorKind::kLidar2d:
-      out = static_cast<const Lidar2d&>(s).scan().ranges;
-      break;
-    case SensorKind::kImu: {
-      const ImuSample& d = static_cast<const Imu&>(s).data();
-      for (int k = 0; k < 3; ++k) {
-        out.push_back(d.linear_acceleration[k]);
-        out.push_back(d.angular_velocity[k]);
-      }
-      break;
-    }
-    case SensorKind::kLidar3d:
-      for (const LidarPoint& p : static_cast<const Lidar3d&>(s).sweep().points) {
-        out.insert(out.end(), {p.x, p.y, p.z});
-      }
-      break;
-    case SensorKind::kDepthCamera:
-    case SensorKind::kRgbCamera:
-      for (float d : static_cast<const Camera&>(s).image().depth) out.push_back(d);
-      break;
-  }
+  visit_sensor(*sim.sensors()[i], Overloaded{[&](const Lidar2d& s) { out = s.scan().ranges; },
+                                             [&](const Imu& s) {
+                                               const ImuSample& d = s.data();
+                                               for (int k = 0; k < 3; ++k) {
+                                                 out.push_back(d.linear_acceleration[k]);
+                                                 out.push_back(d.angular_velocity[k]);
+                                               }
+                                             },
+                                             [&](const Lidar3d& s) {
+                                               for (const LidarPoint& p : s.sweep().points) {
+                                                 out.insert(out.end(), {p.x, p.y, p.z});
+                                               }
+                                             },
+                                             [&](const Camera& s) {
+                                               for (float d : s.image().depth) out.push_back(d);
+                                             }});
   return out;
 }
 

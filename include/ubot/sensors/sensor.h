@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ubot/config/world_model.h"
+#include "ubot/core/error.h"
 #include "ubot/core/frame_header.h"
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
@@ -40,14 +41,14 @@ struct SensorContext {
   const scene::Scene& scene_3d() const { return scene3d != nullptr ? *scene3d : scene; }
 };
 
-enum class SensorKind { kLidar2d, kImu, kLidar3d, kDepthCamera, kRgbCamera };
-
 class Sensor {
  public:
   Sensor(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
   virtual ~Sensor() = default;
 
-  virtual SensorKind kind() const = 0;
+  // Whether the sensor casts rays in 3D (lidar3d, cameras): the simulation then builds the scene
+  // where heightless objects are 1 m tall (SensorContext::scene3d). Default: a 2D sensor.
+  virtual bool casts_in_3d() const { return false; }
   // Snapshots (Simulation::snapshot / restore): a sensor's runtime state (header, schedule,
   // random stream, histories, last output) is the sensor object itself, so a snapshot holds a
   // clone and a restore copies the clone's state back into this object (which stays the one
@@ -105,6 +106,26 @@ class Sensor {
 template <class F>
 decltype(auto) visit_sensor(const Sensor& sensor, F&& f) {
   return std::visit([&f](const auto* s) -> decltype(auto) { return f(*s); }, sensor.ref());
+}
+
+// The sensor as a T when it is one, else null: a typed query through SensorRef, not a cast.
+template <class T>
+const T* sensor_if(const Sensor& sensor) {
+  const SensorRef ref = sensor.ref();
+  const T* const* p = std::get_if<const T*>(&ref);
+  return p != nullptr ? *p : nullptr;
+}
+// The same on a mutable sensor (the IMU's reset_bias / reset_history).
+template <class T>
+T* sensor_if(Sensor& sensor) {
+  return const_cast<T*>(sensor_if<T>(static_cast<const Sensor&>(sensor)));
+}
+// `other` as a T, for copy_state_from: ubot::Error when it is another type (a snapshot of
+// another model), never undefined behaviour.
+template <class T>
+const T& same_type_as(const Sensor& other) {
+  if (const T* t = sensor_if<T>(other)) return *t;
+  throw Error("restore: a sensor's state comes from a sensor of another type");
 }
 
 }  // namespace ubot

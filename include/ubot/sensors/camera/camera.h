@@ -60,12 +60,10 @@ class Camera final : public Sensor {
  public:
   Camera(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
-  SensorKind kind() const override {
-    return params_.depth ? SensorKind::kDepthCamera : SensorKind::kRgbCamera;
-  }
+  bool casts_in_3d() const override { return true; }
   std::unique_ptr<Sensor> clone() const override { return std::make_unique<Camera>(*this); }
   void copy_state_from(const Sensor& other) override {
-    *this = static_cast<const Camera&>(other);  // Simulation::restore pairs sensors of one model
+    *this = same_type_as<Camera>(other);  // Simulation::restore pairs sensors of one model
   }
   SensorRef ref() const override { return this; }
   const CameraModel& params() const { return params_; }

@@ -104,10 +104,9 @@ class Imu final : public Sensor {
  public:
   Imu(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
-  SensorKind kind() const override { return SensorKind::kImu; }
   std::unique_ptr<Sensor> clone() const override { return std::make_unique<Imu>(*this); }
   void copy_state_from(const Sensor& other) override {
-    *this = static_cast<const Imu&>(other);  // Simulation::restore pairs sensors of one model
+    *this = same_type_as<Imu>(other);  // Simulation::restore pairs sensors of one model
   }
   SensorRef ref() const override { return this; }
   const ImuModel& params() const { return params_; }

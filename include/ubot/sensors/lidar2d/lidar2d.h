@@ -38,10 +38,9 @@ class Lidar2d final : public Sensor {
  public:
   Lidar2d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
-  SensorKind kind() const override { return SensorKind::kLidar2d; }
   std::unique_ptr<Sensor> clone() const override { return std::make_unique<Lidar2d>(*this); }
   void copy_state_from(const Sensor& other) override {
-    *this = static_cast<const Lidar2d&>(other);  // Simulation::restore pairs sensors of one model
+    *this = same_type_as<Lidar2d>(other);  // Simulation::restore pairs sensors of one model
   }
   SensorRef ref() const override { return this; }
   const Lidar2dModel& params() const { return params_; }

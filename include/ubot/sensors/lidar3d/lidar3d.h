@@ -59,10 +59,10 @@ class Lidar3d final : public Sensor {
  public:
   Lidar3d(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
 
-  SensorKind kind() const override { return SensorKind::kLidar3d; }
+  bool casts_in_3d() const override { return true; }
   std::unique_ptr<Sensor> clone() const override { return std::make_unique<Lidar3d>(*this); }
   void copy_state_from(const Sensor& other) override {
-    *this = static_cast<const Lidar3d&>(other);  // Simulation::restore pairs sensors of one model
+    *this = same_type_as<Lidar3d>(other);  // Simulation::restore pairs sensors of one model
   }
   SensorRef ref() const override { return this; }
   const Lidar3dModel& params() const { return params_; }
