@@ -9,6 +9,9 @@ DEMO_OUT   ?= out/demo
 # and later runs of `make test` reuse what did not change. `=`: looked up when a recipe runs,
 # after `deps` has installed it.
 CCACHE      = $(shell command -v ccache 2>/dev/null)
+# Paths relative to the checkout, so another clone of the same commit (CI's) hits the cache.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 LAUNCHER    = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
 
 .PHONY: all deps deps-test build build-asan demo test unit-test asan-test valgrind-test format \
