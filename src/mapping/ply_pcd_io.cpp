@@ -82,18 +82,6 @@ std::uint64_t parse_count(const ByteReader& in, const std::string& word, std::st
   return n;
 }
 
-// A field the reader uses must lie inside the record (a header may claim any offsets).
-const Field& checked_field(const ByteReader& in, const std::map<std::string, Field>& fields,
-                           const std::string& name, std::size_t record_size) {
-  const Field& f = fields.at(name);
-  if (f.offset > record_size || static_cast<std::size_t>(f.size) > record_size - f.offset) {
-    in.fail(
-        fmt::format("field '{}' ({} bytes at byte {} of a record) does not fit the {}-byte record",
-                    name, f.size, f.offset, record_size));
-  }
-  return f;
-}
-
 // Reads `count` records of `record_size` bytes from `offset` into points, using the named
 // fields (x, y, z required; intensity, red/green/blue optional).
 void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
@@ -110,19 +98,16 @@ void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
         record_size != 0 && count * record_size > available ? " (truncated file or wrong count)"
                                                             : " (wrong count or record size)"));
   }
-  const Field x = checked_field(in, fields, "x", record_size);
-  const Field y = checked_field(in, fields, "y", record_size);
-  const Field z = checked_field(in, fields, "z", record_size);
+  // Every field lies inside the record: both headers give sizes only, the readers lay the
+  // fields out one after another (each at least one byte: read_pcd refuses COUNT 0).
+  const Field x = fields.at("x"), y = fields.at("y"), z = fields.at("z");
   const Field* intensity = nullptr;
   for (const char* name : {"intensity", "scalar_intensity"}) {
-    if (fields.count(name)) intensity = &checked_field(in, fields, name, record_size);
+    if (fields.count(name)) intensity = &fields.at(name);
   }
   const bool rgb = fields.count("red") && fields.count("green") && fields.count("blue");
   const bool packed_rgb = !rgb && fields.count("rgb");
-  if (rgb) {
-    for (const char* c : {"red", "green", "blue"}) checked_field(in, fields, c, record_size);
-  }
-  if (packed_rgb && (checked_field(in, fields, "rgb", record_size).size != 4)) {
+  if (packed_rgb && fields.at("rgb").size != 4) {
     in.fail("field 'rgb' must be 4 bytes (packed 0x00RRGGBB)");
   }
   out.cloud.has_color = rgb || packed_rgb;
