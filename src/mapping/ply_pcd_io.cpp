@@ -95,7 +95,7 @@ void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
     in.fail(fmt::format(
         "{} says {} points of {} bytes, but {} bytes of data follow the header at offset {}{}",
         count_field, count, record_size, available, offset,
-        record_size != 0 && count * record_size > available ? " (truncated file or wrong count)"
+        record_size != 0 && count > available / record_size ? " (truncated file or wrong count)"
                                                             : " (wrong count or record size)"));
   }
   // Every field lies inside the record: both headers give sizes only, the readers lay the
