@@ -7,8 +7,9 @@ usage: test_layers.py [unittest args]   (Python standard library only)
   layer above the sensors: ubot/media, ros2, record, render, viz, mapping, sim;
 - every layer config header (ros2/ros2_config.h, viz/plot_config.h, mapping/mapping_config.h,
   media/medium_model.h, config/sensor_media.h) reaches only core and config headers;
-- the sensors (src/sensors, include/ubot/sensors) reach no ros2, record, render, viz or mapping
-  header, and the ubot_sensors library does not link (directly or not) ubot_render, ubot_record,
+- the sensors (what ubot_sensors compiles, and each type's <type>.h, <type>_model.h and
+  <type>_sinks.h; not the sink pieces of a type folder) reach no ros2, record, render, viz or
+  mapping header, and the ubot_sensors library does not link (directly or not) ubot_render, ubot_record,
   ubot_viz, ubot_ros2 or ubot_ros2_msgs (the DEPS of src/*/CMakeLists.txt's ubot_component).
 """
 import os
@@ -70,6 +71,28 @@ def component_deps():
     return deps
 
 
+# A type folder's sink pieces (src/CMakeLists.txt's UBOT_SENSOR_PIECES) go into the sinks'
+# libraries and include their headers on purpose.
+PIECE_SOURCE = re.compile(r"_(config|record|ros2|viz|mapping)\.cpp$")
+
+
+def sensor_files():
+    """What ubot_sensors compiles and the headers of its classes: the top-level files of
+    src/sensors and include/ubot/sensors, and in each type folder every source that is not a
+    sink piece and the headers <type>.h, <type>_model.h and <type>_sinks.h."""
+    files = []
+    for base in (os.path.join(ROOT, "src/sensors"), os.path.join(INCLUDE, "ubot/sensors")):
+        for name in sorted(os.listdir(base)):
+            path = os.path.join(base, name)
+            if name.endswith((".h", ".cpp")):
+                files.append(path)
+            elif os.path.isdir(path):
+                files += [os.path.join(path, f) for f in sorted(os.listdir(path))
+                          if (f.endswith(".cpp") and not PIECE_SOURCE.search(f))
+                          or f in (f"{name}.h", f"{name}_model.h", f"{name}_sinks.h")]
+    return files
+
+
 class LayerTest(unittest.TestCase):
     def test_world_model_reaches_no_header_above_the_sensors(self):
         path = os.path.join(INCLUDE, "ubot/config/world_model.h")
@@ -85,10 +108,10 @@ class LayerTest(unittest.TestCase):
                 self.assertEqual(others, {})
 
     def test_sensor_sources_include_no_sink_header(self):
-        dirs = [os.path.join(ROOT, "src/sensors"), os.path.join(INCLUDE, "ubot/sensors")]
-        files = [os.path.join(d, f) for d in dirs for f in sorted(os.listdir(d))
-                 if f.endswith((".h", ".cpp"))]
-        self.assertTrue(files)
+        files = sensor_files()
+        # every type folder was walked, not only the top level
+        self.assertIn(os.path.join(ROOT, "src/sensors/imu/imu.cpp"), files)
+        self.assertIn(os.path.join(INCLUDE, "ubot/sensors/lidar2d/lidar2d_model.h"), files)
         for path in files:
             with self.subTest(file=os.path.relpath(path, ROOT)):
                 self.assertEqual(offending(path, SINKS), {})

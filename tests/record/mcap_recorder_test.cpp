@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <set>
+#include <span>
 
 #include "mcap_test_reader.h"
 #include "ubot/config/load_world.h"
@@ -134,6 +135,45 @@ Recording record_with_bridge(ros2::FakeTransport& transport, McapCompression com
   }
   recorder.close();
   return read_recording(path);
+}
+
+// Records `sim` for `steps` steps (each with `commands`) beside the bridge on `transport`, the
+// recorder taking the start too, and reads the recording back.
+Recording record_steps_with_bridge(Simulation& sim, ros2::FakeTransport& transport,
+                                   const std::string& name, int steps,
+                                   std::span<const Command> commands = {}) {
+  const std::string path = temp_path(name);
+  ros2::Bridge bridge(transport, sim);
+  {
+    McapRecorder recorder(path, sim);
+    recorder.record(sim);
+    for (int k = 0; k < steps; ++k) {
+      sim.step(commands);
+      bridge.publish(sim);
+      recorder.record(sim);
+    }
+    recorder.close();
+  }
+  Recording rec = read_recording(path);
+  std::filesystem::remove(path);
+  return rec;
+}
+
+// The CDR bytes of what the bridge published on `topic`, and of what the recording holds there.
+std::vector<std::vector<std::uint8_t>> published_on(const ros2::FakeTransport& transport,
+                                                    const std::string& topic) {
+  std::vector<std::vector<std::uint8_t>> bytes;
+  for (const auto& p : transport.published()) {
+    if (p.topic == topic) ros2::serialize_cdr(p.kind, p.message.get(), bytes.emplace_back());
+  }
+  return bytes;
+}
+std::vector<std::vector<std::uint8_t>> recorded_on(const Recording& rec, const std::string& topic) {
+  std::vector<std::vector<std::uint8_t>> bytes;
+  for (const Recorded& m : rec.messages) {
+    if (m.topic == topic) bytes.push_back(m.message.data);
+  }
+  return bytes;
 }
 
 class McapRecorderCompression : public ::testing::TestWithParam<McapCompression> {};
@@ -340,7 +380,6 @@ TEST(McapRecorder, PointsHookWritesPointCloud2OnTheRobotsTopic) {
 }
 
 TEST(McapRecorder, Lidar3dSweepsAreRecordedAsTheBridgePublishesThem) {
-  const std::string path = temp_path("lidar3d.mcap");
   Simulation sim(load_world_from_string(R"(
 ground: {z: 0}
 robot:
@@ -355,27 +394,9 @@ robot:
                                         "lidar3d.yaml"),
                  {.threads = 1});
   ros2::FakeTransport transport;
-  ros2::Bridge bridge(transport, sim);
-  {
-    McapRecorder recorder(path, sim);
-    recorder.record(sim);
-    for (int k = 0; k < 3; ++k) {
-      sim.step();
-      bridge.publish(sim);
-      recorder.record(sim);
-    }
-    recorder.close();
-  }
-  const Recording rec = read_recording(path);
-  std::filesystem::remove(path);
-  std::vector<std::vector<std::uint8_t>> published, recorded;
-  for (const auto& p : transport.published()) {
-    if (p.topic != "/rover/points") continue;
-    ros2::serialize_cdr(p.kind, p.message.get(), published.emplace_back());
-  }
-  for (const Recorded& m : rec.messages) {
-    if (m.topic == "/rover/points") recorded.push_back(m.message.data);
-  }
+  const Recording rec = record_steps_with_bridge(sim, transport, "lidar3d.mcap", 3);
+  const auto published = published_on(transport, "/rover/points");
+  const auto recorded = recorded_on(rec, "/rover/points");
   ASSERT_EQ(recorded.size(), 3u);
   EXPECT_EQ(recorded, published);
   EXPECT_GT(recorded.back().size(), 90u * 8 * 24);  // the downward rings hit the ground
@@ -384,7 +405,6 @@ robot:
 // A 200 Hz IMU in a 10 Hz world: every sample is a message, stamped with its own time (5 ms
 // grid from 0), logged at the time of the step that took it; the bytes are the bridge's.
 TEST(McapRecorder, EveryImuSampleOfAStepIsRecordedWithItsOwnStamp) {
-  const std::string path = temp_path("imu200.mcap");
   Simulation sim(load_world_from_string(R"(
 world: {step_time: 0.1}
 robot:
@@ -395,29 +415,11 @@ robot:
                                         "imu200.yaml"),
                  {.threads = 1});
   ros2::FakeTransport transport;
-  ros2::Bridge bridge(transport, sim);
-  {
-    McapRecorder recorder(path, sim);
-    recorder.record(sim);
-    const std::vector<Command> turn = {Eigen::Vector2d(1.0, 0.5)};
-    for (int k = 0; k < 3; ++k) {
-      sim.step(turn);
-      bridge.publish(sim);
-      recorder.record(sim);
-    }
-    recorder.close();
-  }
-  const Recording rec = read_recording(path);
-  std::filesystem::remove(path);
-  std::vector<std::vector<std::uint8_t>> published, recorded;
-  for (const auto& p : transport.published()) {
-    if (p.topic == "/rover/imu")
-      ros2::serialize_cdr(p.kind, p.message.get(), published.emplace_back());
-  }
+  const std::vector<Command> turn = {Eigen::Vector2d(1.0, 0.5)};
+  const Recording rec = record_steps_with_bridge(sim, transport, "imu200.mcap", 3, turn);
   std::uint64_t n = 0;
   for (const Recorded& m : rec.messages) {
     if (m.topic != "/rover/imu") continue;
-    recorded.push_back(m.message.data);
     // std_msgs/Header after the encapsulation header: stamp sec, nanosec.
     Cursor c(m.message.data.data() + 4, 8);
     const auto sec = c.get<std::int32_t>();
@@ -431,11 +433,10 @@ robot:
     ++n;
   }
   EXPECT_EQ(n, 61u);  // 0, 5, ..., 300 ms
-  EXPECT_EQ(recorded, published);
+  EXPECT_EQ(recorded_on(rec, "/rover/imu"), published_on(transport, "/rover/imu"));
 }
 
 TEST(McapRecorder, CameraImagesAndInfoAreRecordedAsTheBridgePublishesThem) {
-  const std::string path = temp_path("cameras.mcap");
   Simulation sim(load_world_from_string(R"(
 ground: {z: 0}
 robot:
@@ -453,19 +454,7 @@ obstacle:
                                         "cameras.yaml"),
                  {.threads = 1});
   ros2::FakeTransport transport;
-  ros2::Bridge bridge(transport, sim);
-  {
-    McapRecorder recorder(path, sim);
-    recorder.record(sim);
-    for (int k = 0; k < 4; ++k) {
-      sim.step();
-      bridge.publish(sim);
-      recorder.record(sim);
-    }
-    recorder.close();
-  }
-  const Recording rec = read_recording(path);
-  std::filesystem::remove(path);
+  const Recording rec = record_steps_with_bridge(sim, transport, "cameras.mcap", 4);
   const std::map<std::string, std::pair<std::string, std::size_t>> expected = {
       {"/rover/rgb_camera_0/image_raw", {"sensor_msgs/msg/Image", 4}},
       {"/rover/rgb_camera_0/camera_info", {"sensor_msgs/msg/CameraInfo", 4}},
@@ -473,15 +462,9 @@ obstacle:
       {"/rover/depth_camera_0/image_raw", {"sensor_msgs/msg/Image", 3}},
       {"/rover/depth_camera_0/camera_info", {"sensor_msgs/msg/CameraInfo", 3}}};
   for (const auto& [topic, want] : expected) {
-    std::vector<std::vector<std::uint8_t>> published, recorded;
-    for (const auto& p : transport.published()) {
-      if (p.topic == topic) ros2::serialize_cdr(p.kind, p.message.get(), published.emplace_back());
-    }
-    for (const Recorded& m : rec.messages) {
-      if (m.topic == topic) recorded.push_back(m.message.data);
-    }
+    const auto recorded = recorded_on(rec, topic);
     ASSERT_EQ(recorded.size(), want.second) << topic;
-    EXPECT_EQ(recorded, published) << topic;
+    EXPECT_EQ(recorded, published_on(transport, topic)) << topic;
     EXPECT_EQ(rec.schemas.at(rec.schema_of.at(topic)).first, want.first);
   }
   // /tf_static: the two mounts and the two link -> optical transforms, as the bridge sends them.

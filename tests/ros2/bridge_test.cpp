@@ -54,6 +54,13 @@ Simulation make_sim(const std::string& yaml = kWorld) {
   return Simulation(load_world_from_string(yaml, "bridge.yaml"), {.threads = 1});
 }
 
+// kWorld with `ros2: <ros2>` added to robot_0 (after its `z: 0.25` line).
+std::string with_robot_0_ros2(const std::string& ros2) {
+  std::string yaml = kWorld;
+  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: " + ros2);
+  return yaml;
+}
+
 Twist twist(double vx, double vy, double wz) {
   Twist t;
   t.linear = {vx, vy, 0};
@@ -201,9 +208,7 @@ TEST(Bridge, OutOfLimitsCommandsAreRefusedAndTheBehaviourKeepsDriving) {
 
 TEST(Bridge, TargetCanBeAnotherObjectAndShutdownReleases) {
   FakeTransport transport;
-  std::string yaml = kWorld;
-  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: {target: car}");
-  Simulation sim = make_sim(yaml);
+  Simulation sim = make_sim(with_robot_0_ros2("{target: car}"));
   Bridge bridge(transport, sim);
   transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
   auto commands = bridge.commands(sim);
@@ -219,9 +224,7 @@ TEST(Bridge, TargetCanBeAnotherObjectAndShutdownReleases) {
 
 TEST(Bridge, TargetSetToNullLooksTheRobotItselfUpAgain) {
   FakeTransport transport;
-  std::string yaml = kWorld;
-  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: {target: car}");
-  Simulation sim = make_sim(yaml);
+  Simulation sim = make_sim(with_robot_0_ros2("{target: car}"));
   Bridge bridge(transport, sim);
   bridge.receiver(0)->set_target(nullptr);
   transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
@@ -233,9 +236,7 @@ TEST(Bridge, TargetSetToNullLooksTheRobotItselfUpAgain) {
 
 TEST(Bridge, WithoutAutoStartTheReceiverWaitsForRestart) {
   FakeTransport transport;
-  std::string yaml = kWorld;
-  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: {auto_start: false}");
-  Simulation sim = make_sim(yaml);
+  Simulation sim = make_sim(with_robot_0_ros2("{auto_start: false}"));
   Bridge bridge(transport, sim);
   EXPECT_FALSE(bridge.receiver(0)->is_ready());
   EXPECT_TRUE(bridge.receiver(1)->is_ready());
@@ -249,9 +250,7 @@ TEST(Bridge, WithoutAutoStartTheReceiverWaitsForRestart) {
 
 TEST(Bridge, UnknownTargetIsAnError) {
   FakeTransport transport;
-  std::string yaml = kWorld;
-  yaml.replace(yaml.find("    z: 0.25"), 11, "    z: 0.25\n    ros2: {target: nobody}");
-  Simulation sim = make_sim(yaml);
+  Simulation sim = make_sim(with_robot_0_ros2("{target: nobody}"));
   try {
     Bridge bridge(transport, sim);
     FAIL() << "no error";
