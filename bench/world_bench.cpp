@@ -105,6 +105,8 @@ void BM_ThousandLidarRobots(benchmark::State& state) {
   step_world(state, lidar_robots_yaml(1000, 500, 200.0, "unobstructed"), 300,
              static_cast<int>(state.range(0)));
 }
+BENCHMARK(BM_ThousandLidarRobots)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+
 std::unique_ptr<Simulation> warehouse_at_step_50() {
   auto sim = std::make_unique<Simulation>(
       load_world(std::string(UBOT_SOURCE_DIR) + "/examples/warehouse.yaml"));
@@ -140,8 +142,6 @@ void BM_WarehouseRestore(benchmark::State& state) {
   for (auto _ : state) sim->restore(at50);
 }
 BENCHMARK(BM_WarehouseRestore)->Unit(benchmark::kMicrosecond);
-
-BENCHMARK(BM_ThousandLidarRobots)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 
 }  // namespace
 }  // namespace ubot

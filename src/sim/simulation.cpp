@@ -163,7 +163,7 @@ void Simulation::make_sensors(std::uint64_t seed) {
 struct SimulationSnapshot::Data {
   WorldState world;
   std::vector<std::unique_ptr<Sensor>> sensors;
-  std::vector<std::unique_ptr<media::MediumProvider>> providers;
+  std::vector<std::unique_ptr<media::MediumProvider>> providers;  // the added ones' copies
   std::vector<int> sampled;
   std::vector<media::MediumSnapshot> media;  // the last step's, usable or not
   std::shared_ptr<const WorldModel> model;   // restore checks it is the simulation's
@@ -191,7 +191,9 @@ SimulationSnapshot Simulation::snapshot() const {
   data->world = world_.state();
   data->sensors.reserve(sensors_.size());
   for (const auto& sensor : sensors_) data->sensors.push_back(sensor->clone());
-  for (std::size_t i = 0; i < providers_.size(); ++i) {
+  // Declared media are stateless (their snapshot depends only on time and world): only the
+  // providers added with add_medium_provider carry state worth copying.
+  for (std::size_t i = declared_providers_; i < providers_.size(); ++i) {
     data->providers.push_back(providers_[i]->clone());
     if (!data->providers.back()) {
       throw Error(
@@ -216,20 +218,23 @@ void Simulation::restore(const SimulationSnapshot& snapshot) {
         "snapshots move only between simulations of the same shared WorldModel",
         data->model->file, world_.model().file));
   }
-  if (data->providers.size() != providers_.size()) {
-    throw Error(fmt::format("restore: the snapshot has {} medium providers, this simulation {}",
-                            data->providers.size(), providers_.size()));
+  // The snapshot holds the added providers only (same model: same declared ones).
+  const std::size_t added = providers_.size() - declared_providers_;
+  if (data->providers.size() != added) {
+    throw Error(
+        fmt::format("restore: the snapshot has {} added medium providers, this simulation {}",
+                    data->providers.size(), added));
   }
-  for (std::size_t i = 0; i < providers_.size(); ++i) {
-    if (typeid(*providers_[i]) != typeid(*data->providers[i])) {
-      throw Error(
-          fmt::format("restore: medium provider {} is of another type than the snapshot's", i));
+  for (std::size_t i = 0; i < added; ++i) {
+    if (typeid(*providers_[declared_providers_ + i]) != typeid(*data->providers[i])) {
+      throw Error(fmt::format("restore: medium provider {} is of another type than the snapshot's",
+                              declared_providers_ + i));
     }
   }
   world_.set_state(data->world);
   for (std::size_t i = 0; i < sensors_.size(); ++i) sensors_[i]->copy_state_from(*data->sensors[i]);
-  for (std::size_t i = 0; i < providers_.size(); ++i) {
-    providers_[i]->copy_state_from(*data->providers[i]);
+  for (std::size_t i = 0; i < added; ++i) {
+    providers_[declared_providers_ + i]->copy_state_from(*data->providers[i]);
   }
   sampled_ = data->sampled;
   if (media_.size() < data->media.size()) media_.resize(data->media.size());

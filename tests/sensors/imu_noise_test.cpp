@@ -1,7 +1,6 @@
 // IMU noise (SPEC §0, §7): white-noise σ and bias random-walk growth (on every sample, valid or
 // not) checked statistically (10^5 samples, 2%), Kalibr densities, biases, reset bias, and the
-// random streams (same seed
-// => same samples, another sensor id => an independent stream).
+// random streams (same seed => same samples, another sensor id => an independent stream).
 #include <gtest/gtest.h>
 
 #include <cmath>
