@@ -45,10 +45,7 @@ class ImuOutputsSink final : public Sink {
   ImuOutputsSink(const Simulation& sim, const std::filesystem::path& out) {
     for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
       const Sensor& sensor = *sim.sensors()[i];
-      const Imu* imu = visit_sensor(sensor, Overloaded{[](const Imu& s) { return &s; },
-                                                       [](const auto&) -> const Imu* {
-                                                         return nullptr;  // not an IMU
-                                                       }});
+      const Imu* imu = sensor_if<Imu>(sensor);
       if (!imu) continue;
       const std::filesystem::path dir =
           out / file_safe_name(sim.world().object_model(sensor.object_id()).name);

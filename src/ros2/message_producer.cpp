@@ -85,19 +85,19 @@ int MessageProducer::sensor_topic(int object_id, const std::string& sensor_name,
                                   const std::string& suffix, MessageKind kind) {
   Robot* r = robot(object_id);
   if (!r) return -1;
-  const std::string& name = r->topics.sensor_topic(sensor_name, suffix);
-  const auto [it, added] = r->topic_index.try_emplace(name, static_cast<int>(topics_.size()));
-  if (added) topics_.push_back({name, kind, r->qos});
-  return it->second;
+  return add_topic(*r, r->topics.sensor_topic(sensor_name, suffix), kind);
 }
 
 int MessageProducer::camera_topic(int object_id, const std::string& camera_name,
                                   const std::string& leaf, MessageKind kind) {
   Robot* r = robot(object_id);
   if (!r) return -1;
-  const std::string name = camera_topic_base(r->topics.ns(), camera_name) + "/" + leaf;
-  const auto [it, added] = r->topic_index.try_emplace(name, static_cast<int>(topics_.size()));
-  if (added) topics_.push_back({name, kind, r->qos});
+  return add_topic(*r, camera_topic_base(r->topics.ns(), camera_name) + "/" + leaf, kind);
+}
+
+int MessageProducer::add_topic(Robot& r, const std::string& name, MessageKind kind) {
+  const auto [it, added] = r.topic_index.try_emplace(name, static_cast<int>(topics_.size()));
+  if (added) topics_.push_back({name, kind, r.qos});
   return it->second;
 }
 

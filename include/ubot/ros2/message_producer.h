@@ -110,6 +110,8 @@ class MessageProducer {
   struct Robot;
   Robot* robot(int object_id);
   const Robot* robot(int object_id) const;
+  // The index of the robot's topic `name`, added with the robot's QoS when new.
+  int add_topic(Robot& r, const std::string& name, MessageKind kind);
 
   std::vector<Topic> topics_;
   std::vector<std::unique_ptr<Robot>> robots_;   // file order

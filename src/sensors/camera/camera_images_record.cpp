@@ -10,12 +10,6 @@
 namespace ubot {
 namespace {
 
-// The camera a sensor is, or null.
-const Camera* as_camera(const Sensor& s) {
-  return visit_sensor(s, Overloaded{[](const Camera& c) { return &c; },
-                                    [](const auto&) -> const Camera* { return nullptr; }});
-}
-
 std::filesystem::path camera_dir(const Simulation& sim, const Sensor& camera) {
   return std::filesystem::path(file_safe_name(sim.world().object_model(camera.object_id()).name)) /
          file_safe_name(camera.model().common.name);
@@ -46,7 +40,7 @@ std::string camera_image_file(const Simulation& sim, const Camera& camera) {
 CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulation& sim)
     : out_(std::move(out)) {
   for (const auto& sensor : sim.sensors()) {
-    if (!as_camera(*sensor)) continue;
+    if (!sensor_if<Camera>(*sensor)) continue;
     create_output_dir(out_ / camera_dir(sim, *sensor));
   }
 }
@@ -54,7 +48,7 @@ CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulati
 void CameraImagesWriter::write(const Simulation& sim) {
   for (const int i : sim.sampled()) {
     const Sensor& sensor = *sim.sensors()[i];
-    const Camera* c = as_camera(sensor);
+    const Camera* c = sensor_if<Camera>(sensor);
     if (!c || sensor.header().disabled()) continue;
     const Camera& camera = *c;
     const CameraImage& img = camera.image();
