@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 
+#include "behavior_reader.h"
 #include "ros2_reader.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/viz/plot_config.h"
@@ -19,11 +20,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
 // distribution, state, goal) is an error.
 const char* const kObjectKeys[] = {
-    "kinematics",  "shape",      "behavior",   "color",          "static",      "vel_min",
-    "vel_max",     "acce",       "velocity",   "goal_threshold", "arrive_mode", "unobstructed",
-    "fov",         "fov_radius", "name",       "plot",           "z",           "height",
-    "description", "group",      "group_name", "roll",           "pitch",       "trajectory",
-    "ros2",        "density"};
+    "kinematics",  "shape",      "behavior",      "color",          "static",      "vel_min",
+    "vel_max",     "acce",       "velocity",      "goal_threshold", "arrive_mode", "unobstructed",
+    "fov",         "fov_radius", "name",          "plot",           "z",           "height",
+    "description", "group",      "group_name",    "roll",           "pitch",       "trajectory",
+    "ros2",        "density",    "group_behavior"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -168,10 +169,13 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
     return b;
   }
   const Field name_field = m.require("name");
-  const std::string name = name_field.as_choice({"dash", "rvo"});
-  b.kind = name == "dash" ? BehaviorKind::kDash : BehaviorKind::kRvo;
-  if (b.kind == BehaviorKind::kRvo && kinematics == KinematicsKind::kAcker) {
-    name_field.fail("behavior 'rvo' is available for diff and omni kinematics, not acker");
+  const std::string name = name_field.as_choice({"dash", "rvo", "sfm"});
+  b.kind = name == "dash"  ? BehaviorKind::kDash
+           : name == "rvo" ? BehaviorKind::kRvo
+                           : BehaviorKind::kSfm;
+  if (b.kind != BehaviorKind::kDash && kinematics == KinematicsKind::kAcker) {
+    name_field.fail(
+        fmt::format("behavior '{}' is available for diff and omni kinematics, not acker", name));
   }
   b.wander = m.boolean("wander", false);
   b.loop = m.boolean("loop", false);
@@ -192,6 +196,8 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
   }
   if (b.kind == BehaviorKind::kDash) {
     b.angle_tolerance = m.non_negative("angle_tolerance", 0.1);
+  } else if (b.kind == BehaviorKind::kSfm) {
+    read_sfm_keys(m, b.sfm);
   } else {
     b.vxmax = m.positive("vxmax", 1.5);
     b.vymax = m.positive("vymax", 1.5);
@@ -351,6 +357,10 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.kinematics = read_kinematics(value("kinematics", index));
   apply_shape_wheelbase(value("shape", index), value("kinematics", index), o, warnings_);
   o.behavior = read_behavior(value("behavior", index), o.kinematics.kind);
+  std::vector<std::string> repeated;  // the group's warnings once, from its first object
+  o.group_behavior = read_group_behavior(value("group_behavior", index), o.kinematics.kind,
+                                         value("behavior", index) ? nullptr : &o.behavior,
+                                         index == 0 ? warnings_ : repeated);
   o.is_static = o.kinematics.kind == KinematicsKind::kNone;
   if (auto f = value("static", index)) o.is_static = f->as_bool() || o.is_static;
   if (auto f = value("unobstructed", index)) o.unobstructed = f->as_bool();

@@ -3,6 +3,8 @@
 // the object's velocity and acceleration limits.
 #include <Eigen/Core>
 
+#include "ubot/config/world_model.h"
+
 namespace ubot {
 class World;
 }
@@ -20,5 +22,24 @@ struct VelocityRange {
 Eigen::Vector2d dash_velocity(const World& world, int id, const VelocityRange& range);
 // `rvo` / `vo` / `hrvo`: reciprocal velocity obstacles (irsim/lib/algorithm/rvo.py).
 Eigen::Vector2d rvo_velocity(const World& world, int id);
+// `sfm`: the social force model (behaviors/sfm_behavior.cpp).
+Eigen::Vector2d sfm_velocity(const World& world, int id, const VelocityRange& range);
+
+// IR-SIM's desired_omni_vel: vel_max[0] cos, vel_max[1] sin of the goal bearing while the goal
+// is farther than 0.1 m (IR-SIM's fixed tolerance), else (or without a goal) zero.
+Eigen::Vector2d desired_omni_velocity(const World& world, int id);
+
+// IR-SIM's omni_to_diff: the [linear, angular] command that follows a world velocity: turn at
+// -error / guarantee_time (bounded by w_max) unless within `tolerance`, drive at the speed's
+// projection on the heading (never backwards); zero at or below `mini_speed`.
+Eigen::Vector2d omni_to_diff(double theta, const Eigen::Vector2d& v, double w_max,
+                             double guarantee_time, double tolerance, double mini_speed = 0.02);
+
+// A world-frame velocity as an omni robot's body-frame [forward, lateral] command. (IR-SIM
+// passes the world velocity through unrotated, which is only right at heading 0.)
+Eigen::Vector2d world_to_body(double theta, const Eigen::Vector2d& v);
+
+// True when an object of `role` is among the behaviour's `target_roles`.
+bool is_target(TargetRoles roles, Role role);
 
 }  // namespace ubot::detail

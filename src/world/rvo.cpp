@@ -293,20 +293,6 @@ Vec2 select_velocity(const Ego& e, const std::vector<Neighbor>& neighbors,
   return i ? blocked[*i] : Vec2(e.vx, e.vy);
 }
 
-// IR-SIM's omni_to_diff with its fixed constants.
-Vec2 omni_to_diff(double theta, const Vec2& v) {
-  const double speed = std::sqrt(v.x() * v.x() + v.y() * v.y());
-  if (speed <= 0.02) return Vec2::Zero();
-  const double error = wrap_to_pi(theta - std::atan2(v.y(), v.x()));
-  const double w = std::abs(error) < 0.1 ? 0.0 : std::clamp(-error / 0.2, -1.5, 1.5);
-  const double linear = std::max(speed * std::cos(error), 0.0);
-  return {linear, w};
-}
-
-bool is_target(TargetRoles roles, Role role) {
-  return roles == TargetRoles::kAll || (roles == TargetRoles::kRobot) == (role == Role::kRobot);
-}
-
 }  // namespace
 
 Eigen::Vector2d rvo_velocity(const World& world, int id) {
@@ -314,15 +300,9 @@ Eigen::Vector2d rvo_velocity(const World& world, int id) {
   const ObjectState& s = world.object(id);
   const BehaviorModel& b = m.behavior;
   const Vec2 v = world.velocity_xy(id);
-  Ego e{s.state[0], s.state[1], v.x(), v.y(), world.radius_extend(id), 0.0, 0.0, s.state[2]};
-  if (!s.goals.empty()) {
-    const double dx = s.goals.front()[0] - e.x, dy = s.goals.front()[1] - e.y;
-    if (std::hypot(dx, dy) > 0.1) {
-      const double bearing = wrap_to_pi(std::atan2(dy, dx));
-      e.vx_des = m.vel_max[0] * std::cos(bearing);
-      e.vy_des = m.vel_max[1] * std::sin(bearing);
-    }
-  }
+  const Vec2 des = desired_omni_velocity(world, id);
+  Ego e{s.state[0], s.state[1], v.x(),     v.y(), world.radius_extend(id),
+        des.x(),    des.y(),    s.state[2]};
 
   std::vector<Neighbor> neighbors;
   std::vector<Segment> segments;
@@ -348,15 +328,13 @@ Eigen::Vector2d rvo_velocity(const World& world, int id) {
 
   const Vec2 chosen = select_velocity(e, neighbors, segments, cones, b);
   if (m.kinematics.kind == KinematicsKind::kOmni) {
-    // RVO chooses a world-frame velocity; omni kinematics take [forward, lateral] in the body
-    // frame. (IR-SIM passes it through unrotated, which is only right at heading 0.)
-    const double c = std::cos(e.theta), s = std::sin(e.theta);
-    return {c * chosen.x() + s * chosen.y(), -s * chosen.x() + c * chosen.y()};
+    // RVO chooses a world-frame velocity; omni kinematics take [forward, lateral].
+    return world_to_body(e.theta, chosen);
   }
-  Vec2 diff = omni_to_diff(e.theta, chosen);
+  Vec2 diff = omni_to_diff(e.theta, chosen, 1.5, 0.2, 0.1);
   if (diff.isZero(0.0) && neighbors.empty() && segments.empty()) {
     // Nothing around and nothing chosen: turn towards the goal on the spot.
-    diff = omni_to_diff(e.theta, Vec2(e.vx_des, e.vy_des));
+    diff = omni_to_diff(e.theta, Vec2(e.vx_des, e.vy_des), 1.5, 0.2, 0.1);
     diff.x() = 0.0;
   }
   return diff;

@@ -85,6 +85,7 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     max_reach_ = std::max(max_reach_, reach_[i]);
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
+  state_.groups = detail::make_group_runs(*this);
 }
 
 void World::follow_trajectory(int id, Nanos t_ns) {
@@ -101,9 +102,10 @@ void World::follow_trajectory(int id, Nanos t_ns) {
 }
 
 void World::step(std::span<const Command> commands) {
+  const std::vector<Command> group = detail::group_commands(*this, state_.groups);
   for (int id = 0; id < static_cast<int>(size()); ++id) {
-    const Command none;
-    move_object(id, static_cast<std::size_t>(id) < commands.size() ? commands[id] : none);
+    const bool external = static_cast<std::size_t>(id) < commands.size() && commands[id];
+    move_object(id, external ? commands[id] : group[id]);
   }
   ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
@@ -151,6 +153,8 @@ Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& ra
       return detail::dash_velocity(*this, id, range);
     case BehaviorKind::kRvo:
       return detail::rvo_velocity(*this, id);
+    case BehaviorKind::kSfm:
+      return detail::sfm_velocity(*this, id, range);
     case BehaviorKind::kNone:
       break;
   }

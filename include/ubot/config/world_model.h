@@ -101,7 +101,7 @@ struct KinematicsModel {
   int state_dim() const { return kind == KinematicsKind::kAcker ? 4 : 3; }
 };
 
-enum class BehaviorKind { kNone, kDash, kRvo };
+enum class BehaviorKind { kNone, kDash, kRvo, kSfm };
 enum class RvoMode { kRvo, kVo, kHrvo };
 enum class TargetRoles { kAll, kRobot, kObstacle };
 
@@ -113,6 +113,13 @@ struct BehaviorModel {
   double vxmax = 1.5, vymax = 1.5, acce = 1.0, factor = 1.0, neighbor_threshold = 3.0;
   RvoMode mode = RvoMode::kRvo;
   TargetRoles target_roles = TargetRoles::kAll;
+  // sfm (IR-SIM's SFMVelocity defaults; docs/behaviors.md)
+  struct Sfm {
+    double vmax = 1.5, neighbor_threshold = 10.0, relaxation_time = 0.5;
+    double force_factor_desired = 1.0, force_factor_social = 2.1, force_factor_obstacle = 10.0;
+    double sigma_obstacle = 0.8, lambda_importance = 2.0, gamma = 0.35;
+    double n_angular = 2.0, n_velocity = 3.0, safety_radius = 0.0;
+  } sfm;
   // goals
   bool wander = false;
   bool loop = false;
@@ -121,6 +128,29 @@ struct BehaviorModel {
 };
 
 enum class ArriveMode { kPosition, kState };
+
+// ORCA's parameters, named as RVO2 / pyrvo name them (IR-SIM's OrcaGroupBehavior defaults).
+struct OrcaModel {
+  double neighbor_dist = 15.0;      // neighborDist
+  int max_neighbors = 10;           // maxNeighbors
+  double time_horizon = 20.0;       // timeHorizon
+  double time_horizon_obst = 10.0;  // timeHorizonObst
+  double safe_radius = 0.1;         // added to each member's radius
+  std::optional<double> max_speed;  // maxSpeed; unset: each member's own maximum speed
+};
+
+// A parameter of a group behaviour that ubot does not know (a Python one): the YAML value as
+// a number, a boolean, a string or a list of numbers.
+using GroupParam = std::variant<double, bool, std::string, std::vector<double>>;
+
+// `group_behavior:` of an object group: one behaviour computing every member's command at once
+// (include/ubot/world/group_behavior.h has the registry that runs it).
+struct GroupBehaviorModel {
+  std::string name;      // "" = none; "orca" is built in, other names must be registered
+  std::string location;  // file:line:column of the name, for messages
+  OrcaModel orca;        // read when name == "orca"
+  std::map<std::string, GroupParam> params;  // every other key, for registered behaviours
+};
 
 // ---- Sensors ------------------------------------------------------------------------------------
 
@@ -193,6 +223,7 @@ struct ObjectModel {
   ShapeModel shape;
   KinematicsModel kinematics;
   BehaviorModel behavior;
+  GroupBehaviorModel group_behavior;  // its group's (each member carries a copy, as in IR-SIM)
 
   std::vector<double> state;               // [x, y, yaw] (acker: + steer)
   std::vector<std::vector<double>> goals;  // waypoints [x, y, yaw]; empty = no goal

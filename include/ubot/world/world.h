@@ -1,8 +1,10 @@
 #pragma once
 // World: the running state of a WorldModel (like MuJoCo's mjData next to mjModel), advanced by
 // IR-SIM's step (SPEC §1):
+//   0. group behaviours compute their members' commands from the world as it is;
 //   1. objects move one by one in id order (a behaviour sees the objects before it already
-//      moved): behaviour or external command -> velocity and acceleration limits -> kinematics;
+//      moved): external command, else group command, else behaviour -> velocity and
+//      acceleration limits -> kinematics;
 //   2. time advances;
 //   3. every object checks arrival (popping waypoints) and collisions, and sets its stop flag
 //      according to the collision mode (`stop` freezes it from the next step until the overlap
@@ -27,6 +29,7 @@
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
 #include "ubot/world/geometry.h"
+#include "ubot/world/group_behavior.h"
 #include "ubot/world/step_motion.h"
 #include "ubot/world/trajectory.h"
 
@@ -65,13 +68,11 @@ struct WorldState {
   std::vector<RandomStream> motion_rng;
   std::vector<ScriptedMotion> scripted;  // trajectory objects' motion now
   std::vector<StepMotion> step_motion;   // planar objects' motion during the last step
+  std::vector<GroupRun> groups;          // object groups with a group behaviour, and its state
   std::int64_t step_count = 0;
 };
 
-// An external velocity command for one object for one step, in its kinematics frame
-// (diff [v, w], omni [forward, lateral], acker [v, steer]). It replaces the behaviour and is
-// clipped to the object's limits like a behaviour's output.
-using Command = std::optional<Eigen::Vector2d>;
+// (Command, an external velocity command for one object for one step: group_behavior.h.)
 
 class World {
  public:

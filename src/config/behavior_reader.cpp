@@ -1,0 +1,110 @@
+#include "behavior_reader.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace ubot::config {
+namespace {
+
+// The goal keys IR-SIM reads from an object's behaviour configuration (`beh_config`).
+void read_goal_keys(Mapping& m, BehaviorModel& b) {
+  b.wander = m.boolean("wander", b.wander);
+  b.loop = m.boolean("loop", b.loop);
+  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
+    if (auto f = m.get(key)) {
+      const auto n = f->as_numbers(2, 3);
+      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
+    }
+    return v;
+  };
+  b.range_low = vec3("range_low", b.range_low);
+  b.range_high = vec3("range_high", b.range_high);
+}
+
+OrcaModel read_orca_keys(Mapping& m) {
+  OrcaModel o;
+  o.neighbor_dist = m.non_negative("neighborDist", o.neighbor_dist);
+  if (auto f = m.get("maxNeighbors")) {
+    const std::int64_t n = f->as_integer();
+    if (n < 0) f->fail("must not be negative");
+    o.max_neighbors = static_cast<int>(n);
+  }
+  o.time_horizon = m.positive("timeHorizon", o.time_horizon);
+  o.time_horizon_obst = m.positive("timeHorizonObst", o.time_horizon_obst);
+  o.safe_radius = m.non_negative("safe_radius", o.safe_radius);
+  if (auto f = m.get("maxSpeed")) o.max_speed = f->as_non_negative();
+  return o;
+}
+
+// A value for a behaviour ubot does not know, kept as typed as YAML lets us guess.
+GroupParam read_param(const Field& f) {
+  if (f.is_sequence()) return f.as_numbers(0, f.size());
+  if (!f.is_scalar()) f.fail("expected a number, a boolean, a string or a list of numbers");
+  const std::string text = f.as_string();
+  if (text == "true" || text == "True" || text == "false" || text == "False") return f.as_bool();
+  try {
+    return f.as_number();
+  } catch (const std::exception&) {
+    return text;
+  }
+}
+
+}  // namespace
+
+void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& s) {
+  s.vmax = m.non_negative("vmax", s.vmax);
+  s.neighbor_threshold = m.non_negative("neighbor_threshold", s.neighbor_threshold);
+  // SFM divides by these three (IR-SIM refuses non-positive ones too).
+  s.relaxation_time = m.positive("relaxation_time", s.relaxation_time);
+  s.gamma = m.positive("gamma", s.gamma);
+  s.sigma_obstacle = m.positive("sigma_obstacle", s.sigma_obstacle);
+  s.force_factor_desired = m.number("force_factor_desired", s.force_factor_desired);
+  s.force_factor_social = m.number("force_factor_social", s.force_factor_social);
+  s.force_factor_obstacle = m.number("force_factor_obstacle", s.force_factor_obstacle);
+  s.lambda_importance = m.number("lambda_importance", s.lambda_importance);
+  s.n_angular = m.number("n_angular", s.n_angular);
+  s.n_velocity = m.number("n_velocity", s.n_velocity);
+  s.safety_radius = m.non_negative("safety_radius", s.safety_radius);
+}
+
+GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
+                                       BehaviorModel* goals, std::vector<std::string>& warnings) {
+  GroupBehaviorModel g;
+  if (!field) return g;
+  Mapping m(*field);
+  if (!m.has("name")) {
+    m.finish();
+    return g;
+  }
+  const Field name = m.require("name");
+  g.name = name.as_string();
+  g.location = name.location();
+  BehaviorModel ignored;
+  read_goal_keys(m, goals ? *goals : ignored);
+  if (g.name == "orca") {
+    if (kinematics != KinematicsKind::kDiff && kinematics != KinematicsKind::kOmni) {
+      name.fail("group behaviour 'orca' is available for diff and omni kinematics");
+    }
+    g.orca = read_orca_keys(m);
+    m.finish();
+    return g;
+  }
+  // Not built in: a behaviour registered at run time (the Python module's). Its keys are its own.
+  for (const auto& entry : field->node()) {
+    const std::string key = entry.first.Scalar();
+    if (key == "name" || key == "wander" || key == "loop" || key == "range_low" ||
+        key == "range_high") {
+      continue;
+    }
+    if (auto f = m.get(key)) g.params.emplace(key, read_param(*f));
+  }
+  warnings.push_back(fmt::format(
+      "{}: {}: group behaviour '{}' is not built in (built in: orca): its members stay still "
+      "unless a group behaviour of that name is registered, e.g. by the Python module "
+      "(docs/behaviors.md)",
+      g.location, name.path(), g.name));
+  return g;
+}
+
+}  // namespace ubot::config

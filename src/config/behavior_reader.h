@@ -1,0 +1,19 @@
+#pragma once
+// Reads the behaviour keys that are more than a name: `sfm`'s parameters inside `behavior:`, and
+// a group's `group_behavior:` (docs/behaviors.md lists every key and default).
+#include <optional>
+
+#include "ubot/config/world_model.h"
+#include "yaml_reader.h"
+
+namespace ubot::config {
+
+// The `sfm` keys of a `behavior:` mapping (IR-SIM's SFMVelocity parameters).
+void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& sfm);
+
+// A group's `group_behavior:`. IR-SIM reads `wander`, `loop`, `range_low` and `range_high` from
+// it when the object has no `behavior:` of its own: then `goals` receives them.
+GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
+                                       BehaviorModel* goals, std::vector<std::string>& warnings);
+
+}  // namespace ubot::config

@@ -1,0 +1,137 @@
+// The group-behaviour registry and the per-step evaluation (ubot/world/group_behavior.h).
+#include "ubot/world/group_behavior.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "orca_group.h"
+#include "ubot/core/error.h"
+#include "ubot/world/world.h"
+
+namespace ubot {
+namespace {
+
+using Key = std::pair<KinematicsKind, std::string>;
+
+// A stateless function as a GroupBehavior.
+class FunctionBehavior final : public GroupBehavior {
+ public:
+  FunctionBehavior(GroupBehaviorFunction f, GroupBehaviorModel config)
+      : function_(std::move(f)), config_(std::move(config)) {}
+  std::vector<Command> step(const World& world, std::span<const int> members) override {
+    return function_(world, members, config_);
+  }
+  std::unique_ptr<GroupBehavior> clone() const override {
+    return std::make_unique<FunctionBehavior>(*this);
+  }
+
+ private:
+  GroupBehaviorFunction function_;
+  GroupBehaviorModel config_;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::map<Key, GroupBehaviorFactory> factories;
+  Registry() {
+    // Built in here, not by static registration objects (a static library drops those).
+    for (KinematicsKind k : {KinematicsKind::kDiff, KinematicsKind::kOmni}) {
+      factories.emplace(Key{k, "orca"}, detail::make_orca_group);
+    }
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+void add(KinematicsKind kinematics, const std::string& name, GroupBehaviorFactory factory) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  if (!r.factories.emplace(Key{kinematics, name}, std::move(factory)).second) {
+    throw Error(fmt::format("group behaviour '{}' for {} kinematics is already registered", name,
+                            kinematics_name(kinematics)));
+  }
+}
+
+GroupBehaviorFactory find(KinematicsKind kinematics, const std::string& name) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  const auto it = r.factories.find(Key{kinematics, name});
+  return it == r.factories.end() ? GroupBehaviorFactory{} : it->second;
+}
+
+}  // namespace
+
+void register_group_behavior_class(KinematicsKind kinematics, const std::string& name,
+                                   GroupBehaviorFactory factory) {
+  add(kinematics, name, std::move(factory));
+}
+
+void register_group_behavior(KinematicsKind kinematics, const std::string& name,
+                             GroupBehaviorFunction function) {
+  add(kinematics, name,
+      [function = std::move(function)](const World&, std::span<const int>,
+                                       const GroupBehaviorModel& config) {
+        return std::make_unique<FunctionBehavior>(function, config);
+      });
+}
+
+bool group_behavior_registered(KinematicsKind kinematics, const std::string& name) {
+  return static_cast<bool>(find(kinematics, name));
+}
+
+namespace detail {
+
+std::vector<GroupRun> make_group_runs(const World& world) {
+  // Members by (role, group), groups in order of their first member (IR-SIM's ObjectGroup).
+  std::vector<std::pair<std::pair<Role, int>, std::vector<int>>> groups;
+  for (int id = 0; id < static_cast<int>(world.size()); ++id) {
+    const ObjectModel& m = world.object_model(id);
+    const std::pair<Role, int> key{m.role, m.group};
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+    if (it == groups.end()) {
+      groups.push_back({key, {}});
+      it = std::prev(groups.end());
+    }
+    it->second.push_back(id);
+  }
+  std::vector<GroupRun> runs;
+  for (auto& [key, members] : groups) {
+    // The group's configuration and kinematics are its first member's, as in IR-SIM.
+    const ObjectModel& first = world.object_model(members.front());
+    if (first.group_behavior.name.empty()) continue;
+    // Unregistered (the loader warned): the members keep their own behaviour, as IR-SIM's.
+    const GroupBehaviorFactory factory = find(first.kinematics.kind, first.group_behavior.name);
+    if (!factory) continue;
+    GroupRun run;
+    run.behavior = GroupBehaviorSlot(factory(world, members, first.group_behavior));
+    run.members = std::move(members);
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+std::vector<Command> group_commands(const World& world, std::vector<GroupRun>& groups) {
+  std::vector<Command> commands(world.size());
+  for (GroupRun& g : groups) {
+    const std::vector<Command> out = g.behavior.get()->step(world, g.members);
+    if (out.size() != g.members.size()) {
+      throw Error(fmt::format("group behaviour '{}' returned {} commands for {} members",
+                              world.object_model(g.members.front()).group_behavior.name, out.size(),
+                              g.members.size()));
+    }
+    for (std::size_t k = 0; k < out.size(); ++k) commands[g.members[k]] = out[k];
+  }
+  return commands;
+}
+
+}  // namespace detail
+}  // namespace ubot

@@ -1,0 +1,189 @@
+// Group behaviours in a world: `orca` from YAML, the registry, the order of precedence of
+// commands, and snapshots that carry a behaviour's state.
+#include "ubot/world/group_behavior.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "ubot/core/error.h"
+#include "ubot/world/world.h"
+#include "world_test_support.h"
+
+namespace ubot {
+namespace {
+
+using testing_support::make_world;
+
+// Two omni robots swapping through ORCA (radius 0.5 + safe_radius 0.1 each).
+const char* const kSwap = R"(
+world: {width: 20, height: 20, offset: [-10, -10]}
+robot:
+  - number: 2
+    distribution: {name: manual}
+    kinematics: {name: omni}
+    shape: {name: circle, radius: 0.5}
+    state: [[-5, 0, 0], [5, 0, 3.141592653589793]]
+    goal: [[5, 0, 0], [-5, 0, 0]]
+    vel_max: [2, 2]
+    vel_min: [-2, -2]
+    group_behavior: {name: orca, timeHorizon: 5.0, safe_radius: 0.1, maxSpeed: 1.5}
+)";
+
+double distance(const World& w, int a, int b) {
+  return std::hypot(w.object(a).state[0] - w.object(b).state[0],
+                    w.object(a).state[1] - w.object(b).state[1]);
+}
+
+TEST(GroupBehavior, OrcaSwapsTwoOmniRobotsWithoutTouching) {
+  World w = make_world(kSwap);
+  // The first step from rest, 10 m apart, combined radius 1.2, timeHorizon 5: each may close at
+  // most half of (10 - 1.2) / 5 m/s (the cut-off circle, see the Orca tests), less than its
+  // preferred 1 m/s; it moves that for 0.1 s, in the world frame even facing -x.
+  w.step();
+  EXPECT_NEAR(w.object(0).state[0], -5.0 + (10.0 - 1.2) / (2.0 * 5.0) * 0.1, 1e-12);
+  EXPECT_NEAR(w.object(1).state[0], 5.0 - (10.0 - 1.2) / (2.0 * 5.0) * 0.1, 1e-12);
+  EXPECT_NEAR(w.object(1).state[1], 0.0, 1e-12);
+  double closest = 1e9;
+  int k = 1;
+  for (; k < 400 && !w.done(); ++k) {
+    w.step();
+    closest = std::min(closest, distance(w, 0, 1));
+    ASSERT_FALSE(w.object(0).collision) << k;
+  }
+  EXPECT_TRUE(w.done()) << k;
+  EXPECT_GE(closest, 1.2 - 1e-9);  // the agents' radii include safe_radius
+  EXPECT_LT(std::abs(w.object(0).state[0] - 5.0), 0.1);
+}
+
+TEST(GroupBehavior, DiffRobotsFollowOrcaThroughOmniToDiff) {
+  World w = make_world(R"(
+robot:
+  - number: 2
+    distribution: {name: manual}
+    kinematics: {name: diff}
+    shape: {name: circle, radius: 0.3}
+    state: [[0, 0, 0], [8, 0.01, 3.14]]
+    goal: [[8, 0, 0], [0, 0.01, 0]]
+    vel_max: [1, 2]
+    vel_min: [-1, -2]
+    goal_threshold: 0.2
+    group_behavior: {name: orca, timeHorizon: 5.0, timeHorizonObst: 5.0, safe_radius: 0.2}
+)");
+  double closest = 1e9;
+  for (int k = 0; k < 400 && !w.done(); ++k) {
+    w.step();
+    closest = std::min(closest, distance(w, 0, 1));
+  }
+  EXPECT_TRUE(w.done());
+  EXPECT_GT(closest, 0.6);
+}
+
+TEST(GroupBehavior, ExternalCommandsOverrideTheGroupsAndSnapshotsCarryItsState) {
+  World w = make_world(kSwap);
+  for (int k = 0; k < 30; ++k) w.step();
+  World copy = w;  // copies the ORCA agents' velocities with the world state
+  const WorldState snapshot = w.state();
+  for (int k = 0; k < 40; ++k) {
+    w.step();
+    copy.step();
+  }
+  EXPECT_EQ(w.object(0).state, copy.object(0).state);
+  EXPECT_EQ(w.object(1).state, copy.object(1).state);
+  // Restoring replays the same steps.
+  const std::vector<double> after = w.object(0).state;
+  w.set_state(snapshot);
+  for (int k = 0; k < 40; ++k) w.step();
+  EXPECT_EQ(w.object(0).state, after);
+  // An external command wins over ORCA's.
+  const std::vector<Command> commands{Eigen::Vector2d(0.0, 0.0)};
+  const std::vector<double> before = w.object(0).state;
+  w.step(commands);
+  EXPECT_EQ(w.object(0).state, before);
+  EXPECT_NE(w.object(1).state, copy.object(1).state);  // still driven by ORCA
+}
+
+TEST(GroupBehavior, ARegisteredFunctionDrivesItsGroup) {
+  // A stateless behaviour naming each member's command after its index in the group.
+  register_group_behavior(
+      KinematicsKind::kOmni, "test_ladder",
+      [](const World&, std::span<const int> members, const GroupBehaviorModel& config) {
+        const double gain = std::get<double>(config.params.at("gain"));
+        std::vector<Command> out;
+        for (std::size_t k = 0; k < members.size(); ++k) {
+          out.emplace_back(Eigen::Vector2d(gain * double(k), 0.0));
+        }
+        return out;
+      });
+  EXPECT_TRUE(group_behavior_registered(KinematicsKind::kOmni, "test_ladder"));
+  EXPECT_FALSE(group_behavior_registered(KinematicsKind::kDiff, "test_ladder"));
+  EXPECT_THROW(register_group_behavior(KinematicsKind::kOmni, "test_ladder", {}), Error);
+  World w = make_world(R"(
+robot:
+  - number: 3
+    distribution: {name: manual}
+    kinematics: {name: omni}
+    state: [[0, 0, 0], [0, 3, 0], [0, 6, 0]]
+    vel_max: [5, 5]
+    vel_min: [-5, -5]
+    group_behavior: {name: test_ladder, gain: 0.5, label: steps, scale: [1, 2]}
+  - kinematics: {name: omni}
+    state: [0, 9, 0]
+    behavior: {name: dash}
+    goal: [5, 9, 0]
+)");
+  EXPECT_EQ(w.object_model(0).group_behavior.params.at("label"), GroupParam{std::string("steps")});
+  const GroupParam scale = std::vector<double>{1, 2};
+  EXPECT_EQ(w.object_model(0).group_behavior.params.at("scale"), scale);
+  w.step();
+  EXPECT_DOUBLE_EQ(w.object(0).state[0], 0.0);
+  EXPECT_DOUBLE_EQ(w.object(1).state[0], 0.05);
+  EXPECT_DOUBLE_EQ(w.object(2).state[0], 0.1);
+  EXPECT_DOUBLE_EQ(w.object(3).state[0], 0.1);  // its own group: its dash behaviour (vel_max 1)
+}
+
+TEST(GroupBehavior, AnUnregisteredNameLoadsWithAWarningAndLeavesTheMembersStill) {
+  const WorldModel model = load_world_from_string(R"(
+robot:
+  - number: 2
+    distribution: {name: manual}
+    kinematics: {name: omni}
+    state: [[0, 0, 0], [0, 3, 0]]
+    goal: [5, 5, 0]
+    group_behavior: {name: swarm, cohesion_gain: 0.3}
+)",
+                                                  "swarm.yaml");
+  std::vector<std::string> about_groups;
+  for (const std::string& m : model.warnings) {
+    if (m.find("group behaviour") != std::string::npos) about_groups.push_back(m);
+  }
+  ASSERT_EQ(about_groups.size(), 1u);  // once for the group, not once per member
+  EXPECT_EQ(about_groups[0],
+            "swarm.yaml:8:28: robot[0].group_behavior.name: group behaviour 'swarm' is not built "
+            "in (built in: orca): its members stay still unless a group behaviour of that name "
+            "is registered, e.g. by the Python module (docs/behaviors.md)");
+  World w(model);
+  w.step();
+  EXPECT_EQ(w.object(0).state, (std::vector<double>{0, 0, 0}));
+}
+
+TEST(GroupBehavior, WanderFromTheGroupBehaviourGivesEachMemberARandomGoal) {
+  // IR-SIM reads wander and its range from group_behavior when there is no behavior.
+  const World w = make_world(R"(
+robot:
+  - number: 3
+    distribution: {name: manual}
+    kinematics: {name: omni}
+    state: [[0, 0, 0], [0, 3, 0], [0, 6, 0]]
+    group_behavior: {name: orca, wander: true, range_low: [20, 20, 0], range_high: [30, 30, 0]}
+)");
+  for (int id = 0; id < 3; ++id) {
+    ASSERT_EQ(w.object(id).goals.size(), 1u);
+    EXPECT_GE(w.object(id).goals[0][0], 20.0);
+    EXPECT_LE(w.object(id).goals[0][1], 30.0);
+  }
+}
+
+}  // namespace
+}  // namespace ubot
