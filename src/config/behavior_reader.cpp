@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace ubot::config {
 namespace {
@@ -28,7 +30,7 @@ OrcaModel read_orca_keys(Mapping& m) {
   if (auto f = m.get("maxNeighbors")) {
     const std::int64_t n = f->as_integer();
     if (n < 0) f->fail("must not be negative");
-    o.max_neighbors = static_cast<int>(n);
+    o.max_neighbors = static_cast<int>(std::min<std::int64_t>(n, 1 << 30));  // more is all
   }
   o.time_horizon = m.positive("timeHorizon", o.time_horizon);
   o.time_horizon_obst = m.positive("timeHorizonObst", o.time_horizon_obst);

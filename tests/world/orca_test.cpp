@@ -95,7 +95,7 @@ TEST(Orca, HalfPlaneOfTwoAgentsAtRestIsAtHalfTheCutOffCircle) {
   // it; A takes half, so the line passes through ((d - r) / (2 tau), 0), pointing along +y
   // (permitted: its left, x below that).
   const orca::Agent a = agent_at({0, 0}), b = agent_at({4, 0});
-  const orca::Line line = orca::orca_line(a, b, kDt);
+  const orca::Line line = *orca::orca_line(a, b, kDt);
   const double tau = a.time_horizon;
   EXPECT_DOUBLE_EQ(line.point.x(), (4.0 - 1.0) / (2.0 * tau));
   EXPECT_DOUBLE_EQ(line.point.y(), 0.0);
@@ -105,9 +105,16 @@ TEST(Orca, HalfPlaneOfTwoAgentsAtRestIsAtHalfTheCutOffCircle) {
 
 TEST(Orca, OverlappingAgentsSeparateWithinOneStep) {
   // 0.6 apart with combined radius 1: the line asks for (1 - 0.6) / dt of separation, half each.
-  const orca::Line line = orca::orca_line(agent_at({0, 0}), agent_at({0.6, 0}), kDt);
+  const orca::Line line = *orca::orca_line(agent_at({0, 0}), agent_at({0.6, 0}), kDt);
   EXPECT_NEAR(line.point.x(), -(1.0 - 0.6) / kDt / 2.0, 1e-12);
   EXPECT_NEAR(line.direction.y(), 1.0, 1e-15);
+}
+
+TEST(Orca, CoincidentAgentsAreLeftUnconstrainedRatherThanNaN) {
+  std::vector<orca::Agent> agents{agent_at({1, 1}), agent_at({1, 1})};
+  agents[0].pref_velocity = {0.5, 0.0};
+  EXPECT_FALSE(orca::orca_line(agents[0], agents[1], kDt).has_value());
+  EXPECT_EQ(orca::new_velocities(agents, kDt)[0], Eigen::Vector2d(0.5, 0.0));
 }
 
 TEST(Orca, InfeasibleLinesFallBackToTheLeastViolation) {

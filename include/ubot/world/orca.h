@@ -8,6 +8,7 @@
 // program). Double precision throughout. Agents only: IR-SIM gives pyrvo no obstacles, so
 // obstacle half-planes (timeHorizonObst) are not built; the linear programs already keep any
 // leading "hard" lines, as RVO2 keeps its obstacle lines, should they be added.
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,8 +37,9 @@ struct Line {
 // at most max_neighbors, each strictly closer than neighbor_dist.
 std::vector<int> neighbors(std::span<const Agent> agents, int i);
 
-// ORCA half-plane of agent `a` against neighbour `b` for a step of `time_step` seconds.
-Line orca_line(const Agent& a, const Agent& b, double time_step);
+// ORCA half-plane of agent `a` against neighbour `b` for a step of `time_step` seconds; none
+// for two agents at the same place with the same velocity (no direction to part in).
+std::optional<Line> orca_line(const Agent& a, const Agent& b, double time_step);
 
 // The velocity nearest `preferred` inside the disc of radius `max_speed` and on the left of
 // every line; when no velocity is, the one minimising the largest violation of the lines after

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace ubot::orca {
 namespace {
@@ -129,7 +130,7 @@ std::vector<int> neighbors(std::span<const Agent> agents, int i) {
   return ids;
 }
 
-Line orca_line(const Agent& a, const Agent& b, double time_step) {
+std::optional<Line> orca_line(const Agent& a, const Agent& b, double time_step) {
   const Vec2 rel_position = b.position - a.position;
   const Vec2 rel_velocity = a.velocity - b.velocity;
   const double dist2 = rel_position.squaredNorm();
@@ -168,6 +169,9 @@ Line orca_line(const Agent& a, const Agent& b, double time_step) {
     const double inv_step = 1.0 / time_step;
     const Vec2 w = rel_velocity - inv_step * rel_position;
     const double w_length = w.norm();
+    // Coincident with equal velocities: no direction to part in (RVO2 divides by zero here and
+    // its agents' velocities become NaN). Leave the pair unconstrained instead.
+    if (!(w_length > 0.0)) return std::nullopt;
     const Vec2 unit_w = w / w_length;
     line.direction = {unit_w.y(), -unit_w.x()};
     u = (combined * inv_step - w_length) * unit_w;
@@ -193,7 +197,9 @@ std::vector<Eigen::Vector2d> new_velocities(std::span<const Agent> agents, doubl
     const Agent& a = agents[static_cast<std::size_t>(i)];
     lines.clear();
     for (const int j : neighbors(agents, i)) {
-      lines.push_back(orca_line(a, agents[static_cast<std::size_t>(j)], time_step));
+      if (auto line = orca_line(a, agents[static_cast<std::size_t>(j)], time_step)) {
+        lines.push_back(*line);
+      }
     }
     out.push_back(solve(lines, 0, a.max_speed, a.pref_velocity));
   }
