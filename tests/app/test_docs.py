@@ -28,7 +28,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UBOT = None
 
-KNOWN_LANGUAGES = {"yaml", "sh", "json", "cpp", "csv", "text"}
+KNOWN_LANGUAGES = {"yaml", "sh", "json", "cpp", "csv", "text", "python"}  # python: tests/python runs them
 MARKER = re.compile(r"^\s*<!--\s*(fragment|no-run)\s*:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(```+)\s*([\w+-]*)\s*$")
 
