@@ -243,6 +243,15 @@ void Simulation::restore(const SimulationSnapshot& snapshot) {
   refit_scenes();
 }
 
+void Simulation::teleport(int id, std::span<const double> state) {
+  world_.teleport(id, state);
+  refit_scenes();
+}
+
+void Simulation::set_goals(int id, std::vector<std::vector<double>> goals) {
+  world_.set_goals(id, std::move(goals));
+}
+
 void Simulation::refit_scenes() {
   update_scene(*scene_, std::nullopt, body_of_object_);
   if (scene3d_) update_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);

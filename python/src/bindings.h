@@ -1,0 +1,31 @@
+#pragma once
+// The parts of the module, each defined in its own file.
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "sim_handle.h"
+
+namespace ubot::python {
+
+// ubot.Object (objects.cpp).
+void bind_objects(pybind11::module_& m);
+// The sensor sample classes (sensors.cpp).
+void bind_sensors(pybind11::module_& m);
+// ubot.Simulation (simulation.cpp).
+void bind_simulation(pybind11::module_& m);
+
+// One object of a simulation, read at access time.
+struct ObjectRef {
+  std::shared_ptr<SimHandle> sim;
+  int id = 0;
+};
+
+// Object id's sensor `name`'s latest sample, as its type's sample class.
+pybind11::object sensor_sample(const std::shared_ptr<SimHandle>& sim, int id,
+                               const std::string& name);
+
+// A float64 numpy copy of a vector.
+pybind11::array_t<double> to_array(const std::vector<double>& v);
+
+}  // namespace ubot::python
