@@ -67,6 +67,7 @@ def main(world: str, steps: int, out: str) -> None:
         "step_time": env.step_time,
         "status0": env.status,
         "names": [o.name for o in env.objects],
+        "vertices": [as_json(o.vertices) for o in env.objects],
         "roles": [o.role for o in env.objects],
         "frames": [],
     }

@@ -65,6 +65,9 @@ def test_attributes_have_irsim_shapes(lidar_record):
     assert env.status == lidar_record["status0"]
     assert [o.name for o in env.objects] == lidar_record["names"]
     assert [o.role for o in env.objects] == lidar_record["roles"]
+    for obj, theirs in zip(env.objects, lidar_record["vertices"]):
+        if obj.shape in ("circle", "rectangle", "polygon"):  # IR-SIM's closed outlines
+            np.testing.assert_allclose(obj.vertices, theirs, atol=1e-9, err_msg=obj.name)
 
 
 def test_steps_match_irsim(lidar_record):

@@ -204,12 +204,22 @@ class ObjectBase:
 
     @property
     def vertices(self) -> np.ndarray:
-        """The outline (2, n) in the world frame; circles as a 64-point polygon."""
+        """The outline (2, n) in the world frame; circles as IR-SIM's 64-point polygon (from
+        angle 0, clockwise)."""
         if self.shape == "circle":
-            x, y = self._native.state[:2]
-            t = np.linspace(0.0, 2 * math.pi, _CIRCLE_SEGMENTS, endpoint=False)
+            x, y = self._circle_center()
+            t = -np.linspace(0.0, 2 * math.pi, _CIRCLE_SEGMENTS, endpoint=False)
             return np.vstack((x + self.radius * np.cos(t), y + self.radius * np.sin(t)))
         return np.asarray(self._native.vertices, dtype=float).T.copy()
+
+    def _circle_center(self) -> np.ndarray:
+        """The circle's centre in the world: the state moved by the shape's ``center`` offset."""
+        shape = self._config.get("shape")
+        shape = shape[0] if isinstance(shape, list) and shape else shape
+        offset = shape.get("center", [0, 0]) if isinstance(shape, dict) else [0, 0]
+        x, y, yaw = self._native.state[:3]
+        c, s = math.cos(yaw), math.sin(yaw)
+        return np.array([x + c * offset[0] - s * offset[1], y + s * offset[0] + c * offset[1]])
 
     def get_vel_range(self) -> tuple[np.ndarray, np.ndarray]:
         """Velocity bounds for the next step: the limits narrowed by acceleration * step_time."""
