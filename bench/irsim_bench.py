@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORLD = os.path.join(ROOT, "tests", "data", "irsim_usage", "05lidar_world", "lidar_world.yaml")

@@ -318,3 +318,19 @@ def test_python_blocks_of_the_docs_run():
             exec(compile(block, "docs/irsim-python.md", "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+def test_set_goal_takes_irsim_forms():
+    env = irsim.make(LIDAR_WORLD, display=False)
+    robot = env.robot
+    robot.set_goal([3, 4])
+    np.testing.assert_array_equal(robot.goal, [[3], [4], [0]])
+    robot.set_goal(np.array([[5], [6], [1]]))
+    np.testing.assert_array_equal(robot.goal, [[5], [6], [1]])
+    robot.set_goal([[1, 2, 0], [7, 8, 0]])
+    assert len(robot.goals) == 2
+    np.testing.assert_array_equal(robot.goal, [[1], [2], [0]])
+    robot.append_goal([9, 9, 0])
+    np.testing.assert_array_equal(robot.goals[-1], [[9], [9], [0]])
+    robot.set_goal(None)
+    assert robot.goal is None and robot.goals == []

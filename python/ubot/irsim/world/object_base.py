@@ -18,6 +18,16 @@ def _column(values) -> np.ndarray:
     return np.asarray(values, dtype=float).reshape(-1, 1)
 
 
+def _goal_list(goal) -> list:
+    """Waypoints for ``Simulation.set_goals`` from IR-SIM's goal forms."""
+    if goal is None:
+        return []
+    arr = np.asarray(goal, dtype=float)
+    if arr.ndim == 1 or (arr.ndim == 2 and arr.shape[1] == 1):
+        return [arr.reshape(-1).tolist()]
+    return [row.tolist() for row in arr]
+
+
 class ObjectInfo(SimpleNamespace):
     """Fixed facts about an object, as IR-SIM's ``ObjectInfo`` names them."""
 
@@ -333,15 +343,8 @@ class ObjectBase:
             self._env._initial_states[self.id] = values.copy()
 
     def set_goal(self, goal=None, init: bool = False) -> None:
-        """One goal [x, y(, theta)] or a list of them; None clears the goals."""
-        if goal is None:
-            goals = []
-        else:
-            arr = np.asarray(goal, dtype=float)
-            goals = [arr.reshape(-1)] if arr.ndim == 1 or arr.shape[1] == 1 else list(arr)
-            if arr.ndim == 2 and arr.shape[1] == 1:
-                goals = [arr.reshape(-1)]
-        self._env._sim.set_goals(self._native.name, [list(g) for g in goals])
+        """One goal [x, y(, theta)] (a list or a column), a list of goals, or None to clear."""
+        self._env._sim.set_goals(self._native.name, _goal_list(goal))
 
     def append_goal(self, goal) -> None:
         goals = [list(g.reshape(-1)) for g in self.goals]
