@@ -102,7 +102,7 @@ void bind_objects(py::module_& m) {
       .def(
           "fov_detect_object",
           [](const ObjectRef& o, const py::handle& other) {
-            return world_of(o).fov_detect_object(o.id, o.sim->object_id(other));
+            return world_of(o).fov_detect_object(o.id, id_of(o.sim, other));
           },
           py::arg("other"), "Whether `other` (name, id or Object) lies in this object's FOV.")
       .def_property_readonly("arrive_mode",

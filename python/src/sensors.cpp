@@ -192,7 +192,10 @@ void bind_camera(py::module_& m) {
          const CameraImage& im = s.as<Camera>().image();
          const auto pixels =
              static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.height);
-         if (s.as<Camera>().params().depth || im.rgba.size() != 4 * pixels) return py::none();
+         if (s.as<Camera>().params().depth || s.sensor().header().disabled() ||
+             im.rgba.size() != 4 * pixels) {
+           return py::none();
+         }
          return readonly_view(py::dtype::of<std::uint8_t>(), {im.height, im.width, 4},
                               im.rgba.data(), s.base());
        },
@@ -203,7 +206,10 @@ void bind_camera(py::module_& m) {
             const CameraImage& im = s.as<Camera>().image();
             const auto pixels =
                 static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.height);
-            if (!s.as<Camera>().params().depth || im.depth.size() != pixels) return py::none();
+            if (!s.as<Camera>().params().depth || s.sensor().header().disabled() ||
+                im.depth.size() != pixels) {
+              return py::none();
+            }
             return readonly_view(py::dtype::of<float>(), {im.height, im.width}, im.depth.data(),
                                  s.base());
           },

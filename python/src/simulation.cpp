@@ -48,16 +48,6 @@ Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int
   return std::make_shared<SimHandle>(std::move(model), threads);
 }
 
-// An object named by its name, id or Object.
-int id_of(const Handle& sim, const py::handle& object) {
-  if (py::isinstance<ObjectRef>(object)) {
-    const ObjectRef& o = object.cast<const ObjectRef&>();
-    if (o.sim != sim) throw_value_error("the Object belongs to another simulation");
-    return o.id;
-  }
-  return sim->object_id(object);
-}
-
 // Finite float values of a 1-D sequence, for set_state / set_goals.
 std::vector<double> finite_values(const py::handle& values, const char* what) {
   const auto a = py::array_t<double, py::array::forcecast>::ensure(values);
@@ -86,6 +76,15 @@ void bind_snapshot(py::module_& m) {
 }
 
 }  // namespace
+
+int id_of(const Handle& sim, const py::handle& object) {
+  if (py::isinstance<ObjectRef>(object)) {
+    const ObjectRef& o = object.cast<const ObjectRef&>();
+    if (o.sim != sim) throw_value_error("the Object belongs to another simulation");
+    return o.id;
+  }
+  return sim->object_id(object);
+}
 
 void bind_simulation(py::module_& m) {
   bind_snapshot(m);
@@ -177,6 +176,8 @@ void bind_simulation(py::module_& m) {
                                   w.offset.y() + w.height);
           },
           "(x_min, x_max, y_min, y_max) of the world's area, m.");
+  bind_outputs(c);
+  bind_media(c);
 }
 
 }  // namespace ubot::python
