@@ -8,7 +8,6 @@ off costs one counter increment. Frames go where IR-SIM puts them (beside the sc
 import glob
 import os
 import sys
-import tempfile
 
 
 def output_dirs() -> dict:
@@ -30,11 +29,7 @@ def write_picture(sim, path: str) -> None:
         from PIL import Image
     except ImportError as err:
         raise RuntimeError(f"saving {path}: only PNG without Pillow (python3-pil)") from err
-    with tempfile.TemporaryDirectory() as tmp:
-        png = os.path.join(tmp, "frame.png")
-        sim.write_picture(png)
-        with Image.open(png) as image:
-            image.convert("RGB").save(path)
+    Image.fromarray(sim.picture(), "RGBA").convert("RGB").save(path)
 
 
 def assemble_animation(frames_dir: str, out_path: str, frame_ms: int = 100,
@@ -80,10 +75,7 @@ class Viewer:
         return self._plt is not None
 
     def show(self, sim, interval: float) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            png = os.path.join(tmp, "frame.png")
-            sim.write_picture(png)
-            picture = self._plt.imread(png)
+        picture = sim.picture()
         if self._image is None:
             self._plt.figure("ubot.irsim")
             self._image = self._plt.imshow(picture)
