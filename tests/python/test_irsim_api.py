@@ -334,3 +334,17 @@ def test_set_goal_takes_irsim_forms():
     np.testing.assert_array_equal(robot.goals[-1], [[9], [9], [0]])
     robot.set_goal(None)
     assert robot.goal is None and robot.goals == []
+
+
+def test_save_ani_keeps_one_frame_per_sample_time(world_dir, monkeypatch):
+    """sample_time 0.3 s at step_time 0.1 s: IR-SIM renders steps whose count divides by
+    int(0.3 / 0.1) = 2 (the float quotient 2.999... truncated), so 6 steps keep frames 2, 4, 6."""
+    monkeypatch.setattr("sys.path", [world_dir, *__import__("sys").path])
+    text = OMNI_WORLD.replace("    behavior: {name: 'BEHAVIOR', gain: 0.5}\n", "")
+    path = write_world(world_dir, text.replace("step_time: 0.1}", "step_time: 0.1, sample_time: 0.3}"))
+    env = irsim.make(path, display=False, save_ani=True)
+    for _ in range(6):
+        env.step()
+        env.render()
+    frames = sorted(os.listdir(os.path.join(world_dir, "animation_buffer")))
+    assert frames == ["world_0002.png", "world_0004.png", "world_0006.png"]
