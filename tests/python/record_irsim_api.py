@@ -39,16 +39,19 @@ def scan_record(scan: dict) -> dict:
     return {key: {"describe": describe(val), "value": as_json(val)} for key, val in scan.items()}
 
 
-def main(world: str, steps: int, out: str) -> None:
+def main(world: str, steps: int, out: str, behaviors=None) -> None:
     import irsim
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(world)))
     env = irsim.make(world, display=False, seed=0)
+    if behaviors:
+        env.load_behavior(behaviors)
     for obj in env.objects:
         for sensor in getattr(obj, "sensors", []) or []:
             if hasattr(sensor, "noise"):
                 sensor.noise = False
     robot = env.robot
+    has_lidar = getattr(robot, "lidar", None) is not None
     shapes = {name: describe(getattr(robot, name)) for name in
               ("state", "velocity", "goal", "position", "vel_min", "vel_max", "vertices",
                "velocity_xy", "radius", "arrive", "collision", "name", "kinematics", "shape",
@@ -60,7 +63,7 @@ def main(world: str, steps: int, out: str) -> None:
         "attributes": shapes,
         "get_robot_state": describe(env.get_robot_state()),
         "get_vel_range": [describe(v) for v in robot.get_vel_range()],
-        "get_lidar_offset": as_json(env.get_lidar_offset()),
+        "get_lidar_offset": as_json(env.get_lidar_offset()) if has_lidar else None,
         "robot_info_fields": sorted(vars(info)),
         "robot_info": {k: as_json(getattr(info, k)) for k in ("id", "name", "kinematics", "role",
                                                                 "shape", "goal_threshold")},
@@ -81,7 +84,8 @@ def main(world: str, steps: int, out: str) -> None:
             "vel_range": [as_json(lo), as_json(hi)],
             "done": bool(env.done()),
             "status": env.status,
-            "scan": scan_record(env.get_lidar_scan()),
+            "scan": scan_record(env.get_lidar_scan()) if has_lidar else None,
+            "states": [as_json(o.state) for o in env.objects],
         })
     with open(out, "w", encoding="utf-8") as f:
         json.dump(record, f, indent=None, separators=(",", ":"))
@@ -89,4 +93,4 @@ def main(world: str, steps: int, out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+    main(sys.argv[1], int(sys.argv[2]), sys.argv[3], *sys.argv[4:5])

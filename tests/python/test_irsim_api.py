@@ -348,3 +348,29 @@ def test_save_ani_keeps_one_frame_per_sample_time(world_dir, monkeypatch):
         env.render()
     frames = sorted(os.listdir(os.path.join(world_dir, "animation_buffer")))
     assert frames == ["world_0002.png", "world_0004.png", "world_0006.png"]
+
+
+def test_python_class_behavior_matches_irsim_step_by_step():
+    """custom_smooth_dash.yaml: robot_0 runs IR-SIM's own example behaviour smooth_dash (a
+    register_behavior_class in custom_behavior_methods.py, run in Python here), robot_1 ubot's
+    dash. Both trajectories equal IR-SIM's to 1e-9 until both arrive."""
+    import sys
+
+    from ubot.irsim.__main__ import install
+
+    record = fixture("irsim_api_custom_smooth_dash.json")
+    folder = os.path.join(USAGE, "13custom_behavior")
+    install()  # the behaviour module imports irsim.lib
+    sys.path.insert(0, folder)
+    try:
+        env = irsim.make(os.path.join(folder, "custom_smooth_dash.yaml"), display=False)
+        env.load_behavior("custom_behavior_methods")
+        for k, frame in enumerate(record["frames"]):
+            env.step()
+            for obj, state in zip(env.objects, frame["states"]):
+                np.testing.assert_allclose(obj.state, state, atol=1e-9,
+                                           err_msg=f"step {k + 1} {obj.name}")
+            assert env.done() == frame["done"] and env.status == frame["status"], f"step {k + 1}"
+    finally:
+        sys.path.remove(folder)
+    assert record["frames"][-1]["status"] == "Arrived"
