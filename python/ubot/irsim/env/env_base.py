@@ -19,7 +19,7 @@ from ..world.object_base import ObjectBase
 class EnvBase:
     def __init__(self, world_name=None, display: bool = True, disable_all_plot: bool = False,
                  save_ani: bool = False, ani_kwargs=None, full: bool = False, log_file=None,
-                 log_level: str = "INFO", seed=None, step_mode=None, **_ignored):
+                 log_level: str = "INFO", seed=None, step_mode=None):
         path = file_check(world_name)
         if path is None:
             raise FileNotFoundError(f"world file {world_name!r} not found")
