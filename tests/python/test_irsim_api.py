@@ -383,3 +383,61 @@ def test_python_behaviors_match_irsim_step_by_step(world, module):
         sys.path.remove(BEHAVIOR_FOLDER)
     moved = np.abs(np.array(record["frames"][-1]["states"]) - np.array(record["frames"][0]["states"]))
     assert moved.max() > 0.5  # the behaviours drove the robots
+
+
+RANDOM_WORLD = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'omni'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 1, 0]
+    goal: [1.05, 1, 0]
+    behavior: {name: 'dash'}
+obstacle:
+  - number: 4
+    distribution: {name: 'random', range_low: [2, 2, 0], range_high: [8, 8, 0]}
+    shape: {name: 'circle', radius: 0.3}
+"""
+
+
+def test_reset_random_redraws_and_seeds_reproduce(world_dir):
+    path = write_world(world_dir, RANDOM_WORLD)
+
+    def layouts(seed):
+        env = irsim.make(path, display=False, seed=seed)
+        first = [o.state[:2, 0].copy() for o in env.obstacle_list]
+        env.reset(random=True)
+        return first, [o.state[:2, 0].copy() for o in env.obstacle_list]
+
+    first, redrawn = layouts(5)
+    assert not np.allclose(first, redrawn)  # random=True draws a new layout
+    again_first, again_redrawn = layouts(5)
+    np.testing.assert_array_equal(first, again_first)  # the same seed, the same layouts
+    np.testing.assert_array_equal(redrawn, again_redrawn)
+
+
+def test_done_modes_reload_and_pause(world_dir):
+    env = irsim.make(os.path.join(USAGE, "11collision_avoidance", "collision_avoidance.yaml"),
+                     display=False)
+    assert not env.done() and not env.done("any")
+    env.pause()
+    env.step()
+    assert env.time == 0.0  # paused: no step
+    env.resume()
+    for _ in range(400):
+        env.step()
+        if env.done("any"):
+            break
+    assert env.done("any") and any(r.arrive for r in env.robot_list)
+    assert env.done() == all(r.done() for r in env.robot_list)
+    assert env.done("neither") is None
+    env.reload()
+    assert env.time == 0.0 and not env.done("any")
+    world = env.get_map(resolution=0.2)
+    assert (world.width, world.height, world.resolution) == (10.0, 10.0, 0.2)
+
+
+def test_quit_ends_the_script():
+    env = irsim.make(LIDAR_WORLD, display=False)
+    with pytest.raises(SystemExit):
+        env.quit()

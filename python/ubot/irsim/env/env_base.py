@@ -167,14 +167,16 @@ class EnvBase:
 
     # --- resetting -----------------------------------------------------------------------
     def reset(self, random: bool = False) -> None:
-        """Back to the initial states (``random=True``: re-draws random placements from
-        ``irsim.util.random.rng``, like IR-SIM's rebuild from the cached YAML)."""
+        """Back to the initial states. ``random=True`` rebuilds the world with a seed drawn
+        from ``irsim.util.random.rng`` (as IR-SIM rebuilds from the cached YAML), so random
+        distributions are drawn anew; ``set_random_seed`` makes that reproducible."""
         if random:
-            self._sim.reset(seed=int(irsim_random.rng.integers(0, 2**31 - 1)))
+            self._sim.close()
+            self._load(self._world_file, int(irsim_random.rng.integers(0, 2**31 - 1)))
         else:
             self._sim.reset()
-        for obj_id, state in self._initial_states.items():
-            self._sim.set_state(obj_id, state)
+            for obj_id, state in self._initial_states.items():
+                self._sim.set_state(obj_id, state)
         self._status = "Reset"
         self.reset_flag = False
 
