@@ -3,6 +3,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "vector_env.h"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "ubot's native module: Simulation, Object, sensor samples (docs/python.md).";
@@ -11,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   ubot::python::bind_objects(m);
   ubot::python::bind_sensors(m);
   ubot::python::bind_simulation(m);
+  ubot::python::bind_vector_env(m);
 }

@@ -1,7 +1,19 @@
 """ubot: a headless deterministic robot-perception simulator (docs/python.md).
 
-The native part is the extension ``ubot._core``; everything it defines is re-exported here.
+The native part is the extension ``ubot._core``; its public names are re-exported here, with
+``VectorEnv`` (Gymnasium conventions) from ``ubot.vector_env``.
 """
 
-from ubot._core import *  # noqa: F401,F403
-from ubot._core import Error, WorldError, Simulation, Object, __version__  # noqa: F401
+from ubot._core import (  # noqa: F401
+    CameraSample,
+    Error,
+    ImuSample,
+    Lidar2dSample,
+    Lidar3dSample,
+    Object,
+    Simulation,
+    Snapshot,
+    WorldError,
+    __version__,
+)
+from ubot.vector_env import VectorEnv  # noqa: F401

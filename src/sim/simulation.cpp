@@ -363,6 +363,12 @@ void Simulation::sample_sensors() {
   }
   // Every sensor is visited, due or not: sample_step also empties the step's sample lists.
   const SensorContext ctx{world_, *scene_, now, media(), scene3d_.get()};
+  // One thread or one sensor: no arena to enter (what a VectorEnv's many small simulations,
+  // each stepped by one worker, save per step).
+  if (options_.threads == 1 || sensors_.size() <= 1) {
+    for (const auto& sensor : sensors_) sensor->sample_step(ctx);
+    return;
+  }
   threads_->arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, sensors_.size(),
                       [&](std::size_t i) { sensors_[i]->sample_step(ctx); });
