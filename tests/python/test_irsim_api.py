@@ -6,7 +6,6 @@ Shapes, dict keys and names must be IR-SIM's exactly; states, velocities and goa
 
 import json
 import os
-import re
 import shutil
 import tempfile
 
@@ -304,20 +303,6 @@ def test_error_after_a_python_behavior_names_the_file_line(world_dir):
     assert err.value.file == path
     assert err.value.line == line and err.value.column == 5
     assert str(err.value).startswith(f"{path}:{line}:5: ")
-
-
-def test_python_blocks_of_the_docs_run():
-    """The ```python examples of docs/irsim-python.md run as written (from the repository root)."""
-    with open(os.path.join(ROOT, "docs", "irsim-python.md"), encoding="utf-8") as f:
-        blocks = re.findall(r"```python\n(.*?)```", f.read(), flags=re.S)
-    assert blocks
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        for block in blocks:
-            exec(compile(block, "docs/irsim-python.md", "exec"), {})
-    finally:
-        os.chdir(cwd)
 
 
 def test_set_goal_takes_irsim_forms():
