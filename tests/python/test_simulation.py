@@ -205,3 +205,31 @@ def test_restore_of_another_world_raises_ubot_error(wall_sim):
     other = ubot.Simulation(example("lidar_world.yaml"))
     with pytest.raises(ubot.Error, match="another world model"):
         wall_sim.restore(other.snapshot())
+
+
+class Peeker:
+    """A medium provider that reads the simulation from inside the step."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def snapshot(self, time):
+        return self.sim.object(0).state
+
+
+def test_using_the_simulation_inside_its_step_raises(wall_sim):
+    wall_sim.add_medium_provider(Peeker(wall_sim))
+    with pytest.raises(ubot.Error, match="in the middle of a step"):
+        wall_sim.step()
+    assert wall_sim.step_count == 1  # the step itself ran; the simulation stays usable
+    wall_sim.reset()
+    assert wall_sim.step_count == 0
+    # It holds the simulation, which copy.deepcopy cannot copy: no snapshots.
+    with pytest.raises(ubot.Error, match="clone"):
+        wall_sim.snapshot()
+
+
+def test_exception_names():
+    assert ubot.Error.__module__ == "ubot" and ubot.WorldError.__name__ == "WorldError"
+    assert issubclass(ubot.Error, RuntimeError)
+    assert issubclass(ubot.WorldError, ubot.Error) and issubclass(ubot.WorldError, ValueError)
