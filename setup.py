@@ -1,8 +1,10 @@
 """Builds the extension ubot._core with the project's CMake for `pip install .` (pyproject.toml).
 
-The CMake tree: $UBOT_CMAKE_BUILD_DIR when set (kept between installs, so a second install only
-rebuilds what changed), else setuptools' build_temp. Only the module and the libraries it links
-are built (no tests, benchmarks or CLI); ccache is used when installed.
+The CMake tree: $UBOT_CMAKE_BUILD_DIR when set, else build-pip/ in the checkout (beside the usual
+build/, at the same depth, so ccache finds that build's objects); it is kept between installs,
+so a second install only rebuilds what changed. setuptools' own files go to build-pip/setuptools.
+Only the module and the libraries it links are built (no tests, benchmarks or CLI); ccache is
+used when installed.
 """
 
 import os
@@ -23,7 +25,7 @@ class CMakeExtension(Extension):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        build_dir = os.environ.get("UBOT_CMAKE_BUILD_DIR") or os.path.join(self.build_temp, "cmake")
+        build_dir = os.environ.get("UBOT_CMAKE_BUILD_DIR") or os.path.join(ROOT, "build-pip")
         os.makedirs(build_dir, exist_ok=True)
         configure = [
             "cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
@@ -43,4 +45,5 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built, target)
 
 
-setup(ext_modules=[CMakeExtension("ubot._core")], cmdclass={"build_ext": CMakeBuild})
+setup(ext_modules=[CMakeExtension("ubot._core")], cmdclass={"build_ext": CMakeBuild},
+      options={"build": {"build_base": os.path.join("build-pip", "setuptools")}})

@@ -61,12 +61,11 @@ void raise_world_error(const std::string& message) {
 void throw_value_error(const std::string& message) { throw py::value_error(message); }
 
 void register_errors(py::module_& m) {
-  g_error =
-      PyErr_NewExceptionWithDoc("ubot._core.Error", "Every error ubot reports (a RuntimeError).",
-                                PyExc_RuntimeError, nullptr);
+  g_error = PyErr_NewExceptionWithDoc("ubot.Error", "Every error ubot reports (a RuntimeError).",
+                                      PyExc_RuntimeError, nullptr);
   py::tuple bases = py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError));
   g_world_error = PyErr_NewExceptionWithDoc(
-      "ubot._core.WorldError",
+      "ubot.WorldError",
       "A world that does not load: attributes file, line, column (0 when unknown), key (the "
       "key path, '' when unknown) and message.",
       bases.ptr(), nullptr);

@@ -3,7 +3,8 @@
 // (include/ubot/media/provider.h). It returns None (no medium), an (n, 5) array of cells
 // [x, y, z, radius, density] (world frame, m; density 0..1), or a dict with "cells" and optional
 // "tint" (r, g, b in 0..1), "velocities" ((n, 3) m/s, what FMCW lidars see), "edge_factor"
-// ((n,) 0..1) and "name". Snapshots of the simulation hold a deep copy (copy.deepcopy) of it.
+// ((n,) 0..1) and "name". Snapshots of the simulation hold a deep copy (copy.deepcopy) of it;
+// one that cannot be deep-copied makes snapshot() raise.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -99,10 +100,16 @@ class PythonMediumProvider final : public media::MediumProvider {
     }
     return true;
   }
+  // A provider copy.deepcopy cannot copy cannot be snapshotted (Simulation.snapshot then
+  // raises ubot.Error saying so).
   std::unique_ptr<MediumProvider> clone() const override {
     py::gil_scoped_acquire gil;
-    return std::make_unique<PythonMediumProvider>(
-        py::module_::import("copy").attr("deepcopy")(provider_));
+    try {
+      return std::make_unique<PythonMediumProvider>(
+          py::module_::import("copy").attr("deepcopy")(provider_));
+    } catch (py::error_already_set&) {
+      return nullptr;
+    }
   }
   void copy_state_from(const MediumProvider& other) override {
     py::gil_scoped_acquire gil;

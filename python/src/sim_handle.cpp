@@ -53,12 +53,14 @@ SimHandle::SimHandle(WorldModel model, int threads)
 SimHandle::~SimHandle() = default;
 
 Simulation& SimHandle::sim() {
-  if (closed_) throw Error("the simulation is closed");
-  return *sim_;
+  return const_cast<Simulation&>(static_cast<const SimHandle*>(this)->sim());
 }
 
 const Simulation& SimHandle::sim() const {
   if (closed_) throw Error("the simulation is closed");
+  // Another Python thread steps it (the GIL is released meanwhile), or a medium provider asks
+  // from inside the step: its state is changing.
+  if (busy_) throw Error("the simulation is in the middle of a step");
   return *sim_;
 }
 
@@ -168,8 +170,9 @@ double SimHandle::bench_step(std::int64_t n) {
 }
 
 void SimHandle::reset(std::optional<std::uint64_t> seed) {
+  const std::uint64_t s = seed.value_or(sim().world().seed());
   BusyGuard guard(busy_);
-  sim().reset(seed.value_or(sim().world().seed()));
+  sim_->reset(s);
 }
 
 void SimHandle::add_sink(std::unique_ptr<Sink> sink) {

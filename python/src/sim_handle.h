@@ -24,7 +24,7 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   SimHandle(WorldModel model, int threads);
   ~SimHandle();
 
-  // The simulation; ubot.Error when closed.
+  // The simulation; ubot.Error when closed or in the middle of a step.
   Simulation& sim();
   const Simulation& sim() const;
   bool closed() const { return closed_; }
@@ -63,7 +63,7 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   std::atomic<bool> busy_{false};  // a step runs (on another Python thread: the GIL is released)
 };
 
-// A read-only numpy view of `count` elements of `data` (shape `shape`) owned by `base`.
+// A read-only numpy array of shape `shape` over `data` (C order), which `base` keeps alive.
 pybind11::array readonly_view(const pybind11::dtype& dtype, std::vector<pybind11::ssize_t> shape,
                               const void* data, const pybind11::handle& base);
 

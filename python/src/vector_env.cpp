@@ -114,8 +114,8 @@ void VectorEnv::find_lidars() {
 void VectorEnv::allocate() {
   const py::ssize_t n = options_.num_envs, r = num_robots();
   auto both = [&](const char* name, py::array a, py::array f) {
-    obs_[name] = a;
-    final_obs_[name] = f;
+    arrays_[0].emplace_back(name, a);
+    arrays_[1].emplace_back(name, f);
   };
   if (wants(options_, "lidar")) {
     both("lidar", py::array_t<float>({n, r, py::ssize_t{beams_}}),
@@ -133,8 +133,7 @@ void VectorEnv::allocate() {
   if (wants(options_, "velocity"))
     both("velocity", py::array_t<float>({n, r, py::ssize_t{2}}),
          py::array_t<float>({n, r, py::ssize_t{2}}));
-  for (auto [key, value] : final_obs_) {
-    py::array a = py::reinterpret_borrow<py::array>(value);
+  for (auto& [name, a] : arrays_[1]) {
     std::memset(a.mutable_data(), 0, static_cast<std::size_t>(a.nbytes()));
   }
   reward_ = py::array_t<double>(n);
@@ -145,16 +144,15 @@ void VectorEnv::allocate() {
 
 VectorEnv::Buffers VectorEnv::buffers() const {
   Buffers b;
-  auto ptr = [](const py::dict& d, const char* name) -> void* {
-    return d.contains(name) ? py::reinterpret_borrow<py::array>(d[name]).mutable_data() : nullptr;
-  };
-  const py::dict* dicts[2] = {&obs_, &final_obs_};
   for (int k = 0; k < 2; ++k) {
-    b.lidar[k] = static_cast<float*>(ptr(*dicts[k], "lidar"));
-    b.state[k] = static_cast<float*>(ptr(*dicts[k], "state"));
-    b.goal[k] = static_cast<float*>(ptr(*dicts[k], "goal"));
-    b.flags[k] = static_cast<bool*>(ptr(*dicts[k], "flags"));
-    b.velocity[k] = static_cast<float*>(ptr(*dicts[k], "velocity"));
+    for (const auto& [name, array] : arrays_[k]) {
+      void* p = const_cast<void*>(array.data());
+      if (name == "lidar") b.lidar[k] = static_cast<float*>(p);
+      if (name == "state") b.state[k] = static_cast<float*>(p);
+      if (name == "goal") b.goal[k] = static_cast<float*>(p);
+      if (name == "flags") b.flags[k] = static_cast<bool*>(p);
+      if (name == "velocity") b.velocity[k] = static_cast<float*>(p);
+    }
   }
   b.reward = const_cast<double*>(reward_.data());
   b.terminated = const_cast<bool*>(terminated_.data());
@@ -284,7 +282,13 @@ py::dict VectorEnv::reset(std::optional<std::uint64_t> seed) {
       });
     });
   }
-  return obs_;
+  return observations();
+}
+
+py::dict VectorEnv::observations(bool final) const {
+  py::dict out;
+  for (const auto& [name, array] : arrays_[final ? 1 : 0]) out[name.c_str()] = array;
+  return out;
 }
 
 py::tuple VectorEnv::step(const py::handle& actions) {
@@ -316,10 +320,10 @@ py::tuple VectorEnv::step(const py::handle& actions) {
   py::dict info;
   const bool* mask = final_mask_.data();
   if (std::any_of(mask, mask + n, [](bool m) { return m; })) {
-    info["final_observation"] = final_obs_;
+    info["final_observation"] = observations(true);
     info["_final_observation"] = final_mask_;
   }
-  return py::make_tuple(obs_, reward_, terminated_, truncated_, info);
+  return py::make_tuple(observations(), reward_, terminated_, truncated_, info);
 }
 
 void bind_vector_env(py::module_& m) {
@@ -351,7 +355,7 @@ void bind_vector_env(py::module_& m) {
       .def_property_readonly("beams", &VectorEnv::beams)
       .def_property_readonly("robot_names", &VectorEnv::robot_names)
       .def_property_readonly("max_steps", [](const VectorEnv& e) { return e.options().max_steps; })
-      .def_property_readonly("observations", &VectorEnv::observations)
+      .def_property_readonly("observations", [](const VectorEnv& e) { return e.observations(); })
       .def_property_readonly("seed", [](const VectorEnv& e) { return e.options().seed; })
       .def("episode_seed", &VectorEnv::episode_seed, py::arg("env"))
       .def("episode", &VectorEnv::episode, py::arg("env"))

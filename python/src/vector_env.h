@@ -46,7 +46,8 @@ class VectorEnv {
   int beams() const { return beams_; }
   const VectorEnvOptions& options() const { return options_; }
   const std::vector<std::string>& robot_names() const { return robot_names_; }
-  pybind11::dict observations() const { return obs_; }
+  // The observation arrays as a new dict (final: the final observations of ended envs).
+  pybind11::dict observations(bool final = false) const;
   // The world seed of env i's current episode, and the episode's number.
   std::uint64_t episode_seed(int env) const;
   std::int64_t episode(int env) const { return episode_[env]; }
@@ -76,7 +77,9 @@ class VectorEnv {
   int beams_ = 0;
   std::vector<std::int64_t> episode_;
   std::vector<std::vector<Command>> commands_;  // per env, one per object
-  pybind11::dict obs_, final_obs_;
+  // [0]: observation, [1]: final observation, by name; the dicts handed out are new each
+  // time, so what Python does to them never changes what the workers write into.
+  std::vector<std::pair<std::string, pybind11::array>> arrays_[2];
   pybind11::array_t<double> reward_;
   pybind11::array_t<bool> terminated_, truncated_, final_mask_;
   std::unique_ptr<tbb::task_arena> arena_;

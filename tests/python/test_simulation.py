@@ -205,3 +205,65 @@ def test_restore_of_another_world_raises_ubot_error(wall_sim):
     other = ubot.Simulation(example("lidar_world.yaml"))
     with pytest.raises(ubot.Error, match="another world model"):
         wall_sim.restore(other.snapshot())
+
+
+class Peeker:
+    """A medium provider that reads the simulation from inside the step."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def snapshot(self, time):
+        return self.sim.object(0).state
+
+
+def test_using_the_simulation_inside_its_step_raises(wall_sim):
+    wall_sim.add_medium_provider(Peeker(wall_sim))
+    with pytest.raises(ubot.Error, match="in the middle of a step"):
+        wall_sim.step()
+    assert wall_sim.step_count == 1  # the step itself ran; the simulation stays usable
+    wall_sim.reset()
+    assert wall_sim.step_count == 0
+    # It holds the simulation, which copy.deepcopy cannot copy: no snapshots.
+    with pytest.raises(ubot.Error, match="clone"):
+        wall_sim.snapshot()
+
+
+def test_exception_names():
+    assert ubot.Error.__module__ == "ubot" and ubot.WorldError.__name__ == "WorldError"
+    assert issubclass(ubot.Error, RuntimeError)
+    assert issubclass(ubot.WorldError, ubot.Error) and issubclass(ubot.WorldError, ValueError)
+
+
+def test_step_releases_the_gil_and_refuses_a_second_stepper():
+    import threading
+    import time
+
+    sim = ubot.Simulation(example("lidar_world.yaml"), threads=1)
+    counter, stop = [0], threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            counter[0] += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    time.sleep(0.01)
+    before = counter[0]
+    sim._bench_step(5000)  # some ms of C++ with the GIL released: the spinner runs meanwhile
+    during = counter[0] - before
+    stop.set()
+    spinner.join()
+    assert during > 1000
+
+    errors = []
+    stepper = threading.Thread(target=lambda: sim._bench_step(100000))  # about a second
+    stepper.start()
+    time.sleep(0.05)  # the stepper is inside its steps by now
+    try:
+        while stepper.is_alive():
+            sim.step()
+    except ubot.Error as e:
+        errors.append(str(e))
+    stepper.join()
+    assert errors and "in the middle of a step" in errors[0]

@@ -150,3 +150,14 @@ def test_misuse_raises(noisy_world):
         ubot.VectorEnv(noisy_world, 1, lidar="front")
     with pytest.raises(ubot.WorldError):
         ubot.VectorEnv("/nowhere.yaml", 1)
+
+
+def test_replacing_a_returned_array_changes_nothing_inside(noisy_world):
+    envs = ubot.VectorEnv(noisy_world, num_envs=2)
+    obs, _ = envs.reset()
+    obs["lidar"] = np.zeros(1)  # the caller's dict: the env writes into its own arrays
+    del obs["state"]
+    obs, *_ = envs.step(np.zeros((2, 1, 2)))
+    assert obs["lidar"].shape == (2, 1, 3) and obs["state"].shape == (2, 1, 3)
+    with pytest.raises(ValueError):
+        obs["lidar"].resize((1,))  # numpy refuses: the env holds a reference
