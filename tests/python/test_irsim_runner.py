@@ -52,8 +52,15 @@ def folder():
     shutil.rmtree(path, ignore_errors=True)
 
 
+def absolute_pythonpath() -> str:
+    """PYTHONPATH with absolute entries: the scripts run in another directory."""
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    return os.pathsep.join(os.path.abspath(p) for p in paths if p)
+
+
 def run(folder: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ubot.irsim", *args], cwd=folder,
+    env = dict(os.environ, PYTHONPATH=absolute_pythonpath())
+    return subprocess.run([sys.executable, "-m", "ubot.irsim", *args], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=120)
 
 

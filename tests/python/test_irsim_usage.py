@@ -32,11 +32,17 @@ def table_rows() -> list:
 ROWS = table_rows()
 
 
+def absolute_pythonpath() -> str:
+    """PYTHONPATH with absolute entries: the scripts run in another directory."""
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    return os.pathsep.join(os.path.abspath(p) for p in paths if p)
+
+
 def run_script(script: str, tmp_root: str) -> subprocess.CompletedProcess:
     folder, name = script.split("/")
     work = os.path.join(tmp_root, folder)
     shutil.copytree(os.path.join(USAGE, folder), work)
-    env = dict(os.environ, MPLBACKEND="Agg")
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=absolute_pythonpath())
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
     return subprocess.run([sys.executable, "-m", "ubot.irsim", name], cwd=work, env=env,
