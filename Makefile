@@ -88,4 +88,4 @@ fuzz-test: fuzz-build
 	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(BUILD)-pip $(ASAN_BUILD) $(FUZZ_BUILD)

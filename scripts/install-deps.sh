@@ -13,11 +13,13 @@ build_pkgs=(
   cyclonedds-dev cyclonedds-tools libssl-dev
   libzstd-dev liblz4-dev zlib1g-dev
   libfastrtps-dev libfastcdr-dev fastddsgen default-jre-headless iproute2 util-linux
+  pybind11-dev python3-dev python3-numpy python3-venv python3-setuptools python3-pip
 )
 # node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping), the MCAP files
 # with npm @mcap/core and Foxglove's ROS 2 message readers (tests/record).
 # valgrind: `make valgrind-test` (memcheck over the Embree packet paths, docs/testing.md).
-test_pkgs=(clang-format python3 nodejs valgrind)
+# python3-pytest: the tests of the Python module (tests/python, docs/python.md).
+test_pkgs=(clang-format python3 python3-pytest nodejs valgrind)
 # Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
 command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
 # clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz).

@@ -16,4 +16,10 @@ for bench in "$build"/bench/bench_*; do
   [[ $name == bench_ros2 ]] && wrap=("$(dirname "$0")/../tests/ros2/interop/run_isolated.sh")
   "${wrap[@]}" "$bench" --benchmark_out="$results/$name.json" --benchmark_out_format=json "$@"
 done
+# The Python module's figures (docs/python.md), when it was built.
+if [[ -d $build/python/ubot ]]; then
+  echo "== python_bench"
+  PYTHONPATH="$build/python" /usr/bin/python3 "$(dirname "$0")/../bench/python_bench.py" \
+    --json "$results/python_bench.json"
+fi
 echo "JSON results in $results/"

@@ -18,7 +18,7 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/mapping/mapping_config.h"
-#include "ubot/mapping/point_cloud_io.h"
+#include "ubot/outputs/run_sinks.h"
 #include "ubot/ros2/bridge.h"
 #include "ubot/ros2/cyclone_transport.h"
 #include "ubot/sensors/camera/camera_images.h"
@@ -26,6 +26,14 @@
 #include "ubot/sim/sink.h"
 
 namespace ubot::app {
+
+using outputs::camera_images_sink;
+using outputs::frames_sink;
+using outputs::imu_outputs_sink;
+using outputs::mapper_sink;
+using outputs::mcap_sink;
+using outputs::pictures_sink;
+using outputs::run_maps;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -81,22 +89,6 @@ class Progress {
   Clock::time_point start_;
   Clock::time_point last_{};
 };
-
-// The maps of a run: the world's `mapping:`, with --map PATH enabling a map of every lidar (no
-// `mapping:`) or replacing the output of the world's only map.
-std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& map_path) {
-  std::vector<MappingModel> maps = *model.maps;
-  if (map_path.empty()) return maps;
-  const mapping::CloudFormat format = mapping::format_from_path(map_path);
-  if (maps.size() > 1) {
-    throw Error(fmt::format("--map: {} defines {} maps; set each map's output in the world file",
-                            model.file, maps.size()));
-  }
-  if (maps.empty()) maps.push_back(default_mapping(model));
-  maps[0].output = std::filesystem::absolute(map_path).string();
-  maps[0].formats = {mapping::format_name(format)};
-  return maps;
-}
 
 // --realtime FACTOR: step k ends no earlier than k * step_time / FACTOR after the start. A slow
 // step is not made up by skipping: the simulation then runs behind.

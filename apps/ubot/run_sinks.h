@@ -1,14 +1,7 @@
 #pragma once
-// The sinks `ubot run` can enable, each a ubot::Sink around one writer (run_command.cpp lists
-// the enabled ones).
-#include <cstdint>
-#include <filesystem>
+// The sink only the command line has (the others are ubot/outputs/run_sinks.h).
 #include <memory>
-#include <string>
-#include <vector>
 
-#include "ubot/config/world_model.h"
-#include "ubot/record/mcap_writer.h"
 #include "ubot/sim/sink.h"
 
 namespace ubot {
@@ -17,23 +10,6 @@ class Bridge;
 }
 namespace app {
 
-// frames.jsonl (and points.bin): every `every`-th step and the last.
-std::unique_ptr<Sink> frames_sink(const Simulation& sim, const std::filesystem::path& out,
-                                  std::int64_t every);
-// Per IMU: DIR/<object>/<sensor>.csv with every sample and DIR/<object>/<sensor>.png plotting
-// its six channels.
-std::unique_ptr<Sink> imu_outputs_sink(const Simulation& sim, const std::filesystem::path& out);
-// Camera images: DIR/<object>/<camera>/<sequence>.png.
-std::unique_ptr<Sink> camera_images_sink(const Simulation& sim, const std::filesystem::path& out);
-// world.png at the end and, with `gif`, run.gif at the world's sample_time.
-std::unique_ptr<Sink> pictures_sink(const Simulation& sim, const std::filesystem::path& out,
-                                    bool gif);
-// The MCAP recording at `path` (its directory created); report(): its statistics.
-std::unique_ptr<Sink> mcap_sink(const Simulation& sim, const std::string& path,
-                                McapCompression compression, const std::string& compression_name);
-// The lidar maps; report(): their summaries.
-std::unique_ptr<Sink> mapper_sink(const Simulation& sim, std::vector<MappingModel> maps,
-                                  const std::filesystem::path& out, bool quiet);
 // Publishes through the ROS 2 bridge (which also gives the run its commands).
 std::unique_ptr<Sink> ros2_sink(ros2::Bridge& bridge);
 

@@ -243,6 +243,15 @@ void Simulation::restore(const SimulationSnapshot& snapshot) {
   refit_scenes();
 }
 
+void Simulation::teleport(int id, std::span<const double> state) {
+  world_.teleport(id, state);
+  refit_scenes();
+}
+
+void Simulation::set_goals(int id, std::vector<std::vector<double>> goals) {
+  world_.set_goals(id, std::move(goals));
+}
+
 void Simulation::refit_scenes() {
   update_scene(*scene_, std::nullopt, body_of_object_);
   if (scene3d_) update_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);
@@ -354,6 +363,12 @@ void Simulation::sample_sensors() {
   }
   // Every sensor is visited, due or not: sample_step also empties the step's sample lists.
   const SensorContext ctx{world_, *scene_, now, media(), scene3d_.get()};
+  // One thread or one sensor: no arena to enter (what a VectorEnv's many small simulations,
+  // each stepped by one worker, save per step).
+  if (options_.threads == 1 || sensors_.size() <= 1) {
+    for (const auto& sensor : sensors_) sensor->sample_step(ctx);
+    return;
+  }
   threads_->arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, sensors_.size(),
                       [&](std::size_t i) { sensors_[i]->sample_step(ctx); });

@@ -248,6 +248,35 @@ void World::check_collisions() {
   }
 }
 
+void World::teleport(int id, std::span<const double> state) {
+  const ObjectModel& m = model_->objects[id];
+  if (trajectories_[id]) {
+    throw Error(fmt::format("{}: set_state: {} follows a trajectory, which places it", model_->file,
+                            m.name));
+  }
+  ObjectState& s = state_.objects[id];
+  if (state.size() < 2 || state.size() > s.state.size()) {
+    throw Error(fmt::format("{}: set_state: {} takes 2 to {} values, got {}", model_->file, m.name,
+                            s.state.size(), state.size()));
+  }
+  std::copy(state.begin(), state.end(), s.state.begin());
+  s.state[2] = wrap_to_region(s.state[2]);
+  state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
+  place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
+}
+
+void World::set_goals(int id, std::vector<std::vector<double>> goals) {
+  for (std::vector<double>& g : goals) {
+    if (g.size() < 2 || g.size() > 3) {
+      throw Error(
+          fmt::format("{}: set_goals: {}: a waypoint has 2 or 3 values (x, y[, yaw]), got {}",
+                      model_->file, model_->objects[id].name, g.size()));
+    }
+    g.resize(3, 0.0);
+  }
+  state_.objects[id].goals = std::move(goals);
+}
+
 bool World::done() const {
   bool any_robot = false;
   for (std::size_t i = 0; i < size(); ++i) {

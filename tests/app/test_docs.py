@@ -13,6 +13,9 @@ What runs (conventions in docs/development.md, "Code blocks in the docs"):
   temporary directory holding `build/ubot`, `examples/`, `config/` and `tests/` of this tree.
   `make ...` lines do not run. `<!-- no-run: reason -->` before the fence skips a block (ROS 2
   networking, real-time runs); skipped blocks are counted and printed.
+- ```python: runs with /usr/bin/python3 in the same kind of scratch tree, the module `ubot`
+  from the build tree (build/python next to the ubot binary) on PYTHONPATH, when it was built;
+  `<!-- no-run: reason -->` skips a block.
 - every other block names its language (json, cpp, csv, text); a `text` block with a `ubot`
   line must be a synopsis (hold a placeholder such as WORLD), or it should be an sh block.
 - links: every relative link resolves to a file, every #anchor to a heading of that file.
@@ -28,7 +31,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UBOT = None
 
-KNOWN_LANGUAGES = {"yaml", "sh", "json", "cpp", "csv", "text"}
+KNOWN_LANGUAGES = {"yaml", "sh", "python", "json", "cpp", "csv", "text"}
 MARKER = re.compile(r"^\s*<!--\s*(fragment|no-run)\s*:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(```+)\s*([\w+-]*)\s*$")
 
@@ -246,6 +249,28 @@ def check_sh_block(block):
     return None
 
 
+def python_module_dir():
+    """build/python next to the ubot binary when the module was built there, else None."""
+    d = os.path.join(os.path.dirname(os.path.realpath(UBOT)), "python")
+    return d if os.path.isdir(os.path.join(d, "ubot")) else None
+
+
+def check_python_block(block):
+    """None when the block exits 0 in a scratch tree with the module importable."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("examples", "config", "tests"):
+            os.symlink(os.path.join(ROOT, name), os.path.join(tmp, name))
+        env = dict(os.environ, PYTHONPATH=python_module_dir())
+        try:
+            r = subprocess.run(["/usr/bin/python3", "-c", block.text], cwd=tmp, env=env,
+                               capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return f"{block.where()}: still running after 60 s (mark it no-run with a reason)"
+        if r.returncode != 0:
+            return f"{block.where()}: exited {r.returncode}:\n{r.stderr.strip()[-2000:]}"
+    return None
+
+
 def check_text_block(block):
     """A text block with ubot lines is a synopsis: some line holds a placeholder (WORLD, [...])."""
     lines = [l.strip() for l in block.text.split("\n") if re.match(r"^\s*(build/)?ubot\s", l)]
@@ -257,7 +282,7 @@ def check_text_block(block):
 class Docs(unittest.TestCase):
     def test_every_code_block_runs_or_is_marked(self):
         counts = {"world": 0, "fragment": 0, "sh blocks run": 0, "ubot lines run": 0,
-                  "make lines": 0, "no-run blocks": 0, "other": 0}
+                  "python blocks run": 0, "make lines": 0, "no-run blocks": 0, "other": 0}
         skipped, failures = [], []
         for path in doc_files():
             for block in code_blocks(path):
@@ -267,7 +292,8 @@ class Docs(unittest.TestCase):
                 elif block.lang == "yaml":
                     counts["fragment" if block.marker else "world"] += 1
                     failures.append(check_world_block(block))
-                elif block.lang == "sh" and block.marker and block.marker[0] == "no-run":
+                elif block.lang in ("sh", "python") and block.marker and \
+                        block.marker[0] == "no-run":
                     counts["no-run blocks"] += 1
                     skipped.append(f"{block.where()}: {block.marker[1]}")
                 elif block.lang == "sh":
@@ -279,6 +305,14 @@ class Docs(unittest.TestCase):
                     counts["ubot lines run"] += len(ubot_lines)
                     counts["sh blocks run"] += 1 if ubot_lines else 0
                     failures.append(check_sh_block(block))
+                elif block.lang == "python":
+                    if block.marker:
+                        failures.append(f"{block.where()}: a python block takes only no-run")
+                    elif python_module_dir() is None:
+                        skipped.append(f"{block.where()}: the Python module was not built")
+                    else:
+                        counts["python blocks run"] += 1
+                        failures.append(check_python_block(block))
                 else:
                     counts["other"] += 1
                     if block.marker:

@@ -95,6 +95,15 @@ class World {
   const WorldState& state() const { return state_; }
   void set_state(const WorldState& state) { state_ = state; }
 
+  // Puts object `id` at `state` (IR-SIM's set_state: [x, y, yaw], acker + steer; a shorter
+  // vector keeps the remaining entries) as a jump, not a motion: its step motion rests there.
+  // Throws ubot::Error for a trajectory object (its trajectory places it) or a wrong size.
+  void teleport(int id, std::span<const double> state);
+  // Replaces object `id`'s remaining waypoints (IR-SIM's set_goal); each has at least x, y
+  // (a missing yaw reads 0). Throws ubot::Error for a waypoint of fewer than 2 or more than 3
+  // entries.
+  void set_goals(int id, std::vector<std::vector<double>> goals);
+
   std::int64_t step_count() const { return state_.step_count; }
   Nanos time_ns() const { return state_.step_count * step_ns_; }
   double step_time() const { return model_->world.step_time; }

@@ -1,0 +1,40 @@
+#pragma once
+// The outputs of a run (frames.jsonl, IMU CSVs and plots, camera images, pictures, MCAP, maps),
+// each a ubot::Sink around one writer: what `ubot run` enables (apps/ubot/run_command.cpp lists
+// them) and what the Python module's Simulation.record writes (docs/python.md).
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ubot/config/world_model.h"
+#include "ubot/record/mcap_writer.h"
+#include "ubot/sim/sink.h"
+
+namespace ubot::outputs {
+
+// frames.jsonl (and points.bin): every `every`-th step and the last.
+std::unique_ptr<Sink> frames_sink(const Simulation& sim, const std::filesystem::path& out,
+                                  std::int64_t every);
+// Per IMU: DIR/<object>/<sensor>.csv with every sample and DIR/<object>/<sensor>.png plotting
+// its six channels.
+std::unique_ptr<Sink> imu_outputs_sink(const Simulation& sim, const std::filesystem::path& out);
+// Camera images: DIR/<object>/<camera>/<sequence>.png.
+std::unique_ptr<Sink> camera_images_sink(const Simulation& sim, const std::filesystem::path& out);
+// world.png at the end and, with `gif`, run.gif at the world's sample_time.
+std::unique_ptr<Sink> pictures_sink(const Simulation& sim, const std::filesystem::path& out,
+                                    bool gif);
+// The MCAP recording at `path` (its directory created); report(): its statistics.
+std::unique_ptr<Sink> mcap_sink(const Simulation& sim, const std::string& path,
+                                McapCompression compression, const std::string& compression_name);
+// The lidar maps; report(): their summaries.
+std::unique_ptr<Sink> mapper_sink(const Simulation& sim, std::vector<MappingModel> maps,
+                                  const std::filesystem::path& out, bool quiet);
+
+// The maps of a run: the world's `mapping:`, with `map_path` (non-empty) enabling a map of every
+// lidar (no `mapping:`) or replacing the output of the world's only map (`ubot run --map`).
+// Throws ubot::Error when the world defines several maps and `map_path` is given.
+std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& map_path);
+
+}  // namespace ubot::outputs

@@ -1,0 +1,38 @@
+#pragma once
+// The parts of the module, each defined in its own file.
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "sim_handle.h"
+
+namespace ubot::python {
+
+// ubot.Object (objects.cpp).
+void bind_objects(pybind11::module_& m);
+// The sensor sample classes (sensors.cpp).
+void bind_sensors(pybind11::module_& m);
+// ubot.Simulation (simulation.cpp).
+void bind_simulation(pybind11::module_& m);
+
+// Simulation.record / write_picture / picture (outputs.cpp) and add_medium_provider (media.cpp).
+void bind_outputs(pybind11::class_<SimHandle, std::shared_ptr<SimHandle>>& c);
+void bind_media(pybind11::class_<SimHandle, std::shared_ptr<SimHandle>>& c);
+
+// One object of a simulation, read at access time.
+struct ObjectRef {
+  std::shared_ptr<SimHandle> sim;
+  int id = 0;
+};
+
+// The id of an object named by its name, id or Object (ValueError / TypeError otherwise).
+int id_of(const std::shared_ptr<SimHandle>& sim, const pybind11::handle& object);
+
+// Object id's sensor `name`'s latest sample, as its type's sample class.
+pybind11::object sensor_sample(const std::shared_ptr<SimHandle>& sim, int id,
+                               const std::string& name);
+
+// A float64 numpy copy of a vector.
+pybind11::array_t<double> to_array(const std::vector<double>& v);
+
+}  // namespace ubot::python

@@ -1,0 +1,24 @@
+#pragma once
+// The module's exceptions (docs/python.md, "Errors"): ubot.Error(RuntimeError) for every
+// ubot::Error, ubot.WorldError(Error, ValueError) for a world that does not load, carrying the
+// file, line, column and key path its message names.
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+namespace ubot::python {
+
+// A world file (or string) that failed to load: `message` is the loader's whole message,
+// "file:line:column: key.path: what" (the parts it has).
+struct WorldLoadError {
+  std::string message;
+};
+
+// Creates ubot.Error and ubot.WorldError in `m` and registers the translators of ubot::Error,
+// and WorldLoadError.
+void register_errors(pybind11::module_& m);
+
+// Raises ValueError (misuse: wrong shapes, NaN, unknown names).
+[[noreturn]] void throw_value_error(const std::string& message);
+
+}  // namespace ubot::python

@@ -1,0 +1,105 @@
+// The CLI's outputs from Python (docs/python.md, "Outputs"): Simulation.record enables the same
+// sinks `ubot run` does (ubot::outputs), in the same order, and Simulation.write_picture /
+// picture draw the world as world.png does.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "bindings.h"
+#include "errors.h"
+#include "ubot/mapping/mapping_config.h"
+#include "ubot/outputs/run_sinks.h"
+#include "ubot/record/mcap_writer.h"
+#include "ubot/sensors/camera/camera_images.h"
+#include "ubot/viz/run_drawing.h"
+
+namespace py = pybind11;
+
+namespace ubot::python {
+namespace {
+
+constexpr int kPictureSide = 800;  // world.png's longest side (src/outputs/run_sinks.cpp)
+
+// frames: True = every step, False = none, a positive int = every n-th step.
+std::int64_t frames_every(const py::handle& frames) {
+  if (py::isinstance<py::bool_>(frames)) return frames.cast<bool>() ? 1 : 0;
+  if (py::isinstance<py::int_>(frames)) {
+    const long long n = frames.cast<long long>();
+    if (n < 1) throw_value_error("record: frames must be True, False or a positive step count");
+    return n;
+  }
+  throw py::type_error("record: frames must be True, False or a positive step count");
+}
+
+struct RecordOptions {
+  std::filesystem::path out;
+  py::object frames;
+  std::optional<std::string> mcap;
+  std::string mcap_compression;
+  std::optional<std::string> map;
+  bool picture = true;
+  bool gif = false;
+  bool sensor_files = true;
+};
+
+void record(SimHandle& h, const RecordOptions& o) {
+  const std::int64_t every = frames_every(o.frames);
+  const Simulation& sim = h.sim();
+  const McapCompression compression = parse_mcap_compression(o.mcap_compression);
+  const std::vector<MappingModel> maps =
+      o.map ? outputs::run_maps(sim.world().model(), *o.map) : std::vector<MappingModel>{};
+  create_output_dir(o.out);
+  // `ubot run`'s order (apps/ubot/run_command.cpp).
+  if (!maps.empty()) h.add_sink(outputs::mapper_sink(sim, maps, o.out, true));
+  if (every > 0) h.add_sink(outputs::frames_sink(sim, o.out, every));
+  if (o.sensor_files) {
+    h.add_sink(outputs::imu_outputs_sink(sim, o.out));
+    h.add_sink(outputs::camera_images_sink(sim, o.out));
+  }
+  if (o.picture || o.gif) h.add_sink(outputs::pictures_sink(sim, o.out, o.gif));
+  if (o.mcap) h.add_sink(outputs::mcap_sink(sim, *o.mcap, compression, o.mcap_compression));
+}
+
+render::Drawing drawing_now(const Simulation& sim) { return viz::RunDrawing(sim).draw(sim); }
+
+}  // namespace
+
+void bind_outputs(py::class_<SimHandle, std::shared_ptr<SimHandle>>& c) {
+  c.def(
+       "record",
+       [](SimHandle& h, const std::filesystem::path& out, const py::object& frames,
+          std::optional<std::string> mcap, std::string mcap_compression,
+          std::optional<std::string> map, bool picture, bool gif, bool sensor_files) {
+         record(h, {out, frames, std::move(mcap), std::move(mcap_compression), std::move(map),
+                    picture, gif, sensor_files});
+       },
+       py::arg("out_dir"), py::arg("frames") = true, py::arg("mcap") = py::none(),
+       py::arg("mcap_compression") = "zstd", py::arg("map") = py::none(), py::arg("picture") = true,
+       py::arg("gif") = false, py::arg("sensor_files") = true,
+       "Writes `ubot run`'s outputs into out_dir from the next step on; close() finishes them.")
+      .def(
+          "write_picture",
+          [](const SimHandle& h, const std::filesystem::path& path) {
+            const render::Drawing d = drawing_now(h.sim());
+            render::write_png(d, render::fit_image(d, kPictureSide), path.string());
+          },
+          py::arg("path"), "Draws the world now into a PNG file, as world.png (no trajectories).")
+      .def(
+          "picture",
+          [](const SimHandle& h, int max_side) {
+            if (max_side < 1) throw_value_error("picture: max_side must be positive");
+            const render::Drawing d = drawing_now(h.sim());
+            const render::ImageSize size = render::fit_image(d, max_side);
+            std::vector<std::uint8_t> rgba = render::render_rgba(d, size);
+            py::array_t<std::uint8_t> a({size.height_px, size.width_px, 4});
+            std::copy(rgba.begin(), rgba.end(), a.mutable_data());
+            return a;
+          },
+          py::arg("max_side") = kPictureSide,
+          "The picture write_picture draws, as an (H, W, 4) uint8 RGBA array.");
+}
+
+}  // namespace ubot::python

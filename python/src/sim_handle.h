@@ -1,0 +1,70 @@
+#pragma once
+// The C++ side of ubot.Simulation: a ubot::Simulation plus what the Python API needs around it
+// (name lookup, the command buffer, the closed flag, the outputs being recorded).
+//
+// Lifetime (docs/python.md, "Views"): numpy views of sensor outputs point into the Simulation's
+// storage and hold a reference to the Python object, so the Simulation lives as long as any
+// view does; close() finishes the outputs and refuses further use, but frees nothing.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ubot/sim/simulation.h"
+#include "ubot/sim/sink.h"
+
+namespace ubot::python {
+
+class SimHandle : public std::enable_shared_from_this<SimHandle> {
+ public:
+  SimHandle(WorldModel model, int threads);
+  ~SimHandle();
+
+  // The simulation; ubot.Error when closed or in the middle of a step.
+  Simulation& sim();
+  const Simulation& sim() const;
+  bool closed() const { return closed_; }
+  // Finishes the recorded outputs (once) and marks the simulation closed.
+  void close();
+
+  // The object id of a name (str) or an id (int); ValueError when there is none.
+  int object_id(const pybind11::handle& name_or_id) const;
+  // The index into sim().sensors() of object `id`'s sensor `name`; ValueError when none.
+  std::size_t sensor_index(int id, const std::string& name) const;
+
+  // One step with the given commands (None, dict or (n_robots, 2) array), the GIL released.
+  void step(const pybind11::handle& commands);
+  // `n` steps timed in C++ (benchmarks: the step without Python's call overhead); returns the
+  // wall seconds they took.
+  double bench_step(std::int64_t n);
+  void reset(std::optional<std::uint64_t> seed);
+
+  // Adds a sink told of every later step; finished by close().
+  void add_sink(std::unique_ptr<Sink> sink);
+
+  // The Python object of this handle, for numpy views' base (keeps it alive).
+  pybind11::object owner() { return pybind11::cast(shared_from_this()); }
+
+ private:
+  void parse_commands(const pybind11::handle& commands);
+  void parse_command_array(const pybind11::handle& commands);
+  void parse_command_dict(const pybind11::dict& commands);
+  void run_steps(std::int64_t n, bool with_commands);
+
+  std::unique_ptr<Simulation> sim_;
+  std::map<std::string, int, std::less<>> ids_;
+  std::vector<Command> commands_;  // one per object, reused
+  std::vector<std::unique_ptr<Sink>> sinks_;
+  bool closed_ = false;
+  std::atomic<bool> busy_{false};  // a step runs (on another Python thread: the GIL is released)
+};
+
+// A read-only numpy array of shape `shape` over `data` (C order), which `base` keeps alive.
+pybind11::array readonly_view(const pybind11::dtype& dtype, std::vector<pybind11::ssize_t> shape,
+                              const void* data, const pybind11::handle& base);
+
+}  // namespace ubot::python

@@ -1,0 +1,183 @@
+// ubot.Simulation (docs/python.md): loading, stepping, objects, sensors, reset / snapshot /
+// restore.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "bindings.h"
+#include "errors.h"
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+
+namespace py = pybind11;
+
+namespace ubot::python {
+namespace {
+
+using Handle = std::shared_ptr<SimHandle>;
+
+// Loads with every loader error raised as ubot.WorldError.
+template <class F>
+WorldModel load_or_raise(F&& load) {
+  try {
+    return load();
+  } catch (const Error& e) {
+    throw WorldLoadError{e.what()};
+  }
+}
+
+Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t> seed,
+                 int threads) {
+  WorldModel model = load_or_raise([&] { return load_world(path.string(), {.seed = seed}); });
+  return std::make_shared<SimHandle>(std::move(model), threads);
+}
+
+// A world given as text: relative paths in it (meshes) resolve against base_dir, as they would
+// for a file <base_dir>/<string>.
+Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int threads,
+                 std::optional<std::filesystem::path> base_dir) {
+  const std::filesystem::path dir = base_dir.value_or(std::filesystem::current_path());
+  const std::string name = (dir / "<string>").string();
+  WorldModel model =
+      load_or_raise([&] { return load_world_from_string(text, name, {.seed = seed}); });
+  return std::make_shared<SimHandle>(std::move(model), threads);
+}
+
+// Finite float values of a 1-D sequence, for set_state / set_goals.
+std::vector<double> finite_values(const py::handle& values, const char* what) {
+  const auto a = py::array_t<double, py::array::forcecast>::ensure(values);
+  if (!a || a.ndim() != 1)
+    throw_value_error(fmt::format("{}: expected a 1-D sequence of numbers", what));
+  std::vector<double> out(a.data(), a.data() + a.size());
+  for (double v : out) {
+    if (!std::isfinite(v)) throw_value_error(fmt::format("{}: values must be finite", what));
+  }
+  return out;
+}
+
+py::list names(const SimHandle& h, std::optional<Role> role) {
+  py::list out;
+  for (const ObjectModel& o : h.sim().world().model().objects) {
+    if (!role || o.role == *role) out.append(o.name);
+  }
+  return out;
+}
+
+void bind_snapshot(py::module_& m) {
+  py::class_<SimulationSnapshot>(m, "Snapshot",
+                                 "A simulation's whole running state (Simulation.snapshot()).")
+      .def_property_readonly("step_count", &SimulationSnapshot::step_count)
+      .def_property_readonly("seed", &SimulationSnapshot::seed);
+}
+
+}  // namespace
+
+int id_of(const Handle& sim, const py::handle& object) {
+  if (py::isinstance<ObjectRef>(object)) {
+    const ObjectRef& o = object.cast<const ObjectRef&>();
+    if (o.sim != sim) throw_value_error("the Object belongs to another simulation");
+    return o.id;
+  }
+  return sim->object_id(object);
+}
+
+void bind_simulation(py::module_& m) {
+  bind_snapshot(m);
+  py::class_<SimHandle, Handle> c(m, "Simulation", "A running ubot world (docs/python.md).");
+  c.def(py::init(&from_path), py::arg("path"), py::arg("seed") = py::none(), py::arg("threads") = 0)
+      .def_static("from_yaml", &from_yaml, py::arg("text"), py::arg("seed") = py::none(),
+                  py::arg("threads") = 0, py::arg("base_dir") = py::none())
+      .def("step", &SimHandle::step, py::arg("commands") = py::none(),
+           "One step. commands: None (built-in behaviours), {name: [a, b] or None} or an "
+           "(n_robots, 2) array.")
+      .def("_bench_step", &SimHandle::bench_step, py::arg("n"),
+           "n steps (built-in behaviours) timed in C++; returns their wall seconds.")
+      .def("done", [](const SimHandle& h) { return h.sim().world().done(); })
+      .def("close", &SimHandle::close)
+      .def_property_readonly("closed", &SimHandle::closed)
+      .def("__enter__", [](const Handle& h) { return h; })
+      .def("__exit__", [](SimHandle& h, const py::args&) { h.close(); })
+      .def_property_readonly(
+          "time", [](const SimHandle& h) { return nanos_to_seconds(h.sim().world().time_ns()); })
+      .def_property_readonly("time_ns",
+                             [](const SimHandle& h) { return h.sim().world().time_ns(); })
+      .def_property_readonly("step_count",
+                             [](const SimHandle& h) { return h.sim().world().step_count(); })
+      .def_property_readonly("step_time",
+                             [](const SimHandle& h) { return h.sim().world().step_time(); })
+      .def_property_readonly("seed", [](const SimHandle& h) { return h.sim().world().seed(); })
+      .def_property_readonly("object_names",
+                             [](const SimHandle& h) { return names(h, std::nullopt); })
+      .def_property_readonly("robot_names",
+                             [](const SimHandle& h) { return names(h, Role::kRobot); })
+      .def_property_readonly("obstacle_names",
+                             [](const SimHandle& h) { return names(h, Role::kObstacle); })
+      .def_property_readonly("objects",
+                             [](const Handle& h) {
+                               std::vector<ObjectRef> out;
+                               for (std::size_t i = 0; i < h->sim().world().size(); ++i) {
+                                 out.push_back({h, static_cast<int>(i)});
+                               }
+                               return out;
+                             })
+      .def(
+          "object",
+          [](const Handle& h, const py::handle& o) {
+            return ObjectRef{h, id_of(h, o)};
+          },
+          py::arg("name_or_id"))
+      .def(
+          "set_state",
+          [](const Handle& h, const py::handle& o, const py::handle& state) {
+            h->sim().teleport(id_of(h, o), finite_values(state, "set_state"));
+          },
+          py::arg("name_or_id"), py::arg("state"))
+      .def(
+          "set_goals",
+          [](const Handle& h, const py::handle& o, const py::handle& goals) {
+            std::vector<std::vector<double>> g;
+            for (const auto& item : goals) {
+              g.push_back(finite_values(item, "set_goals"));
+              if (g.back().size() < 2 || g.back().size() > 3) {
+                throw_value_error(
+                    fmt::format("set_goals: a waypoint has 2 or 3 values (x, y[, yaw]), got {}",
+                                g.back().size()));
+              }
+            }
+            h->sim().set_goals(id_of(h, o), std::move(g));
+          },
+          py::arg("name_or_id"), py::arg("goals"))
+      .def(
+          "sensor",
+          [](const Handle& h, const py::handle& o, const std::string& name) {
+            return sensor_sample(h, id_of(h, o), name);
+          },
+          py::arg("object"), py::arg("sensor_name"))
+      .def("reset", &SimHandle::reset, py::arg("seed") = py::none())
+      .def("snapshot", [](const SimHandle& h) { return h.sim().snapshot(); })
+      .def(
+          "restore", [](SimHandle& h, const SimulationSnapshot& s) { h.sim().restore(s); },
+          py::arg("snapshot"))
+      .def("fov_detections", [](const SimHandle& h) { return h.sim().world().fov_detections(); })
+      .def_property_readonly("world_name",
+                             [](const SimHandle& h) { return h.sim().world().model().world.name; })
+      .def_property_readonly("world_file",
+                             [](const SimHandle& h) { return h.sim().world().model().file; })
+      .def_property_readonly(
+          "world_size",
+          [](const SimHandle& h) {
+            const WorldSettings& w = h.sim().world().model().world;
+            return py::make_tuple(w.offset.x(), w.offset.x() + w.width, w.offset.y(),
+                                  w.offset.y() + w.height);
+          },
+          "(x_min, x_max, y_min, y_max) of the world's area, m.");
+  bind_outputs(c);
+  bind_media(c);
+}
+
+}  // namespace ubot::python

@@ -1,0 +1,90 @@
+#pragma once
+// ubot._core.VectorEnv (docs/python.md, "VectorEnv"): N simulations of one shared WorldModel
+// stepped together by one call, in C++ worker threads, writing observations into preallocated
+// numpy arrays. python/ubot/vector_env.py wraps it in Gymnasium's conventions.
+//
+// Determinism: env i's episode k runs with world seed stream_seed(seed, "vector_env/<i>/<k>")
+// (docs/determinism.md); envs share nothing that changes, and each writes only its own rows,
+// so results do not depend on the thread count.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <tbb/task_arena.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ubot/sim/simulation.h"
+
+namespace ubot::python {
+
+struct VectorEnvOptions {
+  int num_envs = 1;
+  std::uint64_t seed = 0;
+  int threads = 0;                // worker threads; 0 = all cores
+  std::int64_t max_steps = 1000;  // truncation; <= 0: never
+  std::vector<std::string> observations{"lidar", "state", "goal", "flags"};
+  std::string lidar;  // each robot's lidar2d of this name; "" = its first lidar2d
+  bool auto_reset = true;
+  double arrive_reward = 1.0;      // added on the step a robot arrives
+  double collision_penalty = 1.0;  // subtracted on the step a robot starts colliding
+};
+
+class VectorEnv {
+ public:
+  VectorEnv(std::shared_ptr<const WorldModel> model, VectorEnvOptions options);
+
+  // Back to step 0 (with a new base seed when given); returns the observation dict.
+  pybind11::dict reset(std::optional<std::uint64_t> seed);
+  // One step of every env with actions of shape (num_envs, n_robots, 2); returns
+  // (obs, reward, terminated, truncated, info).
+  pybind11::tuple step(const pybind11::handle& actions);
+
+  int num_envs() const { return options_.num_envs; }
+  int num_robots() const { return static_cast<int>(robots_.size()); }
+  int beams() const { return beams_; }
+  const VectorEnvOptions& options() const { return options_; }
+  const std::vector<std::string>& robot_names() const { return robot_names_; }
+  // The observation arrays as a new dict (final: the final observations of ended envs).
+  pybind11::dict observations(bool final = false) const;
+  // The world seed of env i's current episode, and the episode's number.
+  std::uint64_t episode_seed(int env) const;
+  std::int64_t episode(int env) const { return episode_[env]; }
+  // Steps of env i's current episode.
+  std::int64_t episode_steps(int env) const { return envs_[env]->world().step_count(); }
+  const Simulation& env(int i) const { return *envs_[i]; }
+  // Per robot: its lidar's index in sensors() (empty without the lidar observation).
+  const std::vector<std::size_t>& lidars() const { return lidar_; }
+  // (n_robots, 2): every robot's vel_min (high: vel_max).
+  pybind11::array_t<double> action_bounds(bool high) const;
+
+ private:
+  struct Buffers;  // raw pointers into the numpy arrays, for the worker threads
+  void find_lidars();
+  void allocate();
+  void reset_env(int i);
+  void step_env(int i, const Buffers& b);
+  void write_obs(int i, const Buffers& b, bool final_obs);
+  Buffers buffers() const;
+
+  std::shared_ptr<const WorldModel> model_;
+  VectorEnvOptions options_;
+  std::vector<std::unique_ptr<Simulation>> envs_;
+  std::vector<int> robots_;
+  std::vector<std::string> robot_names_;
+  std::vector<std::size_t> lidar_;  // per robot: its lidar's index in sensors()
+  int beams_ = 0;
+  std::vector<std::int64_t> episode_;
+  std::vector<std::vector<Command>> commands_;  // per env, one per object
+  // [0]: observation, [1]: final observation, by name; the dicts handed out are new each
+  // time, so what Python does to them never changes what the workers write into.
+  std::vector<std::pair<std::string, pybind11::array>> arrays_[2];
+  pybind11::array_t<double> reward_;
+  pybind11::array_t<bool> terminated_, truncated_, final_mask_;
+  std::unique_ptr<tbb::task_arena> arena_;
+};
+
+void bind_vector_env(pybind11::module_& m);
+
+}  // namespace ubot::python

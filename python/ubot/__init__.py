@@ -1,0 +1,19 @@
+"""ubot: a headless deterministic robot-perception simulator (docs/python.md).
+
+The native part is the extension ``ubot._core``; its public names are re-exported here, with
+``VectorEnv`` (Gymnasium conventions) from ``ubot.vector_env``.
+"""
+
+from ubot._core import (  # noqa: F401
+    CameraSample,
+    Error,
+    ImuSample,
+    Lidar2dSample,
+    Lidar3dSample,
+    Object,
+    Simulation,
+    Snapshot,
+    WorldError,
+    __version__,
+)
+from ubot.vector_env import VectorEnv  # noqa: F401

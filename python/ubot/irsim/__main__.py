@@ -1,0 +1,58 @@
+"""``python3 -m ubot.irsim SCRIPT.py [ARGS]``: runs an IR-SIM script on ubot.
+
+``irsim`` and every ``irsim.X`` the script (or a module it imports) asks for resolve to
+``ubot.irsim.X``; a module this layer does not provide raises ImportError naming it.
+"""
+
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import runpy
+import sys
+
+
+class _IrsimAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``irsim[.X]`` as the module object ``ubot.irsim[.X]``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "irsim" and not fullname.startswith("irsim."):
+            return None
+        target_name = "ubot." + fullname
+        if importlib.util.find_spec(target_name) is None:
+            raise ImportError(f"{fullname} is not provided by ubot.irsim "
+                              "(see docs/irsim-python.md)", name=fullname)
+        return importlib.util.spec_from_loader(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        module = importlib.import_module("ubot." + spec.name)
+        self._own_spec = module.__spec__  # the import system overwrites it with the alias's
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self._own_spec  # already executed as ubot.irsim.X
+
+
+def install() -> None:
+    """Makes ``import irsim`` resolve to ubot.irsim in this interpreter."""
+    if not any(isinstance(f, _IrsimAlias) for f in sys.meta_path):
+        sys.meta_path.insert(0, _IrsimAlias())
+
+
+def main(argv) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: python3 -m ubot.irsim SCRIPT.py [ARGS...]", file=sys.stderr)
+        return 0 if argv else 2
+    script = os.path.abspath(argv[0])
+    if not os.path.isfile(script):
+        print(f"ubot.irsim: {argv[0]}: no such script", file=sys.stderr)
+        return 2
+    install()
+    sys.argv = [script, *argv[1:]]
+    sys.path.insert(0, os.path.dirname(script))  # as `python3 SCRIPT.py` would
+    runpy.run_path(script, run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

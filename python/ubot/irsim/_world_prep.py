@@ -1,0 +1,156 @@
+"""Loads an IR-SIM world into ubot, taking out the behaviours that Python has to run.
+
+ubot's loader knows its built-in behaviours (dash, rvo, ...) and rejects other names. A world
+written for IR-SIM may name behaviours that a script registers in Python (``register_behavior``
+and friends, usually after ``irsim.make``). Those entries are removed from the YAML handed to
+the native loader and kept here as ``PythonBehavior`` plans; the layer calls them every step
+and passes their output as commands. The removed keys are blanked out of the text (spaces,
+newlines kept), so a native error still names the file's own line and column.
+"""
+
+import functools
+import os
+from dataclasses import dataclass, field
+
+import yaml
+
+import ubot
+
+_SECTIONS = ("robot", "obstacle")
+
+
+@dataclass
+class PythonBehavior:
+    """A behaviour run in Python for objects of one YAML entry."""
+
+    role: str  # 'robot' or 'obstacle'
+    entry: int  # index of the YAML entry in its section
+    config: dict  # the behaviour dict (name + parameters), as IR-SIM passes it
+    group: bool  # a group_behavior (one call for all members) or a per-object behavior
+    per_object: list = field(default_factory=list)  # per-object configs when a list was given
+
+
+@dataclass
+class LoadedWorld:
+    sim: object
+    behaviors: list  # of PythonBehavior
+    entry_counts: dict  # role -> list of object counts per YAML entry
+    entries: dict  # role -> list of YAML entry dicts (as written)
+    world: dict  # the YAML 'world' section
+
+
+@functools.lru_cache(maxsize=None)
+def native_knows(kinematics: str, key: str, name: str) -> bool:
+    """Whether ubot's loader accepts ``key: {name: NAME}`` on a robot of that kinematics.
+
+    Asked by loading a one-robot world, so the answer follows whatever the native build
+    supports (other behaviours are added over time) instead of a list copied here.
+    """
+    probe = {
+        "world": {"width": 10, "height": 10},
+        "robot": [{
+            "kinematics": {"name": kinematics},
+            "shape": {"name": "circle", "radius": 0.2},
+            "state": [2, 2, 0],
+            "goal": [8, 8, 0],
+            key: {"name": name},
+        }],
+    }
+    try:
+        ubot.Simulation.from_yaml(yaml.safe_dump(probe)).close()
+    except ubot.WorldError as err:
+        where = err.key or ""
+        return not (where.endswith(key) or where.endswith(key + ".name"))
+    return True
+
+
+def _entries(doc: dict, role: str) -> list:
+    section = doc.get(role)
+    if section is None:
+        return []
+    return section if isinstance(section, list) else [section]
+
+
+def _kinematics(entry: dict) -> str:
+    kin = entry.get("kinematics") or {}
+    return kin.get("name", "omni") if isinstance(kin, dict) else "omni"
+
+
+def _python_behaviors(role: str, index: int, entry: dict) -> list:
+    """The behaviours of one entry that Python has to run, with the keys they came from."""
+    found = []
+    kin = _kinematics(entry)
+    group = entry.get("group_behavior")
+    if isinstance(group, dict) and group.get("name") and not native_knows(kin, "group_behavior", group["name"]):
+        found.append((PythonBehavior(role, index, dict(group), group=True), "group_behavior"))
+    beh = entry.get("behavior")
+    configs = beh if isinstance(beh, list) else [beh]
+    if all(isinstance(c, dict) and c.get("name") for c in configs):
+        if any(not native_knows(kin, "behavior", c["name"]) for c in configs):
+            plan = PythonBehavior(role, index, dict(configs[0]), group=False,
+                                  per_object=[dict(c) for c in configs])
+            found.append((plan, "behavior"))
+    return found
+
+
+def _key_spans(text: str, removals: set) -> list:
+    """Character spans (start, end) of the ``role[index].key: value`` pairs in ``removals``."""
+    root = yaml.compose(text)
+    spans = []
+    for key_node, section in (root.value if isinstance(root, yaml.MappingNode) else []):
+        entries = section.value if isinstance(section, yaml.SequenceNode) else [section]
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, yaml.MappingNode):
+                continue
+            for k, v in entry.value:
+                if (key_node.value, index, k.value) in removals:
+                    spans.append((k.start_mark.index, v.end_mark.index))
+    return spans
+
+
+def _blank(text: str, spans: list) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, end):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _load_native(path: str, text: str, removals: set, seed):
+    if not removals:
+        return ubot.Simulation(path, seed=seed)
+    edited = _blank(text, _key_spans(text, removals))
+    try:
+        return ubot.Simulation.from_yaml(edited, seed=seed,
+                                         base_dir=os.path.dirname(os.path.abspath(path)))
+    except ubot.WorldError as err:
+        raise _in_file(err, path) from None
+
+
+def _in_file(err, path: str):
+    """The same error, naming the world file instead of the edited text."""
+    fixed = ubot.WorldError(str(err).replace(err.file, path) if err.file else str(err))
+    for name in ("line", "column", "key", "message"):
+        setattr(fixed, name, getattr(err, name))
+    fixed.file = path
+    fixed.message = err.message.replace(err.file, path) if err.file else err.message
+    return fixed
+
+
+def load(path: str, seed=None) -> LoadedWorld:
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    doc = yaml.safe_load(text) or {}
+    behaviors, removals = [], set()
+    for role in _SECTIONS:
+        for index, entry in enumerate(_entries(doc, role)):
+            if isinstance(entry, dict):
+                for plan, key in _python_behaviors(role, index, entry):
+                    behaviors.append(plan)
+                    removals.add((role, index, key))
+    sim = _load_native(path, text, removals, seed)
+    entries = {role: _entries(doc, role) for role in _SECTIONS}
+    counts = {role: [int(e.get("number", 1)) if isinstance(e, dict) else 1 for e in entries[role]]
+              for role in _SECTIONS}
+    return LoadedWorld(sim, behaviors, counts, entries, doc.get("world") or {})

@@ -1,0 +1,1 @@
+from .env_base import EnvBase  # noqa: F401

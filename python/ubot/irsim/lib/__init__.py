@@ -1,0 +1,12 @@
+"""``irsim.lib`` as ubot provides it: the behaviour registries.
+
+IR-SIM's own algorithms (path planners, RVO/SFM in Python, geometry handlers) are not part of
+this layer; ubot runs its built-in behaviours natively.
+"""
+
+from .behavior.behavior_registry import (  # noqa: F401
+    register_behavior,
+    register_behavior_class,
+    register_group_behavior,
+    register_group_behavior_class,
+)

@@ -1,0 +1,1 @@
+from .object_base import ObjectBase, ObjectInfo  # noqa: F401

@@ -1,0 +1,250 @@
+#include "ubot/outputs/run_sinks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+#include "ubot/mapping/mapping_config.h"
+#include "ubot/mapping/point_cloud_io.h"
+#include "ubot/mapping/sim_mapper.h"
+#include "ubot/record/frames_writer.h"
+#include "ubot/record/mcap_recorder.h"
+#include "ubot/render/drawing.h"
+#include "ubot/render/plot.h"
+#include "ubot/sensors/camera/camera.h"
+#include "ubot/sensors/camera/camera_images.h"
+#include "ubot/sensors/imu/imu.h"
+#include "ubot/sensors/imu/imu_csv_writer.h"
+#include "ubot/sensors/imu/imu_plot.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
+#include "ubot/sim/simulation.h"
+#include "ubot/viz/run_drawing.h"
+
+namespace ubot::outputs {
+namespace {
+
+constexpr int kPictureSide = 800;
+
+class FramesSink final : public Sink {
+ public:
+  FramesSink(const Simulation& sim, const std::filesystem::path& out, std::int64_t every)
+      : writer_((out / "frames.jsonl").string(), sim), every_(every) {}
+  void on_step(const Simulation& sim, const StepInfo& step) override {
+    if (step.step % every_ == 0 || step.last) writer_.write_step(sim);
+  }
+  void on_finish(const Simulation&) override { writer_.close(); }
+
+ private:
+  FramesWriter writer_;
+  std::int64_t every_;
+};
+
+class ImuOutputsSink final : public Sink {
+ public:
+  ImuOutputsSink(const Simulation& sim, const std::filesystem::path& out) {
+    for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
+      const Sensor& sensor = *sim.sensors()[i];
+      const Imu* imu = sensor_if<Imu>(sensor);
+      if (!imu) continue;
+      const std::filesystem::path dir =
+          out / file_safe_name(sim.world().object_model(sensor.object_id()).name);
+      create_output_dir(dir);
+      const std::string stem = (dir / file_safe_name(sensor.model().common.name)).string();
+      imus_.push_back({i, imu, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(*imu),
+                       stem + ".png"});
+    }
+  }
+  void on_step(const Simulation& sim, const StepInfo&) override {
+    const auto& sampled = sim.sampled();
+    for (Entry& e : imus_) {
+      if (!std::binary_search(sampled.begin(), sampled.end(), static_cast<int>(e.sensor))) {
+        continue;
+      }
+      e.csv->write_step(*e.imu);
+      e.plot.record_step(*e.imu);
+    }
+  }
+  void on_finish(const Simulation&) override {
+    for (Entry& e : imus_) {
+      e.csv->close();
+      render::write_plot_png(e.plot.plot(), {1000, 640}, e.png);
+    }
+  }
+
+ private:
+  struct Entry {
+    std::size_t sensor;
+    const Imu* imu;
+    std::unique_ptr<ImuCsvWriter> csv;
+    viz::ImuPlot plot;
+    std::string png;
+  };
+  std::vector<Entry> imus_;
+};
+
+class CameraImagesSink final : public Sink {
+ public:
+  CameraImagesSink(const Simulation& sim, const std::filesystem::path& out) : writer_(out, sim) {}
+  void on_step(const Simulation& sim, const StepInfo&) override { writer_.write(sim); }
+
+ private:
+  CameraImagesWriter writer_;
+};
+
+// The run's pictures: its drawing, recorded every step, drawn into run.gif every sample_time
+// (and at the last step) and into world.png at the end.
+class PicturesSink final : public Sink {
+ public:
+  PicturesSink(const Simulation& sim, const std::filesystem::path& out, bool gif)
+      : drawing_(sim), out_(out) {
+    const render::Drawing first = drawing_.draw(sim);
+    size_ = render::fit_image(first, kPictureSide);
+    const double sample_time = sim.world().model().world.sample_time;
+    gif_every_ = std::max<std::int64_t>(1, std::llround(sample_time / sim.world().step_time()));
+    if (gif) {
+      gif_ = std::make_unique<render::GifWriter>((out / "run.gif").string(), size_,
+                                                 gif_every_ * sim.world().step_time());
+      gif_->add_frame(first);
+    }
+  }
+  void on_step(const Simulation& sim, const StepInfo& step) override {
+    drawing_.record(sim);
+    if (gif_ && (step.step % gif_every_ == 0 || step.last)) gif_->add_frame(drawing_.draw(sim));
+  }
+  void on_finish(const Simulation& sim) override {
+    if (gif_) gif_->close();
+    render::write_png(drawing_.draw(sim), size_, (out_ / "world.png").string());
+  }
+
+ private:
+  viz::RunDrawing drawing_;
+  std::filesystem::path out_;
+  render::ImageSize size_;
+  std::int64_t gif_every_ = 1;
+  std::unique_ptr<render::GifWriter> gif_;
+};
+
+class McapSink final : public Sink {
+ public:
+  McapSink(const Simulation& sim, const std::string& path, McapCompression compression,
+           std::string compression_name)
+      : recorder_(make(sim, path, compression)),
+        path_(path),
+        compression_name_(std::move(compression_name)) {}
+  void on_start(const Simulation& sim) override { recorder_->record(sim); }
+  void on_step(const Simulation& sim, const StepInfo&) override { recorder_->record(sim); }
+  void on_finish(const Simulation&) override { recorder_->close(); }
+  void report(std::FILE* out) const override {
+    const McapStatistics& s = recorder_->statistics();
+    std::fprintf(out, "mcap: %llu messages, %.1f MiB (%s) in %s\n",
+                 static_cast<unsigned long long>(s.messages), s.file_bytes / 1048576.0,
+                 compression_name_.c_str(), path_.c_str());
+  }
+
+ private:
+  static std::unique_ptr<McapRecorder> make(const Simulation& sim, const std::string& path,
+                                            McapCompression compression) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) create_output_dir(parent);
+    return std::make_unique<McapRecorder>(path, sim, McapRecorderOptions{compression});
+  }
+  std::unique_ptr<McapRecorder> recorder_;
+  std::string path_;
+  std::string compression_name_;
+};
+
+void print_map_summary(std::FILE* out, const mapping::SavedMap& m) {
+  const mapping::AccumulatorStats& s = m.stats;
+  std::fprintf(out, "map '%s': %zu points", s.name.c_str(), s.points);
+  if (!s.bounds.empty()) {
+    std::fprintf(out, ", bounds [%.3f, %.3f, %.3f] .. [%.3f, %.3f, %.3f]", s.bounds.min.x(),
+                 s.bounds.min.y(), s.bounds.min.z(), s.bounds.max.x(), s.bounds.max.y(),
+                 s.bounds.max.z());
+  }
+  std::fprintf(
+      out,
+      "; %llu received, %llu merged, %llu dropped (beyond 1.5 x range_max), %llu rejected; "
+      "%.1f KiB; %llu re-bounds\n",
+      static_cast<unsigned long long>(s.received),
+      static_cast<unsigned long long>(s.counters.merged + s.counters.replaced),
+      static_cast<unsigned long long>(s.dropped_far),
+      static_cast<unsigned long long>(s.counters.rejected), s.memory_bytes / 1024.0,
+      static_cast<unsigned long long>(s.counters.rebounds));
+  for (const mapping::ScannerStats& sc : s.scanners) {
+    std::fprintf(out, "  %s: %llu scans, %llu points, %llu dropped\n", sc.name.c_str(),
+                 static_cast<unsigned long long>(sc.batches),
+                 static_cast<unsigned long long>(sc.points),
+                 static_cast<unsigned long long>(sc.dropped_far));
+  }
+  for (const std::string& f : m.files) std::fprintf(out, "  saved %s\n", f.c_str());
+}
+
+class MapperSink final : public Sink {
+ public:
+  MapperSink(const Simulation& sim, std::vector<MappingModel> maps,
+             const std::filesystem::path& out, bool quiet)
+      : mapper_(sim, std::move(maps),
+                mapping::MapperOptions{.out_dir = out,
+                                       .threaded = true,
+                                       .info = log(quiet, ""),
+                                       .warn = log(quiet, "warning: ")}) {}
+  void on_step(const Simulation& sim, const StepInfo&) override { mapper_.after_step(sim); }
+  void on_finish(const Simulation&) override { saved_ = mapper_.finish(); }
+  void report(std::FILE* out) const override {
+    for (const mapping::SavedMap& m : saved_) print_map_summary(out, m);
+  }
+
+ private:
+  static std::function<void(const std::string&)> log(bool quiet, const char* prefix) {
+    return [quiet, prefix](const std::string& line) {
+      if (!quiet) std::fprintf(stderr, "%s%s\n", prefix, line.c_str());
+    };
+  }
+  mapping::SimulationMapper mapper_;
+  std::vector<mapping::SavedMap> saved_;
+};
+
+}  // namespace
+
+std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& map_path) {
+  std::vector<MappingModel> maps = *model.maps;
+  if (map_path.empty()) return maps;
+  const mapping::CloudFormat format = mapping::format_from_path(map_path);
+  if (maps.size() > 1) {
+    throw Error(fmt::format("--map: {} defines {} maps; set each map's output in the world file",
+                            model.file, maps.size()));
+  }
+  if (maps.empty()) maps.push_back(default_mapping(model));
+  maps[0].output = std::filesystem::absolute(map_path).string();
+  maps[0].formats = {mapping::format_name(format)};
+  return maps;
+}
+
+std::unique_ptr<Sink> frames_sink(const Simulation& sim, const std::filesystem::path& out,
+                                  std::int64_t every) {
+  return std::make_unique<FramesSink>(sim, out, every);
+}
+std::unique_ptr<Sink> imu_outputs_sink(const Simulation& sim, const std::filesystem::path& out) {
+  return std::make_unique<ImuOutputsSink>(sim, out);
+}
+std::unique_ptr<Sink> camera_images_sink(const Simulation& sim, const std::filesystem::path& out) {
+  return std::make_unique<CameraImagesSink>(sim, out);
+}
+std::unique_ptr<Sink> pictures_sink(const Simulation& sim, const std::filesystem::path& out,
+                                    bool gif) {
+  return std::make_unique<PicturesSink>(sim, out, gif);
+}
+std::unique_ptr<Sink> mcap_sink(const Simulation& sim, const std::string& path,
+                                McapCompression compression, const std::string& compression_name) {
+  return std::make_unique<McapSink>(sim, path, compression, compression_name);
+}
+std::unique_ptr<Sink> mapper_sink(const Simulation& sim, std::vector<MappingModel> maps,
+                                  const std::filesystem::path& out, bool quiet) {
+  return std::make_unique<MapperSink>(sim, std::move(maps), out, quiet);
+}
+
+}  // namespace ubot::outputs

@@ -1,0 +1,4 @@
+import irsim
+
+env = irsim.make("empty_world.yaml")
+env.show()

@@ -1,0 +1,428 @@
+"""ubot.irsim against what the real IR-SIM 2.10.2 returns (fixtures made by record_irsim_api.py).
+
+Shapes, dict keys and names must be IR-SIM's exactly; states, velocities and goals agree to
+1e-9 (ubot's parity bound, docs/irsim-parity.md).
+"""
+
+import json
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+
+import ubot
+from ubot import irsim
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+USAGE = os.path.join(ROOT, "tests", "data", "irsim_usage")
+LIDAR_WORLD = os.path.join(USAGE, "05lidar_world", "lidar_world.yaml")
+FMCW_WORLD = os.path.join(USAGE, "22fmcw_lidar_world", "fmcw_lidar_world.yaml")
+
+
+def fixture(name: str) -> dict:
+    with open(os.path.join(HERE, "data", name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def describe(value) -> dict:
+    if isinstance(value, np.ndarray):
+        return {"type": "ndarray", "shape": list(value.shape)}
+    if value is None:
+        return {"type": "None"}
+    return {"type": type(value).__name__}
+
+
+def same_kind(ours: dict, theirs: dict) -> bool:
+    """Arrays: same shape; scalars: both numbers, both bools or both strings."""
+    numbers = {"int", "float", "float64", "int64"}
+    if theirs["type"] in numbers:
+        return ours["type"] in numbers
+    return ours == theirs
+
+
+@pytest.fixture(scope="module")
+def lidar_record():
+    return fixture("irsim_api_lidar_world.json")
+
+
+def test_attributes_have_irsim_shapes(lidar_record):
+    env = irsim.make(LIDAR_WORLD, display=False)
+    for name, theirs in lidar_record["attributes"].items():
+        ours = describe(getattr(env.robot, name))
+        assert same_kind(ours, theirs), f"robot.{name}: ubot {ours}, IR-SIM {theirs}"
+    assert describe(env.get_robot_state()) == lidar_record["get_robot_state"]
+    assert [describe(v) for v in env.robot.get_vel_range()] == lidar_record["get_vel_range"]
+    assert env.get_lidar_offset() == pytest.approx(lidar_record["get_lidar_offset"], abs=1e-12)
+    info = env.get_robot_info()
+    assert set(lidar_record["robot_info_fields"]) <= set(vars(info))
+    for key, value in lidar_record["robot_info"].items():
+        assert getattr(info, key) == value, key
+    assert env.step_time == lidar_record["step_time"]
+    assert env.status == lidar_record["status0"]
+    assert [o.name for o in env.objects] == lidar_record["names"]
+    assert [o.role for o in env.objects] == lidar_record["roles"]
+    for obj, theirs in zip(env.objects, lidar_record["vertices"]):
+        if obj.shape in ("circle", "rectangle", "polygon"):  # IR-SIM's closed outlines
+            np.testing.assert_allclose(obj.vertices, theirs, atol=1e-9, err_msg=obj.name)
+
+
+def test_steps_match_irsim(lidar_record):
+    env = irsim.make(LIDAR_WORLD, display=False)
+    for k, frame in enumerate(lidar_record["frames"]):
+        env.step()
+        where = f"step {k + 1}"
+        np.testing.assert_allclose(env.get_robot_state(), frame["state"], atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(env.robot.velocity, frame["velocity"], atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(env.robot.goal, frame["goal"], atol=0, err_msg=where)
+        lo, hi = env.robot.get_vel_range()
+        np.testing.assert_allclose(lo, frame["vel_range"][0], atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(hi, frame["vel_range"][1], atol=1e-9, err_msg=where)
+        assert env.done() == frame["done"], where
+        assert env.status == frame["status"], where
+
+
+def test_lidar_scan_dict_matches_irsim(lidar_record):
+    env = irsim.make(LIDAR_WORLD, display=False)
+    for k, frame in enumerate(lidar_record["frames"]):
+        env.step()
+        theirs = frame["scan"]
+        ours = env.get_lidar_scan()
+        assert list(ours) == list(theirs)
+        for key, entry in theirs.items():
+            assert same_kind(describe(ours[key]), entry["describe"]), key
+        for key in ("angle_min", "angle_max", "angle_increment", "time_increment", "scan_time",
+                    "range_min", "range_max"):
+            assert ours[key] == pytest.approx(theirs[key]["value"], abs=1e-12), key
+        # every beam agrees to ubot's parity bound (docs/irsim-parity.md)
+        np.testing.assert_allclose(ours["ranges"], theirs["ranges"]["value"], atol=1e-9,
+                                   err_msg=f"step {k + 1}")
+        np.testing.assert_allclose(ours["velocity"], theirs["velocity"]["value"], atol=1e-9)
+
+
+def test_fmcw_scan_dict_matches_irsim():
+    record = fixture("irsim_api_fmcw_lidar_world.json")
+    env = irsim.make(FMCW_WORLD, display=False)
+    for frame in record["frames"]:
+        env.step()
+        theirs = frame["scan"]
+        ours = env.get_lidar_scan()
+        assert list(ours) == list(theirs)
+        for key, entry in theirs.items():
+            assert same_kind(describe(ours[key]), entry["describe"]), key
+        np.testing.assert_array_equal(ours["valid"], theirs["valid"]["value"])
+        np.testing.assert_allclose(ours["radial_velocity"], theirs["radial_velocity"]["value"],
+                                   atol=1e-9)
+
+
+def test_get_msg_marks_missed_beams_inf_only_when_asked():
+    env = irsim.make(LIDAR_WORLD, display=False)
+    env.step()
+    scan = env.get_lidar_scan()
+    valid = np.asarray(env.robot.lidar.valid)
+    assert 0 < valid.sum() < valid.size  # some beams hit, some miss: both cases are checked
+    plain = env.get_msg()
+    np.testing.assert_array_equal(plain["ranges"], scan["ranges"])
+    inf = env.get_msg(use_inf=True)
+    assert np.isinf(inf["ranges"][~valid]).all()
+    np.testing.assert_array_equal(inf["ranges"][valid], scan["ranges"][valid])
+
+
+OMNI_WORLD = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'omni'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 1, 0]
+    goal: [9, 1, 0]
+    vel_max: [2, 2]
+    vel_min: [-2, -2]
+    behavior: {name: 'BEHAVIOR', gain: 0.5}
+  - kinematics: {name: 'omni'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 5, 0]
+    goal: [9, 5, 0]
+    vel_max: [2, 2]
+    vel_min: [-2, -2]
+"""
+
+
+@pytest.fixture()
+def world_dir():
+    path = tempfile.mkdtemp(prefix=f"ubot_irsim_api_{os.getpid()}_")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def write_world(folder: str, text: str, name: str = "world.yaml") -> str:
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def test_step_action_and_action_id():
+    env = irsim.make(os.path.join(USAGE, "11collision_avoidance", "collision_avoidance.yaml"),
+                     display=False)
+    before = [o.state.copy() for o in env.robot_list]
+    env.step(np.array([[0.0], [0.0]]), action_id=2)  # one ndarray: robot 2 stays
+    np.testing.assert_allclose(env.robot_list[2].state, before[2], atol=0)
+    assert not np.allclose(env.robot_list[0].state, before[0])  # the others follow rvo
+    before = [o.state.copy() for o in env.robot_list]
+    env.step([np.zeros((2, 1)), np.zeros((2, 1))], action_id=3)  # a list: robots 3 and 4
+    for i in (3, 4):
+        np.testing.assert_allclose(env.robot_list[i].state, before[i], atol=0)
+        np.testing.assert_allclose(env.robot_list[i].velocity, np.zeros((2, 1)), atol=0)
+
+
+def test_python_behavior_is_called_each_step(world_dir):
+    from ubot.irsim.lib import register_behavior
+
+    calls = []
+
+    @register_behavior("omni", f"test_push_{os.getpid()}")
+    def push(ego_object, external_objects=None, **kwargs):
+        calls.append((ego_object.name, [o.name for o in external_objects], kwargs["gain"]))
+        return np.array([[kwargs["gain"]], [0.0]])
+
+    path = write_world(world_dir, OMNI_WORLD.replace("BEHAVIOR", f"test_push_{os.getpid()}"))
+    env = irsim.make(path, display=False)
+    for _ in range(3):
+        env.step()
+    assert calls == [("robot_0", ["robot_1"], 0.5)] * 3
+    np.testing.assert_allclose(env.robot.state, [[1 + 3 * 0.5 * 0.1], [1], [0]], atol=1e-12)
+    np.testing.assert_allclose(env.robot_list[1].state, [[1], [5], [0]], atol=0)  # no behaviour
+
+
+def test_unregistered_behavior_names_itself(world_dir):
+    env = irsim.make(write_world(world_dir, OMNI_WORLD.replace("BEHAVIOR", "nobody_has_this")),
+                     display=False)
+    with pytest.raises(ValueError, match="nobody_has_this"):
+        env.step()
+
+
+def test_group_behavior_class_gets_members(world_dir):
+    from ubot.irsim.lib import register_group_behavior_class
+
+    name = f"test_hold_{os.getpid()}"
+
+    class Hold:
+        def __init__(self, members, **kwargs):
+            self.names = [m.name for m in members]
+            self.calls = 0
+
+        def __call__(self, members, **kwargs):
+            self.calls += 1
+            return [np.array([[0.2 * (i + 1)], [0.0]]) for i, _ in enumerate(members)]
+
+    made = []
+    register_group_behavior_class("omni", name)(lambda members, **kw: made.append(Hold(members, **kw)) or made[-1])
+    text = OMNI_WORLD.replace("    behavior: {name: 'BEHAVIOR', gain: 0.5}\n", "")
+    text = text.replace("robot:\n  - kinematics", f"robot:\n  - number: 2\n    distribution: {{name: 'manual'}}\n    group_behavior: {{name: '{name}'}}\n    kinematics", 1)
+    text = text.replace("    state: [1, 1, 0]\n    goal: [9, 1, 0]", "    state: [[1, 1, 0], [1, 3, 0]]\n    goal: [[9, 1, 0], [9, 3, 0]]", 1)
+    env = irsim.make(write_world(world_dir, text), display=False)
+    env.step()
+    env.step()
+    assert len(made) == 1 and made[0].names == ["robot_0", "robot_1"] and made[0].calls == 2
+    np.testing.assert_allclose(env.robot_list[0].state[:2, 0], [1 + 2 * 0.02, 1], atol=1e-12)
+    np.testing.assert_allclose(env.robot_list[1].state[:2, 0], [1 + 2 * 0.04, 3], atol=1e-12)
+
+
+def test_fov_detect_object_follows_the_native_fov():
+    env = irsim.make(os.path.join(USAGE, "15fov_world", "fov_world.yaml"), display=False)
+    for _ in range(20):
+        env.step()
+        native = env.simulation.fov_detections()
+        for obs in env.obstacle_list:
+            assert obs.fov_detect_object(env.robot) == (env.robot.id in native[obs.id]), obs.name
+
+
+def test_render_headless_writes_nothing_and_save_figure_writes(world_dir, monkeypatch):
+    monkeypatch.setattr("sys.path", [world_dir, *__import__("sys").path])
+    env = irsim.make(LIDAR_WORLD, display=False)
+    env.step()
+    env.render()
+    assert os.listdir(world_dir) == []
+    png = env.save_figure()
+    assert png == os.path.join(world_dir, "figure", "lidar_world.png")
+    with open(png, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    pdf = env.save_figure("render2.pdf")
+    with open(pdf, "rb") as f:
+        assert f.read(5) == b"%PDF-"
+
+
+def test_save_ani_assembles_a_gif_of_every_rendered_step(world_dir, monkeypatch):
+    from PIL import Image
+
+    monkeypatch.setattr("sys.path", [world_dir, *__import__("sys").path])
+    env = irsim.make(LIDAR_WORLD, display=False, save_ani=True)
+    for _ in range(4):
+        env.step()
+        env.render()
+    env.end()
+    gif = os.path.join(world_dir, "animation", "animation_lidar_world.gif")
+    with Image.open(gif) as image:
+        assert image.n_frames == 4
+    assert os.listdir(os.path.join(world_dir, "animation_buffer")) == []
+
+
+def test_reset_returns_to_random_obstacle_position():
+    env = irsim.make(LIDAR_WORLD, display=False, seed=4)
+    ids = [o.id for o in env.obstacle_list if not o.static] or [env.obstacle_list[-1].id]
+    env.random_obstacle_position([1, 1, -1], [9, 9, 1], ids)
+    placed = {i: env.get_object_by_id(i).state.copy() for i in ids}
+    for i in ids:
+        assert np.all(placed[i] >= [[1], [1], [-1]]) and np.all(placed[i] <= [[9], [9], [1]])
+    env.step()
+    env.reset()
+    for i in ids:
+        np.testing.assert_allclose(env.get_object_by_id(i).state, placed[i], atol=0)
+    assert env.status == "Reset"
+
+
+def test_missing_world_and_bad_world_raise(world_dir):
+    with pytest.raises(FileNotFoundError, match="no_such_world.yaml"):
+        irsim.make("no_such_world.yaml")
+    bad = write_world(world_dir, "world: {height: 10, width: 10}\nrobot:\n  - kinematics: {name: 'warp'}\n")
+    with pytest.raises(ubot.WorldError) as err:
+        irsim.make(bad)
+    assert "kinematics" in err.value.key
+
+
+def test_error_after_a_python_behavior_names_the_file_line(world_dir):
+    """The Python behaviour is taken out of the text handed to ubot; errors still point at
+    the world file's own line and column."""
+    text = OMNI_WORLD.replace("BEHAVIOR", "only_in_python") + "    bogus_key: 1\n"
+    path = write_world(world_dir, text)
+    line = text.splitlines().index("    bogus_key: 1") + 1
+    with pytest.raises(ubot.WorldError) as err:
+        irsim.make(path)
+    assert err.value.file == path
+    assert err.value.line == line and err.value.column == 5
+    assert str(err.value).startswith(f"{path}:{line}:5: ")
+
+
+def test_set_goal_takes_irsim_forms():
+    env = irsim.make(LIDAR_WORLD, display=False)
+    robot = env.robot
+    robot.set_goal([3, 4])
+    np.testing.assert_array_equal(robot.goal, [[3], [4], [0]])
+    robot.set_goal(np.array([[5], [6], [1]]))
+    np.testing.assert_array_equal(robot.goal, [[5], [6], [1]])
+    robot.set_goal([[1, 2, 0], [7, 8, 0]])
+    assert len(robot.goals) == 2
+    np.testing.assert_array_equal(robot.goal, [[1], [2], [0]])
+    robot.append_goal([9, 9, 0])
+    np.testing.assert_array_equal(robot.goals[-1], [[9], [9], [0]])
+    robot.set_goal(None)
+    assert robot.goal is None and robot.goals == []
+
+
+def test_save_ani_keeps_one_frame_per_sample_time(world_dir, monkeypatch):
+    """sample_time 0.3 s at step_time 0.1 s: IR-SIM renders steps whose count divides by
+    int(0.3 / 0.1) = 2 (the float quotient 2.999... truncated), so 6 steps keep frames 2, 4, 6."""
+    monkeypatch.setattr("sys.path", [world_dir, *__import__("sys").path])
+    text = OMNI_WORLD.replace("    behavior: {name: 'BEHAVIOR', gain: 0.5}\n", "")
+    path = write_world(world_dir, text.replace("step_time: 0.1}", "step_time: 0.1, sample_time: 0.3}"))
+    env = irsim.make(path, display=False, save_ani=True)
+    for _ in range(6):
+        env.step()
+        env.render()
+    frames = sorted(os.listdir(os.path.join(world_dir, "animation_buffer")))
+    assert frames == ["world_0002.png", "world_0004.png", "world_0006.png"]
+
+
+BEHAVIOR_FOLDER = os.path.join(USAGE, "13custom_behavior")
+
+
+@pytest.mark.parametrize("world,module", [
+    (os.path.join(BEHAVIOR_FOLDER, "custom_smooth_dash.yaml"), "custom_behavior_methods"),
+    (os.path.join(HERE, "data", "irsim_formation_world.yaml"), "custom_group_methods"),
+])
+def test_python_behaviors_match_irsim_step_by_step(world, module):
+    """IR-SIM's own example behaviours, run in Python by ubot.irsim, against IR-SIM's run:
+    custom_smooth_dash.yaml's robot_0 runs smooth_dash (register_behavior_class) next to
+    robot_1 on ubot's dash; irsim_formation_world.yaml's three omni robots run the group
+    behaviour formation (register_group_behavior_class). Every state equals IR-SIM's to 1e-9."""
+    import sys
+
+    from ubot.irsim.__main__ import install
+
+    name = os.path.splitext(os.path.basename(world))[0]
+    record = fixture(f"irsim_api_{name}.json")
+    install()  # the behaviour modules import irsim.lib
+    sys.path.insert(0, BEHAVIOR_FOLDER)
+    try:
+        env = irsim.make(world, display=False)
+        env.load_behavior(module)
+        for k, frame in enumerate(record["frames"]):
+            env.step()
+            for obj, state in zip(env.objects, frame["states"]):
+                np.testing.assert_allclose(obj.state, state, atol=1e-9,
+                                           err_msg=f"step {k + 1} {obj.name}")
+            assert env.done() == frame["done"] and env.status == frame["status"], f"step {k + 1}"
+    finally:
+        sys.path.remove(BEHAVIOR_FOLDER)
+    moved = np.abs(np.array(record["frames"][-1]["states"]) - np.array(record["frames"][0]["states"]))
+    assert moved.max() > 0.5  # the behaviours drove the robots
+
+
+RANDOM_WORLD = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'omni'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 1, 0]
+    goal: [1.05, 1, 0]
+    behavior: {name: 'dash'}
+obstacle:
+  - number: 4
+    distribution: {name: 'random', range_low: [2, 2, 0], range_high: [8, 8, 0]}
+    shape: {name: 'circle', radius: 0.3}
+"""
+
+
+def test_reset_random_redraws_and_seeds_reproduce(world_dir):
+    path = write_world(world_dir, RANDOM_WORLD)
+
+    def layouts(seed):
+        env = irsim.make(path, display=False, seed=seed)
+        first = [o.state[:2, 0].copy() for o in env.obstacle_list]
+        env.reset(random=True)
+        return first, [o.state[:2, 0].copy() for o in env.obstacle_list]
+
+    first, redrawn = layouts(5)
+    assert not np.allclose(first, redrawn)  # random=True draws a new layout
+    again_first, again_redrawn = layouts(5)
+    np.testing.assert_array_equal(first, again_first)  # the same seed, the same layouts
+    np.testing.assert_array_equal(redrawn, again_redrawn)
+
+
+def test_done_modes_reload_and_pause(world_dir):
+    env = irsim.make(os.path.join(USAGE, "11collision_avoidance", "collision_avoidance.yaml"),
+                     display=False)
+    assert not env.done() and not env.done("any")
+    env.pause()
+    env.step()
+    assert env.time == 0.0  # paused: no step
+    env.resume()
+    for _ in range(400):
+        env.step()
+        if env.done("any"):
+            break
+    assert env.done("any") and any(r.arrive for r in env.robot_list)
+    assert env.done() == all(r.done() for r in env.robot_list)
+    assert env.done("neither") is None
+    env.reload()
+    assert env.time == 0.0 and not env.done("any")
+    world = env.get_map(resolution=0.2)
+    assert (world.width, world.height, world.resolution) == (10.0, 10.0, 0.2)
+
+
+def test_quit_ends_the_script():
+    env = irsim.make(LIDAR_WORLD, display=False)
+    with pytest.raises(SystemExit):
+        env.quit()

@@ -1,0 +1,88 @@
+"""``python3 -m ubot.irsim SCRIPT.py ARGS``: ``irsim`` and its submodules resolve to ubot.irsim."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+WORLD = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'diff'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 1, 0]
+    goal: [3, 1, 0]
+    behavior: {name: 'dash'}
+"""
+
+SCRIPT = """
+import sys
+import irsim
+from irsim.lib import register_behavior
+from irsim.lib.behavior.behavior_registry import register_group_behavior_class
+from irsim.util.util import WrapToPi, relative_position
+from irsim.world.object_base import ObjectBase
+import ubot.irsim
+
+assert irsim is ubot.irsim, "irsim must be ubot.irsim itself"
+assert abs(WrapToPi(3 * 3.141592653589793) - (-3.141592653589793)) < 1e-12
+env = irsim.make()  # IR-SIM's default: the script's name with .yaml
+assert isinstance(env.robot, ObjectBase)
+for i in range(200):
+    env.step()
+    env.render()
+    if env.done():
+        break
+print("args", sys.argv[1:], "steps", i + 1, "arrived", env.robot.arrive)
+try:
+    import irsim.lib.path_planners
+except ImportError as err:
+    print("import error:", err)
+env.end()
+"""
+
+
+@pytest.fixture()
+def folder():
+    path = tempfile.mkdtemp(prefix=f"ubot_irsim_runner_{os.getpid()}_")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def absolute_pythonpath() -> str:
+    """PYTHONPATH with absolute entries: the scripts run in another directory."""
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    return os.pathsep.join(os.path.abspath(p) for p in paths if p)
+
+
+def run(folder: str, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=absolute_pythonpath())
+    return subprocess.run([sys.executable, "-m", "ubot.irsim", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_script_runs_with_irsim_resolving_to_ubot(folder):
+    with open(os.path.join(folder, "go.py"), "w") as f:
+        f.write(SCRIPT)
+    with open(os.path.join(folder, "go.yaml"), "w") as f:
+        f.write(WORLD)
+    done = run(folder, "go.py", "--fast", "7")
+    assert done.returncode == 0, done.stderr
+    assert "args ['--fast', '7']" in done.stdout
+    assert "arrived True" in done.stdout
+    assert "import error: irsim.lib.path_planners is not provided by ubot.irsim" in done.stdout
+
+
+def test_missing_script_is_an_error(folder):
+    done = run(folder, "absent.py")
+    assert done.returncode == 2
+    assert "absent.py: no such script" in done.stderr
+
+
+def test_no_arguments_prints_usage(folder):
+    done = run(folder)
+    assert done.returncode == 2
+    assert "usage: python3 -m ubot.irsim SCRIPT.py" in done.stderr

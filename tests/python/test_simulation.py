@@ -1,0 +1,269 @@
+"""ubot.Simulation: loading, stepping with commands, objects, lidar samples, reset / snapshot /
+restore, errors (docs/python.md)."""
+
+import gc
+import math
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import ubot
+from conftest import WALL_WORLD, example
+
+
+def test_loads_a_path_or_pathlike_with_its_names():
+    for path in (example("lidar_world.yaml"), pathlib.Path(example("lidar_world.yaml"))):
+        sim = ubot.Simulation(path, seed=3)
+        assert sim.seed == 3
+        assert sim.robot_names == ["robot_0"]
+        assert sim.obstacle_names == ["obstacle_1", "obstacle_2", "obstacle_3", "obstacle_4"]
+        assert sim.object_names == sim.robot_names + sim.obstacle_names
+        assert sim.world_size == (0.0, 10.0, 0.0, 10.0)
+        assert sim.step_time == pytest.approx(0.1)
+        assert sim.world_file == str(path)
+
+
+def test_object_attributes_are_the_world_file_values(wall_sim):
+    robot = wall_sim.object("robot_0")
+    assert (robot.id, robot.name, robot.role, robot.kinematics) == (0, "robot_0", "robot", "diff")
+    np.testing.assert_array_equal(robot.state, [2, 5, 0])
+    np.testing.assert_array_equal(robot.goal, [9, 5, 0])
+    np.testing.assert_array_equal(robot.vel_max, [1, 1])
+    assert robot.radius == 0.2 and robot.shape_kind == "circle"
+    assert robot.vertices.shape == (0, 2)
+    assert robot.sensor_names == ["lidar2d_0"]
+    wall = wall_sim.object(1)
+    assert wall.role == "obstacle" and wall.kinematics == "none"
+    # The rectangle's outline in the world: corners at x = 5.5 and 6.5, y = 1 and 9.
+    np.testing.assert_allclose(sorted(map(tuple, wall.vertices)),
+                               [(5.5, 1), (5.5, 9), (6.5, 1), (6.5, 9)])
+    assert [o.name for o in wall_sim.objects] == wall_sim.object_names
+
+
+def test_lidar_ranges_match_the_wall_distance(wall_sim):
+    wall_sim.step(np.zeros((1, 2)))
+    scan = wall_sim.sensor("robot_0", "lidar2d_0")
+    np.testing.assert_allclose(scan.angles, [-math.pi / 2, 0, math.pi / 2])
+    # Forward beam: from x = 2 to the face at 5.5; the side beams see nothing within 8 m.
+    np.testing.assert_allclose(scan.ranges, [8, 3.5, 8], atol=1e-9)
+    np.testing.assert_array_equal(scan.valid, [False, True, False])
+    np.testing.assert_allclose(scan.points, [[3.5, 0]], atol=1e-9)
+    assert scan.status == "Valid" and scan.stamp == pytest.approx(0.1)
+    np.testing.assert_allclose(scan.origin, [2, 5, 0])
+
+
+def test_command_moves_the_robot_by_v_dt(wall_sim):
+    wall_sim.step({"robot_0": [0.5, 0.0]})
+    np.testing.assert_allclose(wall_sim.object("robot_0").state, [2.05, 5, 0], atol=1e-12)
+    np.testing.assert_allclose(wall_sim.object("robot_0").velocity, [0.5, 0])
+    wall_sim.step(np.array([[0.5, 0.0]]))
+    np.testing.assert_allclose(wall_sim.object("robot_0").state, [2.10, 5, 0], atol=1e-12)
+    wall_sim.step([[0.5, 0.0]])  # any (n_robots, 2) array-like
+    np.testing.assert_allclose(wall_sim.object("robot_0").state, [2.15, 5, 0], atol=1e-12)
+    # Clipped to vel_max like a behaviour's output.
+    wall_sim.step({"robot_0": [5.0, 0.0]})
+    np.testing.assert_allclose(wall_sim.object("robot_0").state, [2.25, 5, 0], atol=1e-12)
+    assert wall_sim.step_count == 4 and wall_sim.time == pytest.approx(0.4)
+    # The scan sees the wall from the new position.
+    assert wall_sim.sensor(0, "lidar2d_0").ranges[1] == pytest.approx(3.25)
+
+
+def test_set_state_is_seen_by_the_next_sample(wall_sim):
+    wall_sim.set_state("robot_0", [4, 5, 0])
+    np.testing.assert_array_equal(wall_sim.object("robot_0").state, [4, 5, 0])
+    wall_sim.step({"robot_0": [0, 0]})
+    assert wall_sim.sensor("robot_0", "lidar2d_0").ranges[1] == pytest.approx(1.5)
+    wall_sim.set_goals("robot_0", [[1, 2], [3, 4, 0.5]])
+    goals = wall_sim.object("robot_0").goals
+    np.testing.assert_array_equal(goals[0], [1, 2, 0])
+    np.testing.assert_array_equal(goals[1], [3, 4, 0.5])
+    wall_sim.set_goals("robot_0", [])
+    assert wall_sim.object("robot_0").goal is None
+
+
+def test_views_are_read_only_and_keep_the_simulation_alive():
+    sim = ubot.Simulation.from_yaml(WALL_WORLD)
+    sim.step()
+    ranges = sim.sensor("robot_0", "lidar2d_0").ranges
+    assert not ranges.flags.writeable and not ranges.flags.owndata
+    with pytest.raises(ValueError):
+        ranges[0] = 1.0
+    kept = ranges.copy()
+    del sim
+    gc.collect()
+    np.testing.assert_array_equal(ranges, kept)
+
+
+def test_reset_snapshot_restore_reproduce_the_run():
+    sim = ubot.Simulation(example("lidar_world.yaml"), seed=2)
+    first = []
+    for _ in range(10):
+        sim.step()
+        first.append(sim.object(0).state)
+    sim.reset()
+    assert sim.step_count == 0
+    np.testing.assert_array_equal(sim.object(0).state, [1, 1, 0])
+    for _ in range(5):
+        sim.step()
+    snap = sim.snapshot()
+    assert snap.step_count == 5
+    later = []
+    for _ in range(5):
+        sim.step()
+        later.append((sim.object(0).state, sim.sensor(0, "lidar2d_0").ranges.copy()))
+    np.testing.assert_array_equal(later[-1][0], first[-1])
+    sim.restore(snap)
+    assert sim.step_count == 5
+    for state, ranges in later:
+        sim.step()
+        np.testing.assert_array_equal(sim.object(0).state, state)
+        np.testing.assert_array_equal(sim.sensor(0, "lidar2d_0").ranges, ranges)
+
+
+def test_done_when_the_robot_arrives():
+    sim = ubot.Simulation(example("lidar_world.yaml"))
+    assert not sim.done()
+    while not sim.done() and sim.step_count < 1000:
+        sim.step()
+    robot = sim.object("robot_0")
+    assert sim.done() and (robot.arrive or robot.stop)
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [np.zeros((2, 2)), np.zeros(2), np.zeros((1, 3)), [[0.1, 0.0, 0.0]], "fast"],
+)
+def test_wrong_command_shapes_raise_value_error(wall_sim, commands):
+    with pytest.raises(ValueError, match="shape \\(1, 2\\)"):
+        wall_sim.step(commands)
+    assert wall_sim.step_count == 0
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_non_finite_commands_raise_value_error(wall_sim, bad):
+    with pytest.raises(ValueError, match="not finite"):
+        wall_sim.step({"robot_0": [bad, 0.0]})
+    with pytest.raises(ValueError, match="not finite"):
+        wall_sim.step(np.array([[0.0, bad]]))
+    with pytest.raises(ValueError, match="finite"):
+        wall_sim.set_state("robot_0", [bad, 0, 0])
+    assert wall_sim.step_count == 0
+
+
+def test_unknown_names_raise_value_error(wall_sim):
+    with pytest.raises(ValueError, match="no object named 'robot_9'"):
+        wall_sim.step({"robot_9": [0, 0]})
+    with pytest.raises(ValueError, match="must be 2 numbers"):
+        wall_sim.step({"robot_0": [0, 0, 0]})
+    with pytest.raises(ValueError, match="no object with id 7"):
+        wall_sim.object(7)
+    with pytest.raises(ValueError, match="no sensor named 'camera'"):
+        wall_sim.sensor("robot_0", "camera")
+    with pytest.raises(ValueError, match="2 or 3 values"):
+        wall_sim.set_goals("robot_0", [[1]])
+
+
+def test_a_closed_simulation_raises_ubot_error():
+    sim = ubot.Simulation.from_yaml(WALL_WORLD)
+    sim.step()
+    scan = sim.sensor("robot_0", "lidar2d_0")
+    robot = sim.object("robot_0")
+    sim.close()
+    assert sim.closed
+    for use in (sim.step, sim.done, sim.snapshot, lambda: sim.object(0), lambda: robot.state,
+                lambda: scan.ranges, lambda: sim.robot_names):
+        with pytest.raises(ubot.Error, match="closed"):
+            use()
+    sim.close()  # closing twice is fine
+
+
+def test_world_error_carries_file_line_column_and_key(tmp_path):
+    path = tmp_path / f"bad_{os.getpid()}.yaml"
+    path.write_text("world:\n  width: 10\nrobot:\n  - shape: {name: circle, radius: wide}\n")
+    with pytest.raises(ubot.WorldError) as info:
+        ubot.Simulation(path)
+    e = info.value
+    assert isinstance(e, ValueError) and isinstance(e, ubot.Error)
+    assert (e.file, e.line, e.column) == (str(path), 4, 35)
+    assert e.key == "robot[0].shape.radius"
+    assert "expected a number" in e.message and str(path) in str(e)
+
+
+def test_world_error_of_a_string_and_of_a_missing_file():
+    with pytest.raises(ubot.WorldError) as info:
+        ubot.Simulation.from_yaml("world:\n  height: x\n", base_dir="/nowhere")
+    assert (info.value.file, info.value.line, info.value.column) == ("/nowhere/<string>", 2, 11)
+    assert info.value.key == "world.height"
+    with pytest.raises(ubot.WorldError, match="file not found") as info:
+        ubot.Simulation("/nowhere/missing.yaml")
+    assert info.value.file == "/nowhere/missing.yaml" and info.value.line == 0
+
+
+def test_restore_of_another_world_raises_ubot_error(wall_sim):
+    other = ubot.Simulation(example("lidar_world.yaml"))
+    with pytest.raises(ubot.Error, match="another world model"):
+        wall_sim.restore(other.snapshot())
+
+
+class Peeker:
+    """A medium provider that reads the simulation from inside the step."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def snapshot(self, time):
+        return self.sim.object(0).state
+
+
+def test_using_the_simulation_inside_its_step_raises(wall_sim):
+    wall_sim.add_medium_provider(Peeker(wall_sim))
+    with pytest.raises(ubot.Error, match="in the middle of a step"):
+        wall_sim.step()
+    assert wall_sim.step_count == 1  # the step itself ran; the simulation stays usable
+    wall_sim.reset()
+    assert wall_sim.step_count == 0
+    # It holds the simulation, which copy.deepcopy cannot copy: no snapshots.
+    with pytest.raises(ubot.Error, match="clone"):
+        wall_sim.snapshot()
+
+
+def test_exception_names():
+    assert ubot.Error.__module__ == "ubot" and ubot.WorldError.__name__ == "WorldError"
+    assert issubclass(ubot.Error, RuntimeError)
+    assert issubclass(ubot.WorldError, ubot.Error) and issubclass(ubot.WorldError, ValueError)
+
+
+def test_step_releases_the_gil_and_refuses_a_second_stepper():
+    import threading
+    import time
+
+    sim = ubot.Simulation(example("lidar_world.yaml"), threads=1)
+    counter, stop = [0], threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            counter[0] += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    time.sleep(0.01)
+    before = counter[0]
+    sim._bench_step(5000)  # some ms of C++ with the GIL released: the spinner runs meanwhile
+    during = counter[0] - before
+    stop.set()
+    spinner.join()
+    assert during > 1000
+
+    errors = []
+    stepper = threading.Thread(target=lambda: sim._bench_step(100000))  # about a second
+    stepper.start()
+    time.sleep(0.05)  # the stepper is inside its steps by now
+    try:
+        while stepper.is_alive():
+            sim.step()
+    except ubot.Error as e:
+        errors.append(str(e))
+    stepper.join()
+    assert errors and "in the middle of a step" in errors[0]
