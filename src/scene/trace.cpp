@@ -9,6 +9,7 @@
 
 #include "scene_impl.h"
 #include "ubot/core/error.h"
+#include "ubot/scene/grid_caster.h"
 
 namespace ubot::scene {
 
@@ -138,6 +139,35 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
         out.subspan(i, packet.size()));
   }
   m.throw_if_embree_error("cast");
+  if (m.grid) {
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      m.apply_grid(rays[i].origin, rays[i].direction, rays[i].max_distance, ignore_user_id, out[i]);
+    }
+  }
+}
+
+void Scene::Impl::apply_grid(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
+                             double max_distance, int ignore_user_id, RayHit& hit) const {
+  if (bodies[grid_body].user_id == ignore_user_id) return;
+  const GridHit g = grid->cast(origin, direction, std::min(max_distance, hit.distance));
+  if (!g.hit() || (hit.hit() && !(g.distance < hit.distance))) return;
+  hit.distance = g.distance;
+  hit.body = grid_body;
+  hit.normal = g.normal;
+}
+
+BodyId Scene::set_grid(std::shared_ptr<const GridCaster> grid, int user_id) {
+  Impl& m = *impl_;
+  if (m.grid) fail("set_grid: the scene already has a grid");
+  if (!grid) fail("set_grid: no grid");
+  if (user_id == kNoUserId) fail("user_id must not be kNoUserId");
+  const auto id = static_cast<BodyId>(m.bodies.size());
+  m.bodies.push_back(BodyRecord{ShapeKind::kPolygon, false, user_id});
+  m.extent = std::max(
+      {m.extent, grid->lower().cwiseAbs().maxCoeff(), grid->upper().cwiseAbs().maxCoeff()});
+  m.grid = std::move(grid);
+  m.grid_body = id;
+  return id;
 }
 
 void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws,
@@ -153,10 +183,22 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }
   // The 2D fan path knows the extruded shapes only: with 3D content a fan could meet, Embree.
-  if (!m.solids->can_meet_fan(origin, max_distance) &&
-      m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
-    return;
+  if (m.solids->can_meet_fan(origin, max_distance) ||
+      !m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
+    m.cast_fan_embree(origin, yaws, max_distance, ignore_user_id, out);
   }
+  if (m.grid) {
+    for (std::size_t i = 0; i < yaws.size(); ++i) {
+      m.apply_grid(origin, {std::cos(yaws[i]), std::sin(yaws[i]), 0.0}, max_distance,
+                   ignore_user_id, out[i]);
+    }
+  }
+}
+
+void Scene::Impl::cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
+                                  double max_distance, int ignore_user_id,
+                                  std::span<RayHit> out) const {
+  const Impl& m = *this;
   m.ensure_embree();
   std::array<Ray, kMaxLanes> batch;
   for (std::size_t i = 0; i < yaws.size(); i += kMaxLanes) {
