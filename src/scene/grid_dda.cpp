@@ -136,12 +136,12 @@ GridHit GridCaster::walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d, dou
         d.x() == 0.0 ? kInf : (origin_.x() + (edge_i + (si > 0)) * cell_.x() - o.x()) * inv_x;
     const double ty =
         d.y() == 0.0 ? kInf : (origin_.y() + (edge_j + (sj > 0)) * cell_.y() - o.y()) * inv_y;
-    const double t_exit = std::min({tx, ty, t1});
+    const double t_exit = std::min(tx, ty);  // a cell beyond it can still be hit at t1
     if (k == 0) {
-      const GridHit h = hit_at(t, std::max(t, t_exit), normal);
+      const GridHit h = hit_at(t, std::max(t, std::min(t_exit, t1)), normal);
       if (h.hit()) return h;
     }
-    if (t_exit >= t1) return {};
+    if (t_exit > t1) return {};
     const double t_next = std::max(t, t_exit);
     if (tx < ty) {
       i = edge_i + si;
