@@ -4,6 +4,9 @@
 //     cast by its 2D fan path (Scene::cast_fan, what lidar2d calls);
 //   - BM_GridScanDda: a 2D DDA over the cells (scene::GridCaster), beam by beam.
 // Argument: the Perlin fill in percent (38: IR-SIM's default; 10: sparse, long rays).
+// BM_GridScanDdaDriving: the DDA's scans from 64 free cells one after another along a row (a
+// robot driving: consecutive scans share most cells, so they stay in cache), against the 64
+// scattered origins of the others.
 // Figures and the machine: docs/grid-maps.md.
 #include <benchmark/benchmark.h>
 
@@ -89,6 +92,35 @@ void BM_GridScanDda(benchmark::State& state) {
                                                 benchmark::Counter::kIsRate);
 }
 
+// Consecutive free cells 0.1 m apart along the row through the grid's middle.
+std::vector<Eigen::Vector3d> driving_origins(const ubot::GridMap& g) {
+  std::vector<Eigen::Vector3d> out;
+  const int j = g.ny / 2;
+  for (int i = 0; i < g.nx && out.size() < 64; i += 2) {
+    if (!g.occupied(i, j)) {
+      out.emplace_back(g.origin.x() + (i + 0.5) * g.cell.x(), g.origin.y() + (j + 0.5) * g.cell.y(),
+                       0.0);
+    }
+  }
+  return out;
+}
+
+void BM_GridScanDdaDriving(benchmark::State& state) {
+  const GridWorld w = make_world(static_cast<int>(state.range(0)));
+  const ubot::GridMap& g = *w.grid;
+  const ubot::scene::GridCaster caster(g.nx, g.ny, g.origin, g.cell, g.occupied_rows());
+  const std::vector<Eigen::Vector3d> origins = driving_origins(g);
+  std::vector<double> ranges(kBeams);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const Eigen::Vector3d& o = origins[k++ % origins.size()];
+    for (int b = 0; b < kBeams; ++b) ranges[b] = caster.cast_yaw(o, w.yaws[b], kRange).distance;
+    benchmark::DoNotOptimize(ranges.data());
+  }
+  state.counters["rays/s"] = benchmark::Counter(static_cast<double>(state.iterations()) * kBeams,
+                                                benchmark::Counter::kIsRate);
+}
+
 BENCHMARK(BM_GridScanScene)->Arg(38)->Arg(10)->Unit(benchmark::kMicrosecond);
 // Second argument: the longest jump through free space in cells (1: a plain DDA).
 BENCHMARK(BM_GridScanDda)
@@ -97,6 +129,7 @@ BENCHMARK(BM_GridScanDda)
     ->Args({10, 255})
     ->Args({10, 1})
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GridScanDdaDriving)->Arg(38)->Arg(10)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

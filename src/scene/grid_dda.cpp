@@ -12,13 +12,14 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxClearance = 255;
 
-// The ray's parameter range inside [lo, hi] along one axis, intersected into [t0, t1].
-void clip_axis(double o, double d, double lo, double hi, double& t0, double& t1) {
+// The ray's parameter range inside [lo, hi] along one axis (inv_d = 1 / d), intersected into
+// [t0, t1].
+void clip_axis(double o, double d, double inv_d, double lo, double hi, double& t0, double& t1) {
   if (d == 0.0) {
     if (o < lo || o > hi) t1 = -kInf;
     return;
   }
-  double ta = (lo - o) / d, tb = (hi - o) / d;
+  double ta = (lo - o) * inv_d, tb = (hi - o) * inv_d;
   if (ta > tb) std::swap(ta, tb);
   t0 = std::max(t0, ta);
   t1 = std::min(t1, tb);
@@ -26,8 +27,9 @@ void clip_axis(double o, double d, double lo, double hi, double& t0, double& t1)
 
 int clamp_index(int c, int lo, int hi) { return c < lo ? lo : c > hi ? hi : c; }
 
-int cell_of(double coordinate, double origin, double size, int lo, int hi) {
-  const double c = std::floor((coordinate - origin) / size);
+// The index of the cell at `scaled` (a coordinate in cells from the grid's corner), in [lo, hi].
+int cell_of_scaled(double scaled, int lo, int hi) {
+  const double c = std::floor(scaled);
   return c < lo ? lo : c > hi ? hi : static_cast<int>(c);
 }
 
@@ -69,6 +71,7 @@ GridCaster::GridCaster(int nx, int ny, const Eigen::Vector2d& origin, const Eige
     throw Error("GridCaster: inconsistent grid (cells, sizes or vertical extent)");
   }
   clearance_ = clearance_field(nx, ny, occupied, max_jump);
+  inv_cell_ = cell.cwiseInverse();
 }
 
 Eigen::Vector2d GridCaster::upper() const {
@@ -83,10 +86,11 @@ GridHit GridCaster::cast(const Eigen::Vector3d& origin, const Eigen::Vector3d& d
                          double max_distance) const {
   double t0 = 0.0, t1 = max_distance;
   const Eigen::Vector2d hi = upper();
-  clip_axis(origin.x(), direction.x(), origin_.x(), hi.x(), t0, t1);
-  clip_axis(origin.y(), direction.y(), origin_.y(), hi.y(), t0, t1);
+  const Eigen::Vector2d inv(1.0 / direction.x(), 1.0 / direction.y());  // +-inf along an axis
+  clip_axis(origin.x(), direction.x(), inv.x(), origin_.x(), hi.x(), t0, t1);
+  clip_axis(origin.y(), direction.y(), inv.y(), origin_.y(), hi.y(), t0, t1);
   if (!(t0 <= t1)) return {};
-  return walk(origin, direction, t0, t1);
+  return walk(origin, direction, inv, t0, t1);
 }
 
 double GridCaster::enter_extent(double oz, double dz, double ta, double tb) const {
@@ -97,13 +101,13 @@ double GridCaster::enter_extent(double oz, double dz, double ta, double tb) cons
   return t <= std::min(tb, zb) ? t : kInf;
 }
 
-GridHit GridCaster::walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d, double t0,
-                         double t1) const {
+GridHit GridCaster::walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d,
+                         const Eigen::Vector2d& inv, double t0, double t1) const {
   const double px = o.x() + t0 * d.x(), py = o.y() + t0 * d.y();
-  int i = cell_of(px, origin_.x(), cell_.x(), 0, nx_ - 1);
-  int j = cell_of(py, origin_.y(), cell_.y(), 0, ny_ - 1);
+  int i = cell_of_scaled((px - origin_.x()) * inv_cell_.x(), 0, nx_ - 1);
+  int j = cell_of_scaled((py - origin_.y()) * inv_cell_.y(), 0, ny_ - 1);
   const int si = d.x() > 0.0 ? 1 : -1, sj = d.y() > 0.0 ? 1 : -1;
-  const double inv_x = 1.0 / d.x(), inv_y = 1.0 / d.y();
+  const double inv_x = inv.x(), inv_y = inv.y();
   // The face a ray entering the current cell crossed (none yet: it starts inside).
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();
   const Eigen::Vector3d normal_x(-si, 0.0, 0.0), normal_y(0.0, -sj, 0.0);
@@ -116,14 +120,11 @@ GridHit GridCaster::walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d, dou
     return a >= 0 && a < nx_ && b >= 0 && b < ny_ && clearance(a, b) == 0;
   };
   // The column / row the ray is in at t, within [lo, hi] (the square it leaves).
-  const double inv_cx = 1.0 / cell_.x(), inv_cy = 1.0 / cell_.y();
   auto column_at = [&](double at, int lo, int hi) {
-    return clamp_index(static_cast<int>(std::floor((o.x() + at * d.x() - origin_.x()) * inv_cx)),
-                       lo, hi);
+    return cell_of_scaled((o.x() + at * d.x() - origin_.x()) * inv_cell_.x(), lo, hi);
   };
   auto row_at = [&](double at, int lo, int hi) {
-    return clamp_index(static_cast<int>(std::floor((o.y() + at * d.y() - origin_.y()) * inv_cy)),
-                       lo, hi);
+    return cell_of_scaled((o.y() + at * d.y() - origin_.y()) * inv_cell_.y(), lo, hi);
   };
   double t = t0;
   while (true) {

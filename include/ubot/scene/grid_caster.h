@@ -54,12 +54,14 @@ class GridCaster {
  private:
   // 0 for an occupied cell, else the Chebyshev distance to the nearest occupied one (<= 255).
   int clearance(int i, int j) const { return clearance_[static_cast<std::size_t>(j) * nx_ + i]; }
-  GridHit walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d, double t0, double t1) const;
+  // The walk of o + t d for t in [t0, t1] (inside the grid's rectangle); inv = 1 / d.xy.
+  GridHit walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d, const Eigen::Vector2d& inv,
+               double t0, double t1) const;
   // The first t in [ta, tb] (the ray's stay in one occupied cell) with z(t) in the extent.
   double enter_extent(double oz, double dz, double ta, double tb) const;
 
   int nx_, ny_;
-  Eigen::Vector2d origin_, cell_;
+  Eigen::Vector2d origin_, cell_, inv_cell_;
   std::vector<std::uint8_t> clearance_;
   double z_min_, z_max_;
 };
