@@ -2,7 +2,9 @@
 // (50 x 50 m, 0.05 m cells, range 20 m), from 64 free cells, through the two exact candidates:
 //   - BM_GridScanScene: the occupied cells merged into rectangles, static polygons of the Scene,
 //     cast by its 2D fan path (Scene::cast_fan, what lidar2d calls);
-//   - BM_GridScanDda: a 2D DDA over the cells (scene::GridCaster), beam by beam.
+//   - BM_GridScanDda: a 2D DDA over the cells (scene::GridCaster), beam by beam;
+//   - BM_GridScanDdaMany: the DDA with four beams' walks interleaved (GridCaster::cast_many);
+//   - BM_GridScanSceneGrid: Scene::cast_fan on a scene holding the grid (the lidar2d path).
 // Argument: the Perlin fill in percent (38: IR-SIM's default; 10: sparse, long rays).
 // BM_GridScanDdaDriving: the DDA's scans from 64 free cells one after another along a row (a
 // robot driving: consecutive scans share most cells, so they stay in cache), against the 64
@@ -92,6 +94,49 @@ void BM_GridScanDda(benchmark::State& state) {
                                                 benchmark::Counter::kIsRate);
 }
 
+// What lidar2d calls: Scene::cast_fan on a scene holding the grid (Scene::set_grid), which
+// casts every beam through cast_many.
+void BM_GridScanSceneGrid(benchmark::State& state) {
+  const GridWorld w = make_world(static_cast<int>(state.range(0)));
+  const ubot::GridMap& g = *w.grid;
+  ubot::scene::Scene scene;
+  scene.set_grid(std::make_shared<const ubot::scene::GridCaster>(g.nx, g.ny, g.origin, g.cell,
+                                                                 g.occupied_rows()),
+                 -1);
+  scene.commit();
+  std::vector<ubot::scene::RayHit> hits(kBeams);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    scene.cast_fan(w.origins[k++ % w.origins.size()], w.yaws, kRange, ubot::scene::kNoUserId, hits);
+    benchmark::DoNotOptimize(hits.data());
+  }
+  state.counters["rays/s"] = benchmark::Counter(static_cast<double>(state.iterations()) * kBeams,
+                                                benchmark::Counter::kIsRate);
+}
+
+// The same scans through GridCaster::cast_many (four walks interleaved), as Scene::cast_fan
+// calls it.
+void BM_GridScanDdaMany(benchmark::State& state) {
+  const GridWorld w = make_world(static_cast<int>(state.range(0)));
+  const ubot::GridMap& g = *w.grid;
+  const ubot::scene::GridCaster caster(g.nx, g.ny, g.origin, g.cell, g.occupied_rows());
+  std::vector<Eigen::Vector3d> origins(kBeams), directions(kBeams);
+  const std::vector<double> ranges(kBeams, kRange);
+  std::vector<ubot::scene::GridHit> hits(kBeams);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const Eigen::Vector3d& o = w.origins[k++ % w.origins.size()];
+    for (int b = 0; b < kBeams; ++b) {
+      origins[b] = o;
+      directions[b] = {std::cos(w.yaws[b]), std::sin(w.yaws[b]), 0.0};
+    }
+    caster.cast_many(origins, directions, ranges, hits);
+    benchmark::DoNotOptimize(hits.data());
+  }
+  state.counters["rays/s"] = benchmark::Counter(static_cast<double>(state.iterations()) * kBeams,
+                                                benchmark::Counter::kIsRate);
+}
+
 // Consecutive free cells 0.1 m apart along the row through the grid's middle.
 std::vector<Eigen::Vector3d> driving_origins(const ubot::GridMap& g) {
   std::vector<Eigen::Vector3d> out;
@@ -129,6 +174,8 @@ BENCHMARK(BM_GridScanDda)
     ->Args({10, 255})
     ->Args({10, 1})
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GridScanSceneGrid)->Arg(38)->Arg(10)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GridScanDdaMany)->Arg(38)->Arg(10)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_GridScanDdaDriving)->Arg(38)->Arg(10)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -96,9 +96,11 @@ struct Scene::Impl {
   // cast_fan()'s rays through Embree packets (where the 2D fan path does not apply).
   void cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
                        double max_distance, int ignore_user_id, std::span<RayHit> out) const;
-  // The occupancy grid (set_grid): folds its hit into `hit` where it is nearer.
-  void apply_grid(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
-                  double max_distance, int ignore_user_id, RayHit& hit) const;
+  // The occupancy grid (set_grid): folds its hit into out[i] where it is nearer, for ray i from
+  // origins[i] along directions[i] within limits[i].max_distance.
+  void apply_grid(std::span<const Eigen::Vector3d> origins,
+                  std::span<const Eigen::Vector3d> directions, std::span<const Ray> limits,
+                  int ignore_user_id, std::span<RayHit> out) const;
 
   std::shared_ptr<const GridCaster> grid;
   BodyId grid_body = kNoBody;

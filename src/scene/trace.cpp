@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "scene_impl.h"
 #include "ubot/core/error.h"
@@ -140,20 +141,39 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
   }
   m.throw_if_embree_error("cast");
   if (m.grid) {
-    for (std::size_t i = 0; i < rays.size(); ++i) {
-      m.apply_grid(rays[i].origin, rays[i].direction, rays[i].max_distance, ignore_user_id, out[i]);
+    thread_local std::vector<Eigen::Vector3d> origins, directions;
+    origins.clear();
+    directions.clear();
+    for (const Ray& r : rays) {
+      origins.push_back(r.origin);
+      directions.push_back(r.direction);
     }
+    m.apply_grid(origins, directions, rays, ignore_user_id, out);
   }
 }
 
-void Scene::Impl::apply_grid(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
-                             double max_distance, int ignore_user_id, RayHit& hit) const {
+void Scene::Impl::apply_grid(std::span<const Eigen::Vector3d> origins,
+                             std::span<const Eigen::Vector3d> directions,
+                             std::span<const Ray> limits, int ignore_user_id,
+                             std::span<RayHit> out) const {
   if (bodies[grid_body].user_id == ignore_user_id) return;
-  const GridHit g = grid->cast(origin, direction, std::min(max_distance, hit.distance));
-  if (!g.hit() || (hit.hit() && !(g.distance < hit.distance))) return;
-  hit.distance = g.distance;
-  hit.body = grid_body;
-  hit.normal = g.normal;
+  // Each ray only needs the grid nearer than what it already hit.
+  thread_local std::vector<double> reach;
+  thread_local std::vector<GridHit> hits;
+  reach.resize(out.size());
+  hits.resize(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    reach[i] = std::min(limits[i].max_distance, out[i].distance);
+  }
+  grid->cast_many(origins, directions, reach, hits);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const GridHit& g = hits[i];
+    RayHit& hit = out[i];
+    if (!g.hit() || (hit.hit() && !(g.distance < hit.distance))) continue;
+    hit.distance = g.distance;
+    hit.body = grid_body;
+    hit.normal = g.normal;
+  }
 }
 
 BodyId Scene::set_grid(std::shared_ptr<const GridCaster> grid, int user_id) {
@@ -188,10 +208,13 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
     m.cast_fan_embree(origin, yaws, max_distance, ignore_user_id, out);
   }
   if (m.grid) {
-    for (std::size_t i = 0; i < yaws.size(); ++i) {
-      m.apply_grid(origin, {std::cos(yaws[i]), std::sin(yaws[i]), 0.0}, max_distance,
-                   ignore_user_id, out[i]);
-    }
+    thread_local std::vector<Eigen::Vector3d> origins, directions;
+    thread_local std::vector<Ray> limits;
+    origins.assign(yaws.size(), origin);
+    directions.clear();
+    for (const double yaw : yaws) directions.emplace_back(std::cos(yaw), std::sin(yaw), 0.0);
+    limits.assign(yaws.size(), Ray{origin, Eigen::Vector3d::UnitX(), max_distance});
+    m.apply_grid(origins, directions, limits, ignore_user_id, out);
   }
 }
 

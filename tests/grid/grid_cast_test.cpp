@@ -153,8 +153,16 @@ TEST(GridCast, JumpsGiveThePlainWalksRangesBitForBitAndMatchTheScene) {
       const Eigen::Vector3d o(ux(rng), uy(rng), 0.0);
       for (double& y : yaws) y = yaw(rng);
       rects.cast_fan(o, yaws, 8.0, scene::kNoUserId, hits);
+      // The interleaved walks give cast()'s hits exactly.
+      std::vector<Eigen::Vector3d> origins(yaws.size(), o), directions;
+      for (const double y : yaws) directions.emplace_back(std::cos(y), std::sin(y), 0.0);
+      const std::vector<double> reach(yaws.size(), 8.0);
+      std::vector<scene::GridHit> many(yaws.size());
+      jumps.cast_many(origins, directions, reach, many);
       for (std::size_t b = 0; b < yaws.size(); ++b) {
         const scene::GridHit a = jumps.cast_yaw(o, yaws[b], 8.0);
+        EXPECT_EQ(many[b].distance, a.distance);
+        EXPECT_EQ(many[b].normal, a.normal);
         EXPECT_EQ(a.distance, plain.cast_yaw(o, yaws[b], 8.0).distance);
         ASSERT_EQ(a.hit(), hits[b].hit()) << fill << " " << fan << " " << b;
         if (a.hit()) {

@@ -10,11 +10,12 @@
 // hits at 0. Vertical extent: cells span [z_min, z_max]; 3D rays are walked in their xy
 // projection and hit a cell's wall, top or bottom where they are inside that extent.
 //
-// The lidars use the grid as merged cell rectangles in the Scene (docs/grid-maps.md says why,
-// with both figures); this caster is the other candidate, measured in bench/grid_bench.cpp, and
-// a second exact answer for the tests.
+// The Scene holds one (Scene::set_grid) and casts every ray through it: measured against the
+// other exact candidate, merged cell rectangles as Scene bodies, it is 40x faster
+// (bench/grid_bench.cpp, docs/grid-maps.md).
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include <Eigen/Core>
@@ -42,6 +43,11 @@ class GridCaster {
   // [0, max_distance], or infinity. `direction` need not be unit length.
   GridHit cast(const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
                double max_distance) const;
+  // Several rays at once (out[i] for ray i): the same hits as cast(), faster, as the walks of
+  // four rays are interleaved.
+  void cast_many(std::span<const Eigen::Vector3d> origins,
+                 std::span<const Eigen::Vector3d> directions, std::span<const double> max_distances,
+                 std::span<GridHit> out) const;
   // A horizontal ray at world yaw `yaw` from `origin` (the lidar2d case), distance in metres.
   GridHit cast_yaw(const Eigen::Vector3d& origin, double yaw, double max_distance) const;
 
@@ -54,9 +60,11 @@ class GridCaster {
  private:
   // 0 for an occupied cell, else the Chebyshev distance to the nearest occupied one (<= 255).
   int clearance(int i, int j) const { return clearance_[static_cast<std::size_t>(j) * nx_ + i]; }
-  // The walk of o + t d for t in [t0, t1] (inside the grid's rectangle); inv = 1 / d.xy.
-  GridHit walk(const Eigen::Vector3d& o, const Eigen::Vector3d& d, const Eigen::Vector2d& inv,
-               double t0, double t1) const;
+  struct Walk;
+  bool start(Walk& w, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
+             double max_distance) const;
+  bool step(Walk& w) const;
+  GridHit hit_in_cell(const Walk& w, double ta, double tb, int face) const;
   // The first t in [ta, tb] (the ray's stay in one occupied cell) with z(t) in the extent.
   double enter_extent(double oz, double dz, double ta, double tb) const;
 
