@@ -20,6 +20,8 @@ build_pkgs=(
 # valgrind: `make valgrind-test` (memcheck over the Embree packet paths, docs/testing.md).
 # python3-pytest: the tests of the Python module (tests/python, docs/python.md).
 test_pkgs=(clang-format python3 python3-pytest nodejs valgrind)
+# numpy + Pillow: tests/app/test_grid_maps.py reads IR-SIM's map images independently of ubot.
+test_pkgs+=(python3-numpy python3-pil)
 # Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
 command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
 # clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz).

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <set>
 
+#include "grid_map_reader.h"
 #include "mapping_reader.h"
 #include "object_reader.h"
 #include "ros2_reader.h"
@@ -62,7 +63,6 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
           f->location()));
     }
   }
-  if (auto f = m.get("obstacle_map")) f->fail("grid obstacle maps are not supported yet");
   if (auto f = m.get("seed")) {
     const std::int64_t s = f->as_integer();
     if (s < 0) f->fail("seed must not be negative");
@@ -70,6 +70,7 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   }
   // IR-SIM options that only affect its matplotlib window or its own bookkeeping.
   for (const char* key : {"mdownsample", "plot", "status"}) m.ignore(key);
+  m.ignore("obstacle_map");  // read with the seed known (grid_map_reader.h)
   m.finish();
   return w;
 }
@@ -150,10 +151,11 @@ class WorldLoader {
     Mapping top(root_);
     model_.file = *root_.file();
     std::optional<std::uint64_t> yaml_seed;
-    model_.world = read_world_settings(
-        top.get("world").value_or(Field(YAML::Node(), "world", root_.file(), root_.node().Mark())),
-        model_.file, yaml_seed, model_.warnings);
+    const Field world =
+        top.get("world").value_or(Field(YAML::Node(), "world", root_.file(), root_.node().Mark()));
+    model_.world = read_world_settings(world, model_.file, yaml_seed, model_.warnings);
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
+    model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
     int group = 0;
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);

@@ -34,6 +34,39 @@ void paint_border(cairo_t* cr, const Viewport& view, const Drawing& d) {
   cairo_stroke(cr);
 }
 
+// The raster through a Cairo image surface (straight grey into opaque ARGB32), scaled onto its
+// world rectangle with nearest-pixel filtering so cells stay sharp squares.
+void paint_raster(cairo_t* cr, const Viewport& view, const RasterDrawing& r) {
+  if (r.columns < 1 || r.rows < 1 || !r.grey ||
+      r.grey->size() != static_cast<std::size_t>(r.columns) * r.rows) {
+    return;
+  }
+  SurfacePtr image(cairo_image_surface_create(CAIRO_FORMAT_RGB24, r.columns, r.rows));
+  if (cairo_surface_status(image.get()) != CAIRO_STATUS_SUCCESS) return;
+  cairo_surface_flush(image.get());
+  unsigned char* data = cairo_image_surface_get_data(image.get());
+  const int stride = cairo_image_surface_get_stride(image.get());
+  for (int row = 0; row < r.rows; ++row) {
+    auto* px = reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(row) * stride);
+    for (int c = 0; c < r.columns; ++c) {
+      const std::uint32_t g = (*r.grey)[static_cast<std::size_t>(row) * r.columns + c];
+      px[c] = 0xff000000u | (g << 16) | (g << 8) | g;
+    }
+  }
+  cairo_surface_mark_dirty(image.get());
+  const Eigen::Vector2d top_left = view.to_px({r.min.x(), r.max.y()});
+  const Eigen::Vector2d bottom_right = view.to_px({r.max.x(), r.min.y()});
+  cairo_save(cr);
+  cairo_translate(cr, top_left.x(), top_left.y());
+  cairo_scale(cr, (bottom_right.x() - top_left.x()) / r.columns,
+              (bottom_right.y() - top_left.y()) / r.rows);
+  cairo_set_source_surface(cr, image.get(), 0.0, 0.0);
+  cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+  cairo_rectangle(cr, 0.0, 0.0, r.columns, r.rows);
+  cairo_fill(cr);
+  cairo_restore(cr);
+}
+
 void paint_disc(cairo_t* cr, const Viewport& view, const DiscDrawing& disc) {
   if (!is_finite(disc.center) || !(disc.radius > 0.0)) return;
   const Eigen::Vector2d c = view.to_px(disc.center);
@@ -183,6 +216,7 @@ void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& 
   ContextPtr cr(cairo_create(surface));
   set_font(cr.get(), font_px);
   paint_background(cr.get());
+  if (drawing.raster) paint_raster(cr.get(), view, *drawing.raster);
   paint_border(cr.get(), view, drawing);
   for (const DiscDrawing& disc : drawing.discs) paint_disc(cr.get(), view, disc);
   for (const BeamsDrawing& beams : drawing.beams) paint_beams(cr.get(), view, beams);

@@ -93,6 +93,17 @@ struct Scene::Impl {
   // The point query callback that lists static geometry `slot`'s primitives for fans.
   static RTCPointQueryFunction fan_query_function(int slot);
 
+  // cast_fan()'s rays through Embree packets (where the 2D fan path does not apply).
+  void cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
+                       double max_distance, int ignore_user_id, std::span<RayHit> out) const;
+  // The occupancy grid (set_grid): folds its hit into out[i] where it is nearer, for ray i from
+  // origins[i] along directions[i] within limits[i].max_distance.
+  void apply_grid(std::span<const Eigen::Vector3d> origins,
+                  std::span<const Eigen::Vector3d> directions, std::span<const Ray> limits,
+                  int ignore_user_id, std::span<RayHit> out) const;
+
+  std::shared_ptr<const GridCaster> grid;
+  BodyId grid_body = kNoBody;
   RTCDevice device = nullptr;
   RTCScene scene = nullptr;  // the top scene: instances of `children`
   // [0] static shapes, [1 + kind] the dynamic shapes of that kind.

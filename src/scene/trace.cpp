@@ -6,9 +6,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "scene_impl.h"
 #include "ubot/core/error.h"
+#include "ubot/scene/grid_caster.h"
 
 namespace ubot::scene {
 
@@ -138,6 +140,54 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
         out.subspan(i, packet.size()));
   }
   m.throw_if_embree_error("cast");
+  if (m.grid) {
+    thread_local std::vector<Eigen::Vector3d> origins, directions;
+    origins.clear();
+    directions.clear();
+    for (const Ray& r : rays) {
+      origins.push_back(r.origin);
+      directions.push_back(r.direction);
+    }
+    m.apply_grid(origins, directions, rays, ignore_user_id, out);
+  }
+}
+
+void Scene::Impl::apply_grid(std::span<const Eigen::Vector3d> origins,
+                             std::span<const Eigen::Vector3d> directions,
+                             std::span<const Ray> limits, int ignore_user_id,
+                             std::span<RayHit> out) const {
+  if (bodies[grid_body].user_id == ignore_user_id) return;
+  // Each ray only needs the grid nearer than what it already hit.
+  thread_local std::vector<double> reach;
+  thread_local std::vector<GridHit> hits;
+  reach.resize(out.size());
+  hits.resize(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    reach[i] = std::min(limits[i].max_distance, out[i].distance);
+  }
+  grid->cast_many(origins, directions, reach, hits);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const GridHit& g = hits[i];
+    RayHit& hit = out[i];
+    if (!g.hit() || (hit.hit() && !(g.distance < hit.distance))) continue;
+    hit.distance = g.distance;
+    hit.body = grid_body;
+    hit.normal = g.normal;
+  }
+}
+
+BodyId Scene::set_grid(std::shared_ptr<const GridCaster> grid, int user_id) {
+  Impl& m = *impl_;
+  if (m.grid) fail("set_grid: the scene already has a grid");
+  if (!grid) fail("set_grid: no grid");
+  if (user_id == kNoUserId) fail("user_id must not be kNoUserId");
+  const auto id = static_cast<BodyId>(m.bodies.size());
+  m.bodies.push_back(BodyRecord{ShapeKind::kPolygon, false, user_id});
+  m.extent = std::max(
+      {m.extent, grid->lower().cwiseAbs().maxCoeff(), grid->upper().cwiseAbs().maxCoeff()});
+  m.grid = std::move(grid);
+  m.grid_body = id;
+  return id;
 }
 
 void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws,
@@ -153,10 +203,25 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }
   // The 2D fan path knows the extruded shapes only: with 3D content a fan could meet, Embree.
-  if (!m.solids->can_meet_fan(origin, max_distance) &&
-      m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
-    return;
+  if (m.solids->can_meet_fan(origin, max_distance) ||
+      !m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
+    m.cast_fan_embree(origin, yaws, max_distance, ignore_user_id, out);
   }
+  if (m.grid) {
+    thread_local std::vector<Eigen::Vector3d> origins, directions;
+    thread_local std::vector<Ray> limits;
+    origins.assign(yaws.size(), origin);
+    directions.clear();
+    for (const double yaw : yaws) directions.emplace_back(std::cos(yaw), std::sin(yaw), 0.0);
+    limits.assign(yaws.size(), Ray{origin, Eigen::Vector3d::UnitX(), max_distance});
+    m.apply_grid(origins, directions, limits, ignore_user_id, out);
+  }
+}
+
+void Scene::Impl::cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
+                                  double max_distance, int ignore_user_id,
+                                  std::span<RayHit> out) const {
+  const Impl& m = *this;
   m.ensure_embree();
   std::array<Ray, kMaxLanes> batch;
   for (std::size_t i = 0; i < yaws.size(); i += kMaxLanes) {

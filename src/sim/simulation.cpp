@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "ubot/core/error.h"
+#include "ubot/scene/grid_caster.h"
 #include "ubot/sensors/registered_sensors.h"
 
 namespace ubot {
@@ -39,6 +41,14 @@ scene::BodyGeometry body_geometry(const ObjectModel& m, const WorldShape& shape,
     g.z_max = z + *h;
   }
   return g;
+}
+
+// The grid map's cells span [0, height] (unset: unbounded, like a heightless object).
+std::shared_ptr<const scene::GridCaster> grid_caster(const GridMap& g,
+                                                     std::optional<double> height) {
+  const double inf = std::numeric_limits<double>::infinity();
+  return std::make_shared<const scene::GridCaster>(g.nx, g.ny, g.origin, g.cell, g.occupied_rows(),
+                                                   height ? 0.0 : -inf, height ? *height : inf);
 }
 
 // Objects a ray-cast sees as a sphere or a mesh (the other 3D shapes are extrusions).
@@ -266,7 +276,7 @@ void Simulation::build_scene() {
   const bool any_heightless = std::any_of(
       world_.model().objects.begin(), world_.model().objects.end(),
       [](const ObjectModel& m) { return !m.unobstructed && !m.height && !is_solid_body(m); });
-  if (any_3d && any_heightless) {
+  if (any_3d && (any_heightless || world_.model().grid)) {
     scene3d_ = std::make_unique<scene::Scene>();
     fill_scene(*scene3d_, kDefault3dHeight, body3d_of_object_);
   }
@@ -292,8 +302,9 @@ void Simulation::fill_scene(scene::Scene& scene, std::optional<double> height,
       bodies[id] = scene.add_mesh_body(it->second, mesh_pose(world_, id), dynamic, id);
     }
   }
-  // The ground belongs to no object: rays that hit it report object -1.
+  // The ground and the grid map belong to no object: rays that hit them report object -1.
   if (world_.model().ground) scene.set_ground(*world_.model().ground, -1);
+  if (const auto& grid = world_.model().grid) scene.set_grid(grid_caster(*grid, height), -1);
   scene.commit();
 }
 

@@ -88,15 +88,34 @@ void add_fov_highlights(const World& w, std::span<const render::Color> colors, r
     render::Color color = colors[id];
     color.a = 1.0;
     for (const int other : seen[id]) {
+      if (other >= static_cast<int>(w.size())) continue;  // the grid map: drawn as it is
       d.highlights.push_back({.shape = drawing_shape(w.shape(other)), .color = color});
     }
   }
+}
+
+// The grid map as IR-SIM shows it (imshow with the Greys colour map): occupancy scaled from the
+// grid's lowest value (white) to its highest (black); image row 0 is the grid's top row.
+render::RasterDrawing grid_raster(const GridMap& g) {
+  const auto [lo, hi] = std::minmax_element(g.occupancy.begin(), g.occupancy.end());
+  const double span = *hi - *lo;
+  auto grey = std::make_shared<std::vector<std::uint8_t>>(g.occupancy.size());
+  for (int i = 0; i < g.nx; ++i) {
+    for (int j = 0; j < g.ny; ++j) {
+      const double dark = span > 0.0 ? (g.value(i, j) - *lo) / span : 0.0;
+      (*grey)[static_cast<std::size_t>(g.ny - 1 - j) * g.nx + i] =
+          static_cast<std::uint8_t>(std::lround(255.0 * (1.0 - dark)));
+    }
+  }
+  return {g.corner_min({0, 0, 0, 0}), g.corner_max({0, 0, g.nx, g.ny}), g.nx, g.ny,
+          std::move(grey)};
 }
 
 }  // namespace
 
 RunDrawing::RunDrawing(const Simulation& sim) {
   const World& w = sim.world();
+  if (const auto& grid = w.model().grid) grid_ = grid_raster(*grid);
   trajectories_.resize(w.size());
   for (std::size_t id = 0; id < w.size(); ++id) colors_.push_back(object_color(w.object_model(id)));
   record(sim);
@@ -119,6 +138,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.y_min = ws.offset.y();
   d.width = ws.width;
   d.height = ws.height;
+  d.raster = grid_;
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
   add_sensors(sim, d);

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "behavior.h"
+#include "grid_collision.h"
 #include "kinematics.h"
 #include "ubot/core/angles.h"
 #include "ubot/core/error.h"
@@ -237,7 +238,9 @@ void World::check_collisions() {
   for (int id = 0; id < n; ++id) {
     ObjectState& s = state_.objects[id];
     std::sort(s.collision_ids.begin(), s.collision_ids.end());
-    s.collision = !s.collision_ids.empty();
+    // The grid map is no object: it sets the flag without adding an id.
+    s.collision = !s.collision_ids.empty() ||
+                  (model_->grid && detail::touches_grid(*model_->grid, state_.shapes[id]));
     if (trajectories_[id]) {
       s.stop = false;  // a scripted object is never stopped
     } else if (mode == CollisionMode::kStop) {
@@ -356,7 +359,16 @@ std::vector<int> World::fov_detected_objects(int observer) const {
       seen.push_back(other);
     }
   }
+  if (fov_sees_grid(observer)) seen.push_back(static_cast<int>(size()));
   return seen;
+}
+
+bool World::fov_sees_grid(int observer) const {
+  const ObjectModel& m = model_->objects[observer];
+  if (!model_->grid || !m.fov || !m.fov_radius) return false;
+  const ObjectState& s = state_.objects[observer];
+  return detail::sector_touches_grid(*model_->grid, {s.state[0], s.state[1]}, s.state[2], *m.fov,
+                                     *m.fov_radius);
 }
 
 std::vector<std::vector<int>> World::fov_detections() const {
@@ -404,6 +416,7 @@ std::vector<std::vector<int>> World::fov_detections() const {
       }
     }
     std::ranges::sort(seen[observer]);
+    if (fov_sees_grid(observer)) seen[observer].push_back(n);
   }
   return seen;
 }

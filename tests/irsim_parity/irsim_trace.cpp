@@ -136,7 +136,11 @@ Trace read_trace(const std::string& path) {
   t.irsim_commit = meta["irsim_commit"].get<std::string>();
   t.world_file = meta["world_file"].get<std::string>();
   t.step_time = number(meta["step_time"]);
-  for (const json& o : j["objects"]) t.objects.push_back(read_object(o));
+  for (const json& o : j["objects"]) {
+    // IR-SIM's grid map is an object of its own (shape "map", last); ubot's is the world's grid.
+    if (o.value("shape", "") == "map") continue;
+    t.objects.push_back(read_object(o));
+  }
   for (const json& s : j["sensors"]) t.sensors.push_back(read_sensor(s));
   for (const json& f : j["frames"]) t.frames.push_back(read_frame(f));
   return t;

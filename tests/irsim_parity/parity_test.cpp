@@ -42,12 +42,13 @@ const ParityCase kCases[] = {
     {"fov_world", "examples/fov_world.yaml", true},
     {"lidar_world", "examples/lidar_world.yaml"},
     {"acker_wheelbase_world", "tests/data/acker_wheelbase_world.yaml"},
+    {"grid_cave_world", "tests/data/grid_cave_world.yaml"},
     // `sfm` (docs/behaviors.md): arrival at step 128 (head-on), loop resets from step 248.
     {"sfm_head_on", "tests/data/irsim_usage/23sfm_world/sfm_head_on.yaml"},
     {"sfm_world", "tests/data/irsim_usage/23sfm_world/sfm_world.yaml"},
 };
 // The worlds with lidars (their scans are compared too).
-const ParityCase kLidarCases[] = {kCases[2], kCases[4], kCases[5]};
+const ParityCase kLidarCases[] = {kCases[2], kCases[4], kCases[5], kCases[6]};
 
 std::string source_path(const std::string& relative) {
   return std::string(UBOT_SOURCE_DIR) + "/" + relative;

@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 
+#include "ubot/config/grid_map.h"
 #include "ubot/config/layer_config.h"
 #include "ubot/config/sensor_media.h"
 #include "ubot/core/triangle_mesh.h"
@@ -271,8 +272,9 @@ struct WorldModel {
   std::vector<ObjectModel> objects;  // robots first, then obstacles, in file order; index == id
   LayerConfig<std::vector<MappingModel>> maps;  // `mapping:` (one map or a list)
   LayerConfig<std::vector<MediumModel>> media;  // the top-level `media:` list, in file order
-  std::optional<double> ground;       // `ground:` plane height (the half-space below is solid)
-  std::vector<std::string> warnings;  // things the loader accepted but the user should know
+  std::optional<double> ground;         // `ground:` plane height (the half-space below is solid)
+  std::shared_ptr<const GridMap> grid;  // `world.obstacle_map` (null: none)
+  std::vector<std::string> warnings;    // things the loader accepted but the user should know
 };
 
 }  // namespace ubot

@@ -74,10 +74,19 @@ struct DiscDrawing {
   Color color{0.55, 0.55, 0.55, 0.4};
 };
 
+// A grey image laid on the world rectangle [min, max] (a grid map), one pixel per cell, drawn
+// with crisp (nearest) pixels.
+struct RasterDrawing {
+  Eigen::Vector2d min = Eigen::Vector2d::Zero(), max = Eigen::Vector2d::Ones();
+  int columns = 0, rows = 0;
+  std::shared_ptr<const std::vector<std::uint8_t>> grey;  // columns x rows, rows top to bottom
+};
+
 struct Drawing {
   // World rectangle to show: [x_min, x_min + width] × [y_min, y_min + height].
   double x_min = 0.0, y_min = 0.0, width = 10.0, height = 10.0;
-  std::vector<DiscDrawing> discs;            // drawn first (under everything)
+  std::optional<RasterDrawing> raster;       // drawn first (under everything)
+  std::vector<DiscDrawing> discs;            // then discs
   std::vector<BeamsDrawing> beams;           // then beams
   std::vector<ObjectDrawing> objects;        // then objects, in order
   std::vector<HighlightDrawing> highlights;  // then highlights, over the objects

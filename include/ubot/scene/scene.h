@@ -48,6 +48,8 @@
 
 namespace ubot::scene {
 
+class GridCaster;
+
 enum class ShapeKind { kCircle, kPolygon, kPolyline };
 
 // A body's geometry in world coordinates (metres).
@@ -148,6 +150,11 @@ class Scene {
   // it (normal +z), a ray starting below it hits at 0; a ray starting on the plane going up or
   // level does not hit it, so a 2D scan at the ground's height is unaffected. At most one.
   BodyId set_ground(double height, int user_id);
+
+  // An occupancy grid (grid_caster.h), cast by its DDA next to everything else: every cast()
+  // and cast_fan() ray takes the nearer of the grid's hit and the other bodies' (ties go to the
+  // other bodies). Its cells report this one body. At most one; static.
+  BodyId set_grid(std::shared_ptr<const GridCaster> grid, int user_id);
 
  private:
   struct Impl;

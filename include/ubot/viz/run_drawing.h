@@ -6,6 +6,7 @@
 // cells (translucent discs in their medium's tint). Sensors are drawn in order while their beams
 // total at most 20 000 (the caption then says how many were drawn), so a picture of a
 // 1000-robot world costs about as much as one of 55.
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -26,6 +27,7 @@ class RunDrawing {
  private:
   std::vector<std::vector<Eigen::Vector2d>> trajectories_;
   std::vector<render::Color> colors_;
+  std::optional<render::RasterDrawing> grid_;  // the grid map's picture, made once
 };
 
 }  // namespace ubot::viz

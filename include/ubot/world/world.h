@@ -129,6 +129,9 @@ class World {
   // fov_detected_objects of every object at once (entry i for object i), found with a sweep
   // along x instead of testing every pair: what the outputs record each step.
   std::vector<std::vector<int>> fov_detections() const;
+  // True when `observer`'s field of view meets an occupied cell of the grid map; the lists above
+  // then end with the map's IR-SIM id, size() (it comes after every robot and obstacle).
+  bool fov_sees_grid(int observer) const;
 
   // Full 3D pose of the object's body frame in the world.
   Pose3d pose3d(int id) const;
