@@ -1,0 +1,18 @@
+#pragma once
+// The contact2d type's piece of each sink (defined in src/sensors/contact2d/contact2d_<piece>.cpp;
+// see ubot/sensors/sink_pieces.h).
+#include "ubot/sensors/sink_pieces.h"
+
+namespace ubot {
+
+class Contact2d;
+class JsonWriter;
+struct ContactReading;
+
+UBOT_DECLARE_SINK_PIECES(Contact2d)
+
+// An object's contact sensor reading as frames.jsonl writes it, under "contact" in the object's
+// entry of each step (collision_mode: contact) and in a contact2d sample (record library).
+void write_contact_reading(JsonWriter& j, const ContactReading& r);
+
+}  // namespace ubot
