@@ -15,7 +15,9 @@ double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
 // Robots are driven dynamic bodies; an obstacle with a mass is free when it has no kinematics
 // and driven otherwise; one without a mass is an immovable fixture that may still move.
 physics::BodyKind body_kind(const ObjectModel& m, bool scripted) {
-  if (scripted) return physics::BodyKind::kKinematic;
+  // A line string has no area to give a mass (the loader refuses `mass` on one), and Box2D
+  // finds no contact between two segments: a moving one follows its motion exactly.
+  if (scripted || (!m.shape.closed() && !m.is_static)) return physics::BodyKind::kKinematic;
   if (m.role == Role::kRobot) {
     return m.is_static ? physics::BodyKind::kStatic : physics::BodyKind::kDriven;
   }

@@ -186,6 +186,34 @@ obstacle:
   EXPECT_NEAR(around.object(0).state[1], 1.5, 1e-3);
 }
 
+TEST(ContactWorld, MovingLinestringIsKinematicAndPushes) {
+  const std::string yaml = R"(
+world: {width: 10, height: 10, collision_mode: contact}
+robot:
+  - kinematics: {name: omni}
+    shape: {name: linestring, vertices: [[0, -0.5], [0, 0.5]]}
+    state: [1, 5, 0]
+    goal: [9, 5, 0]
+    behavior: {name: dash}
+obstacle:
+  - shape: {name: circle, radius: 0.3}
+    state: [3, 5, 0]
+    mass: 1.0
+)";
+  World contact(load_world_from_string(yaml, "t.yaml"));
+  std::string free = yaml;
+  free.replace(free.find("contact}"), 7, "unobstructed");
+  World kinematic(load_world_from_string(free, "t.yaml"));
+  for (int k = 0; k < 40; ++k) {
+    contact.step();
+    kinematic.step();
+    // The segment moves exactly as its kinematics say, box or not.
+    ASSERT_EQ(contact.object(0).state, kinematic.object(0).state) << k;
+  }
+  EXPECT_GT(contact.object(1).state[0], 4.5);  // and pushed the box ahead of it
+  EXPECT_EQ(contact.contact(1).partners, std::vector<int>{0});
+}
+
 void expect_load_error(const std::string& yaml, const std::string& message) {
   try {
     load_world_from_string(yaml, "bad.yaml");
