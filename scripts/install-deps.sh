@@ -9,7 +9,7 @@ build_pkgs=(
   libcairo2-dev libgif-dev libpng-dev libassimp-dev
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  liboctomap-dev
+  liboctomap-dev libbox2d-dev
   cyclonedds-dev cyclonedds-tools libssl-dev
   libzstd-dev liblz4-dev zlib1g-dev
   libfastrtps-dev libfastcdr-dev fastddsgen default-jre-headless iproute2 util-linux

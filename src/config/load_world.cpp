@@ -46,13 +46,16 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   if (auto f = m.get("collision_mode")) {
     const std::string mode =
         f->as_choice({"stop", "unobstructed", "unobstructed_obstacles", "reactive", "contact"});
-    if (mode == "contact") {
-      f->fail("collision_mode 'contact' (contact physics) is not supported by this version");
-    }
     w.collision_mode = mode == "stop"           ? CollisionMode::kStop
                        : mode == "unobstructed" ? CollisionMode::kUnobstructed
                        : mode == "reactive"     ? CollisionMode::kReactive
+                       : mode == "contact"      ? CollisionMode::kContact
                                                 : CollisionMode::kUnobstructedObstacles;
+  }
+  if (auto f = m.get("contact_substeps")) {
+    const std::int64_t n = f->as_integer();
+    if (n < 1 || n > 1000) f->fail("contact_substeps must be an integer in [1, 1000]");
+    w.contact_substeps = static_cast<int>(n);
   }
   if (auto f = m.get("control_mode")) {
     w.control_mode = f->as_choice({"auto", "keyboard"});

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "behavior_reader.h"
+#include "physics_reader.h"
 #include "ros2_reader.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/viz/plot_config.h"
@@ -312,6 +313,9 @@ ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>&
   for (const char* key : kObjectKeys) {
     if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
   }
+  for (const char* key : kPhysicsKeys) {
+    if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
+  }
   sensors_ = group.get("sensors");
   tags_ = group.get("tags");
 }
@@ -413,6 +417,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
     o.density = f->as_unit_interval();
   }
   o.tags = read_tags(index);
+  o.physics = read_physics([&](const char* key) { return value(key, index); }, o.shape);
   o.plot = read_plot(value("plot", index), role);
 
   if (sensors_) o.sensors = read_sensors(*sensors_);

@@ -77,6 +77,8 @@ const char* collision_mode_name(CollisionMode mode) {
       return "unobstructed_obstacles";
     case CollisionMode::kReactive:
       return "reactive";
+    case CollisionMode::kContact:
+      return "contact";
   }
   return "?";
 }

@@ -251,6 +251,7 @@ void FramesWriter::write_step(const Simulation& sim) {
         .key("stop")
         .value(s.stop);
     write_fov_detected(json_, w.object_model(id), detections[id]);
+    if (w.contact_mode()) write_contact_reading(json_.key("contact"), w.contact(id));
     json_.end_object();
   }
   json_.end_array().key("sensors").begin_array();

@@ -92,8 +92,22 @@ void paint_hit_marks(cairo_t* cr, const Viewport& view, const BeamsDrawing& beam
   }
 }
 
+// Dots at the beams' own start points (contact markers).
+void paint_start_marks(cairo_t* cr, const Viewport& view, const BeamsDrawing& beams) {
+  for (const Eigen::Vector2d& start : beams.start_points) {
+    if (!is_finite(start)) continue;
+    const Eigen::Vector2d p = view.to_px(start);
+    cairo_new_path(cr);
+    cairo_arc(cr, p.x(), p.y(), beams.start_mark_radius_px, 0.0, 2.0 * M_PI);
+    set_source(cr, beams.color);
+    cairo_fill(cr);
+  }
+}
+
 void paint_beams(cairo_t* cr, const Viewport& view, const BeamsDrawing& beams) {
-  if (!is_finite(beams.origin) || !(beams.line_width_px > 0.0)) return;
+  const bool own_starts = beams.start_points.size() == beams.end_points.size();
+  if (own_starts && beams.start_mark_radius_px > 0.0) paint_start_marks(cr, view, beams);
+  if ((!own_starts && !is_finite(beams.origin)) || !(beams.line_width_px > 0.0)) return;
   const bool per_beam_colors = beams.beam_colors.size() == beams.end_points.size();
   const Eigen::Vector2d origin = view.to_px(beams.origin);
   cairo_set_line_width(cr, beams.line_width_px);
@@ -101,8 +115,10 @@ void paint_beams(cairo_t* cr, const Viewport& view, const BeamsDrawing& beams) {
   cairo_new_path(cr);
   for (std::size_t i = 0; i < beams.end_points.size(); ++i) {
     if (!is_finite(beams.end_points[i])) continue;
+    if (own_starts && !is_finite(beams.start_points[i])) continue;
     const Eigen::Vector2d end = view.to_px(beams.end_points[i]);
-    cairo_move_to(cr, origin.x(), origin.y());
+    const Eigen::Vector2d start = own_starts ? view.to_px(beams.start_points[i]) : origin;
+    cairo_move_to(cr, start.x(), start.y());
     cairo_line_to(cr, end.x(), end.y());
     if (per_beam_colors) {
       set_source(cr, beams.beam_colors[i]);
@@ -219,9 +235,14 @@ void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& 
   if (drawing.raster) paint_raster(cr.get(), view, *drawing.raster);
   paint_border(cr.get(), view, drawing);
   for (const DiscDrawing& disc : drawing.discs) paint_disc(cr.get(), view, disc);
-  for (const BeamsDrawing& beams : drawing.beams) paint_beams(cr.get(), view, beams);
+  for (const BeamsDrawing& beams : drawing.beams) {
+    if (!beams.over_objects) paint_beams(cr.get(), view, beams);
+  }
   for (const ObjectDrawing& object : drawing.objects) {
     paint_object(cr.get(), view, object, font_px);
+  }
+  for (const BeamsDrawing& beams : drawing.beams) {
+    if (beams.over_objects) paint_beams(cr.get(), view, beams);
   }
   for (const HighlightDrawing& h : drawing.highlights) paint_highlight(cr.get(), view, h);
   paint_caption(cr.get(), drawing.caption, font_px);

@@ -98,7 +98,52 @@ void put(CdrWriter& w, const RegionOfInterest& r) {
   w.put(r.do_rectify);
 }
 
+void put(CdrWriter& w, const Pose& p) {
+  put_xyz(w, p.position);
+  put(w, p.orientation);
+}
+void put(CdrWriter& w, const ColorRGBA& c) {
+  for (float f : {c.r, c.g, c.b, c.a}) w.put(f);
+}
+void put(CdrWriter& w, const Marker& m) {
+  put(w, m.header);
+  w.put(m.ns);
+  w.put(m.id);
+  w.put(m.type);
+  w.put(m.action);
+  put(w, m.pose);
+  put_xyz(w, m.scale);
+  put(w, m.color);
+  w.put(m.lifetime.sec);
+  w.put(m.lifetime.nanosec);
+  w.put(m.frame_locked);
+  w.put(static_cast<std::uint32_t>(m.points.size()));
+  for (const Point& p : m.points) put_xyz(w, p);
+  w.put(static_cast<std::uint32_t>(m.colors.size()));
+  for (const ColorRGBA& c : m.colors) put(w, c);
+  w.put(m.texture_resource);
+  put(w, m.texture.header);
+  w.put(m.texture.format);
+  w.put_sequence(m.texture.data);
+  w.put(static_cast<std::uint32_t>(m.uv_coordinates.size()));
+  for (const UVCoordinate& uv : m.uv_coordinates) {
+    w.put(uv.u);
+    w.put(uv.v);
+  }
+  w.put(m.text);
+  w.put(m.mesh_resource);
+  w.put(m.mesh_file.filename);
+  w.put_sequence(m.mesh_file.data);
+  w.put(m.mesh_use_embedded_materials);
+}
+
 }  // namespace
+
+void serialize_cdr(const MarkerArray& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  w.put(static_cast<std::uint32_t>(m.markers.size()));
+  for (const Marker& marker : m.markers) put(w, marker);
+}
 
 void serialize_cdr(const Clock& m, std::vector<std::uint8_t>& out) {
   CdrWriter w(out);

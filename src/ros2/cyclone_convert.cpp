@@ -252,3 +252,115 @@ void from_c(const sensor_msgs_msg_dds__CameraInfo_& in, CameraInfo& out) {
 }
 
 }  // namespace ubot::ros2::cyclone
+
+namespace ubot::ros2::cyclone {
+namespace {
+
+template <class Seq, class T>
+void view_structs(std::vector<T>& v, Seq& seq) {
+  seq._maximum = seq._length = static_cast<uint32_t>(v.size());
+  seq._buffer = v.data();
+  seq._release = false;
+}
+
+std_msgs_msg_dds__ColorRGBA_ to_c(const ColorRGBA& c) { return {c.r, c.g, c.b, c.a}; }
+ColorRGBA from_c(const std_msgs_msg_dds__ColorRGBA_& c) { return {c.r, c.g, c.b, c.a}; }
+
+// The C elements of one marker's sequences of structs, alive while its view is.
+struct MarkerScratch {
+  std::vector<geometry_msgs_msg_dds__Point_>& points;
+  std::vector<std_msgs_msg_dds__ColorRGBA_>& colors;
+  std::vector<visualization_msgs_msg_dds__UVCoordinate_>& uvs;
+};
+
+void to_c(const Marker& in, visualization_msgs_msg_dds__Marker_& out, const MarkerScratch& s) {
+  auto& points = s.points;
+  auto& colors = s.colors;
+  out = {};
+  to_c(in.header, out.header);
+  out.ns = c_str(in.ns);
+  out.id = in.id;
+  out.type = in.type;
+  out.action = in.action;
+  xyz(in.pose.position, out.pose.position);
+  xyzw(in.pose.orientation, out.pose.orientation);
+  xyz(in.scale, out.scale);
+  out.color = to_c(in.color);
+  out.lifetime = {in.lifetime.sec, in.lifetime.nanosec};
+  out.frame_locked = in.frame_locked;
+  points.clear();
+  for (const Point& p : in.points) points.push_back({p.x, p.y, p.z});
+  view_structs(points, out.points);
+  colors.clear();
+  for (const ColorRGBA& c : in.colors) colors.push_back(to_c(c));
+  view_structs(colors, out.colors);
+  out.texture_resource = c_str(in.texture_resource);
+  to_c(in.texture.header, out.texture.header);
+  out.texture.format = c_str(in.texture.format);
+  view(in.texture.data, out.texture.data);
+  s.uvs.clear();
+  for (const UVCoordinate& uv : in.uv_coordinates) s.uvs.push_back({uv.u, uv.v});
+  view_structs(s.uvs, out.uv_coordinates);
+  out.text = c_str(in.text);
+  out.mesh_resource = c_str(in.mesh_resource);
+  out.mesh_file.filename = c_str(in.mesh_file.filename);
+  view(in.mesh_file.data, out.mesh_file.data);
+  out.mesh_use_embedded_materials = in.mesh_use_embedded_materials;
+}
+
+void from_c(const visualization_msgs_msg_dds__Marker_& in, Marker& out) {
+  from_c(in.header, out.header);
+  out.ns = from_c_str(in.ns);
+  out.id = in.id;
+  out.type = in.type;
+  out.action = in.action;
+  xyz(in.pose.position, out.pose.position);
+  xyzw(in.pose.orientation, out.pose.orientation);
+  xyz(in.scale, out.scale);
+  out.color = from_c(in.color);
+  out.lifetime = {in.lifetime.sec, in.lifetime.nanosec};
+  out.frame_locked = in.frame_locked;
+  out.points.clear();
+  for (uint32_t i = 0; i < in.points._length; ++i) {
+    const auto& p = in.points._buffer[i];
+    out.points.push_back({p.x, p.y, p.z});
+  }
+  out.colors.clear();
+  for (uint32_t i = 0; i < in.colors._length; ++i)
+    out.colors.push_back(from_c(in.colors._buffer[i]));
+  out.texture_resource = from_c_str(in.texture_resource);
+  from_c(in.texture.header, out.texture.header);
+  out.texture.format = from_c_str(in.texture.format);
+  copy(in.texture.data, out.texture.data);
+  out.uv_coordinates.clear();
+  for (uint32_t i = 0; i < in.uv_coordinates._length; ++i) {
+    out.uv_coordinates.push_back({in.uv_coordinates._buffer[i].u, in.uv_coordinates._buffer[i].v});
+  }
+  out.text = from_c_str(in.text);
+  out.mesh_resource = from_c_str(in.mesh_resource);
+  out.mesh_file.filename = from_c_str(in.mesh_file.filename);
+  copy(in.mesh_file.data, out.mesh_file.data);
+  out.mesh_use_embedded_materials = in.mesh_use_embedded_materials;
+}
+
+}  // namespace
+
+void to_c(const MarkerArray& in, visualization_msgs_msg_dds__MarkerArray_& out, Scratch& scratch) {
+  const std::size_t n = in.markers.size();
+  scratch.markers.resize(n);
+  scratch.marker_points.resize(n);
+  scratch.marker_colors.resize(n);
+  scratch.marker_uvs.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    to_c(in.markers[i], scratch.markers[i],
+         {scratch.marker_points[i], scratch.marker_colors[i], scratch.marker_uvs[i]});
+  }
+  view_structs(scratch.markers, out.markers);
+}
+
+void from_c(const visualization_msgs_msg_dds__MarkerArray_& in, MarkerArray& out) {
+  out.markers.resize(in.markers._length);
+  for (uint32_t i = 0; i < in.markers._length; ++i) from_c(in.markers._buffer[i], out.markers[i]);
+}
+
+}  // namespace ubot::ros2::cyclone

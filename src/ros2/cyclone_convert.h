@@ -13,6 +13,7 @@
 #include "std_msgs.h"
 #include "tf2_msgs.h"
 #include "ubot/ros2/messages.h"
+#include "visualization_msgs.h"
 
 namespace ubot::ros2::cyclone {
 
@@ -20,6 +21,10 @@ namespace ubot::ros2::cyclone {
 struct Scratch {
   std::vector<sensor_msgs_msg_dds__PointField_> fields;
   std::vector<geometry_msgs_msg_dds__TransformStamped_> transforms;
+  std::vector<visualization_msgs_msg_dds__Marker_> markers;
+  std::vector<std::vector<geometry_msgs_msg_dds__Point_>> marker_points;           // per marker
+  std::vector<std::vector<std_msgs_msg_dds__ColorRGBA_>> marker_colors;            // per marker
+  std::vector<std::vector<visualization_msgs_msg_dds__UVCoordinate_>> marker_uvs;  // per marker
 };
 
 template <class M>

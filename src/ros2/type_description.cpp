@@ -20,6 +20,8 @@ constexpr const char* kHeader = "std_msgs/msg/Header";
 constexpr const char* kVector3 = "geometry_msgs/msg/Vector3";
 constexpr const char* kPoint = "geometry_msgs/msg/Point";
 constexpr const char* kQuaternion = "geometry_msgs/msg/Quaternion";
+constexpr const char* kDuration = "builtin_interfaces/msg/Duration";
+constexpr const char* kColor = "std_msgs/msg/ColorRGBA";
 
 // The official message definitions, field by field, in declaration order.
 const std::map<std::string, Individual, std::less<>>& individual_types() {
@@ -29,6 +31,8 @@ const std::map<std::string, Individual, std::less<>>& individual_types() {
         {kHeader, {nested("stamp", kTime), {"frame_id", kString}}},
         {"std_msgs/msg/String", {{"data", kString}}},
         {"rosgraph_msgs/msg/Clock", {nested("clock", kTime)}},
+        {kDuration, {{"sec", kInt32}, {"nanosec", kUint32}}},
+        {kColor, {{"r", kFloat}, {"g", kFloat}, {"b", kFloat}, {"a", kFloat}}},
         {kVector3, {{"x", kDouble}, {"y", kDouble}, {"z", kDouble}}},
         {kPoint, {{"x", kDouble}, {"y", kDouble}, {"z", kDouble}}},
         {kQuaternion, {{"x", kDouble}, {"y", kDouble}, {"z", kDouble}, {"w", kDouble}}},
@@ -108,6 +112,32 @@ const std::map<std::string, Individual, std::less<>>& individual_types() {
           {"binning_x", kUint32},
           {"binning_y", kUint32},
           nested("roi", "sensor_msgs/msg/RegionOfInterest")}},
+        {"sensor_msgs/msg/CompressedImage",
+         {nested("header", kHeader), {"format", kString}, sequence("data", kUint8)}},
+        {"visualization_msgs/msg/UVCoordinate", {{"u", kFloat}, {"v", kFloat}}},
+        {"visualization_msgs/msg/MeshFile", {{"filename", kString}, sequence("data", kUint8)}},
+        {"visualization_msgs/msg/Marker",
+         {nested("header", kHeader),
+          {"ns", kString},
+          {"id", kInt32},
+          {"type", kInt32},
+          {"action", kInt32},
+          nested("pose", "geometry_msgs/msg/Pose"),
+          nested("scale", kVector3),
+          nested("color", kColor),
+          nested("lifetime", kDuration),
+          {"frame_locked", kBool},
+          sequence("points", kNested, kPoint),
+          sequence("colors", kNested, kColor),
+          {"texture_resource", kString},
+          nested("texture", "sensor_msgs/msg/CompressedImage"),
+          sequence("uv_coordinates", kNested, "visualization_msgs/msg/UVCoordinate"),
+          {"text", kString},
+          {"mesh_resource", kString},
+          nested("mesh_file", "visualization_msgs/msg/MeshFile"),
+          {"mesh_use_embedded_materials", kBool}}},
+        {"visualization_msgs/msg/MarkerArray",
+         {sequence("markers", kNested, "visualization_msgs/msg/Marker")}},
     };
     auto* m = new std::map<std::string, Individual, std::less<>>;
     for (const Individual& t : list) m->emplace(t.name, t);

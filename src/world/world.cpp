@@ -87,6 +87,7 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
   state_.groups = detail::make_group_runs(*this);
+  if (contact_mode()) init_bodies();
 }
 
 void World::follow_trajectory(int id, Nanos t_ns) {
@@ -104,10 +105,16 @@ void World::follow_trajectory(int id, Nanos t_ns) {
 
 void World::step(std::span<const Command> commands) {
   const std::vector<Command> group = detail::group_commands(*this, state_.groups);
+  std::vector<Eigen::Vector3d> before;
+  if (contact_mode()) {
+    for (const ObjectState& s : state_.objects)
+      before.emplace_back(s.state[0], s.state[1], s.state[2]);
+  }
   for (int id = 0; id < static_cast<int>(size()); ++id) {
     const bool external = static_cast<std::size_t>(id) < commands.size() && commands[id];
     move_object(id, external ? commands[id] : group[id]);
   }
+  if (contact_mode()) solve_contacts(before);
   ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
   check_collisions();
@@ -292,6 +299,7 @@ bool World::done() const {
 
 Eigen::Vector2d World::velocity_xy(int id) const {
   if (trajectories_[id]) return state_.scripted[id].velocity.head<2>();
+  if (contact_mode() && state_.bodies[id].dynamic) return state_.bodies[id].velocity;
   const ObjectModel& m = model_->objects[id];
   return detail::velocity_xy(m.kinematics.kind, state_.objects[id].state,
                              state_.objects[id].velocity);
@@ -299,6 +307,7 @@ Eigen::Vector2d World::velocity_xy(int id) const {
 
 double World::angular_velocity(int id) const {
   if (trajectories_[id]) return state_.scripted[id].angular_velocity.z();
+  if (contact_mode() && state_.bodies[id].dynamic) return state_.bodies[id].spin;
   const ObjectModel& m = model_->objects[id];
   const ObjectState& s = state_.objects[id];
   switch (m.kinematics.kind) {

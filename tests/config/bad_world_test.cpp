@@ -46,7 +46,7 @@ const BadCase kCases[] = {
      "unobstructed, unobstructed_obstacles, reactive, contact)"},
     {"unknown sensor type", "robot:\n  - sensors:\n      - {name: lidar3}\n",
      "bad.yaml:3:16: robot[0].sensors[0].name: unknown value 'lidar3' (expected one of: lidar2d, "
-     "fmcw_lidar2d, lidar3d, imu, depth_camera, rgb_camera); did you mean 'lidar3d'?"},
+     "fmcw_lidar2d, lidar3d, imu, depth_camera, rgb_camera, contact2d); did you mean 'lidar3d'?"},
     {"unknown kinematics", "robot:\n  - kinematics: {name: tank}\n",
      "bad.yaml:2:24: robot[0].kinematics.name: unknown value 'tank' (expected one of: diff, omni, "
      "acker, static)"},

@@ -224,6 +224,41 @@ def check_values(got, frames):
     return checked
 
 
+def check_contacts(node, script, ubot, out):
+    """The push-box example's contacts (visualization_msgs/MarkerArray on /robot_0/contacts,
+    issue 14): one message per step whose sphere list holds the robot's contact points and whose
+    line list runs along each normal for force x force_scale, as frames.jsonl reports them."""
+    path = os.path.join(out, "push_box.mcap")
+    subprocess.run([ubot, "run", os.path.join(ROOT, "examples", "push_box.yaml"), "--steps", "60",
+                    "--out", out, "--quiet", "--mcap", path], check=True)
+    steps = [json.loads(line) for line in open(os.path.join(out, "frames.jsonl"))][1:]
+    got = read_with_foxglove(node, script, path)
+    check_container(path, got, "zstd")
+    contacts = got["messages"]["/robot_0/contacts"]
+    check(len(contacts) == len(steps) == 60, "one contacts message per step")
+    touching = 0
+    for m, step in zip(contacts, steps):
+        check(m["log_time"] == round(step["time"] * NS), "contacts log time")
+        points, lines = m["msg"]["markers"]
+        check(points["type"] == 7 and lines["type"] == 5, "sphere list and line list")
+        check(points["header"]["frame_id"] == "map", "contacts frame")
+        reports = step["objects"][0]["contact"]["reports"]
+        check(len(points["points"]) == len(reports) and len(lines["points"]) == 2 * len(reports),
+              "one marker and one line per report")
+        for k, r in enumerate(reports):
+            p, end = lines["points"][2 * k], lines["points"][2 * k + 1]
+            check([points["points"][k]["x"], points["points"][k]["y"]] == r["point"],
+                  "marker at the contact point")
+            check([p["x"], p["y"]] == r["point"], "force line starts at the point")
+            want = [r["point"][i] + r["normal"][i] * (r["force"] * 0.05) for i in range(2)]
+            check(abs(end["x"] - want[0]) < 1e-12 and abs(end["y"] - want[1]) < 1e-12,
+                  "force line ends at point + normal force x force_scale")
+        touching += bool(reports)
+    check(touching > 30, "the robot pushes the box for most of the run")
+    print(f"push_box.mcap: {len(contacts)} MarkerArray messages, {touching} with contacts, equal "
+          "frames.jsonl")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)
@@ -252,6 +287,7 @@ def main():
         counts = check_container(path, got, "zstd")
         check(counts["/robot_0/scan"] == 100 and counts["/clock"] == 101, "warehouse counts")
         print(f"warehouse.mcap: {sum(counts.values())} messages read and decoded")
+        check_contacts(node, script, args.ubot, out)
     print("mcap_foxglove: passed")
 
 

@@ -151,6 +151,35 @@ TEST_P(CdrMatchesCyclone, ImageCameraInfo) {
   expect_same_as_cyclone(info);
 }
 
+TEST_P(CdrMatchesCyclone, MarkerArrayWithEveryFieldSet) {
+  // Strings of every length before 4- and 8-byte fields, sequences of structs, and the Jazzy
+  // fields ubot leaves empty (texture, UVs, embedded mesh) filled in once.
+  Marker a;
+  a.header = header(frame());
+  a.ns = frame() + "ns";
+  a.id = 7;
+  a.type = Marker::kSphereList;
+  a.pose.position = {1.0, 2.0, 3.0};
+  a.scale = {0.06, 0.06, 0.06};
+  a.color = {0.8f, 0.5f, 0.6f, 0.9f};
+  a.lifetime = {1, 500};
+  a.frame_locked = true;
+  a.points = {{1.0, 2.0, 0.0}, {3.0, 4.0, 0.5}};
+  a.colors = {{1.0f, 0.0f, 0.0f, 1.0f}};
+  a.texture_resource = frame();
+  a.texture = {header(frame()), "png", {1, 2, 3}};
+  a.uv_coordinates = {{0.25f, 0.75f}};
+  a.text = frame() + "t";
+  a.mesh_resource = "embedded://m";
+  a.mesh_file = {frame(), {4, 5}};
+  a.mesh_use_embedded_materials = true;
+  Marker b;
+  b.ns = frame();
+  b.type = Marker::kLineList;
+  expect_same_as_cyclone(MarkerArray{{a, b}});
+  expect_same_as_cyclone(MarkerArray{});
+}
+
 INSTANTIATE_TEST_SUITE_P(FrameIdLengths, CdrMatchesCyclone, ::testing::Range(0, 9));
 
 template <class T>

@@ -56,6 +56,27 @@ class CycloneTransportTest : public ::testing::Test {
 };
 Transport* CycloneTransportTest::transport_ = nullptr;
 
+TEST_F(CycloneTransportTest, MarkerArrayRoundTrip) {
+  Marker points;
+  points.header = header("map");
+  points.ns = "contact2d_0";
+  points.type = Marker::kSphereList;
+  points.scale = {0.06, 0.06, 0.06};
+  points.color = {0.8f, 0.47f, 0.65f, 0.9f};
+  points.points = {{2.5, 5.0, 0.0}, {3.0, 4.5, 0.0}};
+  points.uv_coordinates = {{0.5f, 0.25f}};
+  points.texture = {header("tex"), "png", {1, 2}};
+  points.mesh_file = {"m.dae", {3}};
+  Marker lines = points;
+  lines.id = 1;
+  lines.type = Marker::kLineList;
+  lines.colors = {{1.0f, 0.0f, 0.0f, 1.0f}};
+  const MarkerArray m{{points, lines}};
+  const auto got = round_trip(*transport_, "contacts", m);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0], m);
+}
+
 TEST_F(CycloneTransportTest, LaserScanRoundTrip) {
   LaserScan m;
   m.header = header("robot_0/lidar2d_0");

@@ -76,10 +76,10 @@ TEST(MessageDefinition, FixedArraysSequencesOfStructsAndBooleans) {
 }
 
 TEST(MessageDefinition, EveryTypeNamesEachDependencyOnce) {
-  for (MessageKind kind :
-       {MessageKind::kClock, MessageKind::kTFMessage, MessageKind::kOdometry, MessageKind::kTwist,
-        MessageKind::kTwistStamped, MessageKind::kLaserScan, MessageKind::kPointCloud2,
-        MessageKind::kImu, MessageKind::kImage, MessageKind::kCameraInfo}) {
+  for (MessageKind kind : {MessageKind::kClock, MessageKind::kTFMessage, MessageKind::kOdometry,
+                           MessageKind::kTwist, MessageKind::kTwistStamped, MessageKind::kLaserScan,
+                           MessageKind::kPointCloud2, MessageKind::kImu, MessageKind::kImage,
+                           MessageKind::kCameraInfo, MessageKind::kMarkerArray}) {
     const std::string text = message_definition(kind);
     const std::vector<std::string> deps = msg_lines(text);
     for (std::size_t i = 1; i < deps.size(); ++i) EXPECT_LT(deps[i - 1], deps[i]) << text;

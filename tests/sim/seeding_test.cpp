@@ -8,6 +8,7 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/random.h"
 #include "ubot/sensors/camera/camera.h"
+#include "ubot/sensors/contact2d/contact2d.h"
 #include "ubot/sensors/imu/imu.h"
 #include "ubot/sensors/lidar2d/lidar2d.h"
 #include "ubot/sensors/lidar3d/lidar3d.h"
@@ -67,6 +68,9 @@ std::vector<double> measurement(const Simulation& sim, std::size_t i) {
                                              },
                                              [&](const Camera& s) {
                                                for (float d : s.image().depth) out.push_back(d);
+                                             },
+                                             [&](const Contact2d& s) {  // noiseless
+                                               out.push_back(s.reading().force.x());
                                              }});
   return out;
 }

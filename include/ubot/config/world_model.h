@@ -17,6 +17,7 @@
 #include "ubot/config/layer_config.h"
 #include "ubot/config/sensor_media.h"
 #include "ubot/core/triangle_mesh.h"
+#include "ubot/physics/physics_model.h"
 #include "ubot/sensors/registered_models.h"
 #include "ubot/sensors/sensor_types.h"
 
@@ -249,9 +250,10 @@ struct ObjectModel {
   LayerConfig<PlotModel> plot;
   std::vector<SensorModel> sensors;
   LayerConfig<Ros2Model> ros2;
+  PhysicsModel physics;  // mass, friction, ... (collision_mode: contact)
 };
 
-enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive };
+enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive, kContact };
 const char* collision_mode_name(CollisionMode mode);
 
 struct WorldSettings {
@@ -263,6 +265,7 @@ struct WorldSettings {
   Eigen::Vector2d offset = Eigen::Vector2d::Zero();
   CollisionMode collision_mode = CollisionMode::kStop;
   std::string control_mode = "auto";
+  std::optional<int> contact_substeps;  // solver sub-steps per step (contact); unset: default
 };
 
 struct WorldModel {

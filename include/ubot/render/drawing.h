@@ -65,6 +65,11 @@ struct BeamsDrawing {
   Color color{1.0, 0.0, 0.0, 0.3};
   double line_width_px = 0.6;
   bool mark_hits = true;  // small dots at the hit points (only where `hit` says 1)
+  // Optional per-beam starts instead of `origin` (contact2d's force lines start at each contact
+  // point), and, when > 0, a dot of this radius at each start (its contact markers).
+  std::vector<Eigen::Vector2d> start_points;
+  double start_mark_radius_px = 0.0;
+  bool over_objects = false;  // drawn after the objects (contacts lie on their outlines)
 };
 
 // Translucent disc, e.g. a smoke cell seen from above.

@@ -14,6 +14,7 @@
 //   <ns>/imu               sensor_msgs/Imu               publish_imu()
 //   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   depth_camera / rgb_camera samples
 //                          (rgb8 or 16UC1 mm, optical frame), publish_image()
+//   <ns>/contacts          visualization_msgs/MarkerArray contact2d: contact points, force lines
 //   <ns>/cmd_vel           geometry_msgs/Twist (in)      drives the robot (or ros2.target)
 // A robot's second sensor of a kind is published under <ns>/<sensor name>/<suffix>.
 #include <map>

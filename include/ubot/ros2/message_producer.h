@@ -36,7 +36,8 @@ struct Topic {
 
 // One message, as the type its topic carries.
 using MessageRef = std::variant<const Clock*, const TFMessage*, const Odometry*, const LaserScan*,
-                                const PointCloud2*, const Imu*, const Image*, const CameraInfo*>;
+                                const PointCloud2*, const Imu*, const Image*, const CameraInfo*,
+                                const MarkerArray*>;
 
 // A message of the run: its topic (an index into MessageProducer::topics()), the simulation time
 // it belongs to (log time: the step's; header stamps are the samples' own) and the message,

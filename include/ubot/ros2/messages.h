@@ -29,6 +29,17 @@ struct Clock {
   bool operator==(const Clock&) const = default;
 };
 
+struct Duration {
+  std::int32_t sec = 0;
+  std::uint32_t nanosec = 0;
+  bool operator==(const Duration&) const = default;
+};
+
+struct ColorRGBA {
+  float r = 0, g = 0, b = 0, a = 0;
+  bool operator==(const ColorRGBA&) const = default;
+};
+
 // ---- geometry_msgs ------------------------------------------------------------------------------
 
 struct Vector3 {
@@ -177,6 +188,57 @@ struct CameraInfo {
   bool operator==(const CameraInfo&) const = default;
 };
 
+struct CompressedImage {
+  Header header;
+  std::string format;
+  std::vector<std::uint8_t> data;
+  bool operator==(const CompressedImage&) const = default;
+};
+
+// ---- visualization_msgs (Jazzy's Marker: with textures and embedded meshes)
+// ----------------------
+
+struct UVCoordinate {
+  float u = 0, v = 0;
+  bool operator==(const UVCoordinate&) const = default;
+};
+
+struct MeshFile {
+  std::string filename;
+  std::vector<std::uint8_t> data;
+  bool operator==(const MeshFile&) const = default;
+};
+
+struct Marker {
+  // Marker.msg's constants (type, action) that ubot uses.
+  static constexpr std::int32_t kLineList = 5, kSphereList = 7, kAdd = 0, kDeleteAll = 3;
+  Header header;
+  std::string ns;
+  std::int32_t id = 0;
+  std::int32_t type = 0;
+  std::int32_t action = 0;
+  Pose pose;
+  Vector3 scale;
+  ColorRGBA color;
+  Duration lifetime;
+  bool frame_locked = false;
+  std::vector<Point> points;
+  std::vector<ColorRGBA> colors;
+  std::string texture_resource;
+  CompressedImage texture;
+  std::vector<UVCoordinate> uv_coordinates;
+  std::string text;
+  std::string mesh_resource;
+  MeshFile mesh_file;
+  bool mesh_use_embedded_materials = false;
+  bool operator==(const Marker&) const = default;
+};
+
+struct MarkerArray {
+  std::vector<Marker> markers;
+  bool operator==(const MarkerArray&) const = default;
+};
+
 // ---- Type identities ----------------------------------------------------------------------------
 
 // X(C++ type, ROS package) for every top-level message the transports carry.
@@ -190,7 +252,8 @@ struct CameraInfo {
   X(PointCloud2, sensor_msgs)      \
   X(Imu, sensor_msgs)              \
   X(Image, sensor_msgs)            \
-  X(CameraInfo, sensor_msgs)
+  X(CameraInfo, sensor_msgs)       \
+  X(MarkerArray, visualization_msgs)
 
 enum class MessageKind {
 #define UBOT_ROS2_KIND(T, pkg) k##T,

@@ -18,7 +18,8 @@
   X(Lidar2d)                 \
   X(Lidar3d)                 \
   X(Imu)                     \
-  X(Camera)
+  X(Camera)                  \
+  X(Contact2d)
 
 namespace ubot {
 

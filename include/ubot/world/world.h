@@ -28,6 +28,7 @@
 #include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
+#include "ubot/physics/contact_reading.h"
 #include "ubot/world/geometry.h"
 #include "ubot/world/group_behavior.h"
 #include "ubot/world/step_motion.h"
@@ -57,6 +58,14 @@ struct ScriptedMotion {
   Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
 };
 
+// The body of an object in collision_mode: contact: its world-frame velocity, carried from step
+// to step (a pushed box keeps sliding).
+struct BodyMotion {
+  Eigen::Vector2d velocity = Eigen::Vector2d::Zero();
+  double spin = 0.0;
+  bool dynamic = false;  // a free or driven body (its velocity is the body's, not a command's)
+};
+
 // Everything about a world that changes while it runs (MuJoCo's mjData; the WorldModel is its
 // mjModel): a plain copyable value, so a snapshot is a copy and a restore an assignment
 // (Simulation::snapshot). Entry i of each vector is object i's.
@@ -70,6 +79,9 @@ struct WorldState {
   std::vector<StepMotion> step_motion;   // planar objects' motion during the last step
   std::vector<GroupRun> groups;          // object groups with a group behaviour, and its state
   std::int64_t step_count = 0;
+  // collision_mode: contact only (empty otherwise): each object's body and contact sensor.
+  std::vector<BodyMotion> bodies;
+  std::vector<ContactReading> contacts;
 };
 
 // (Command, an external velocity command for one object for one step: group_behavior.h.)
@@ -115,7 +127,13 @@ class World {
   // IR-SIM's env.done(): every robot has arrived or is stopped (false without robots).
   bool done() const;
 
-  // World-frame translational velocity of an object (IR-SIM's velocity_xy).
+  // The object's contact sensor after the last step (collision_mode: contact; SPEC §9): always
+  // written in that mode, empty in the others.
+  const ContactReading& contact(int id) const;
+  bool contact_mode() const { return model_->world.collision_mode == CollisionMode::kContact; }
+
+  // World-frame translational velocity of an object (IR-SIM's velocity_xy; in contact mode a
+  // dynamic body's own velocity).
   Eigen::Vector2d velocity_xy(int id) const;
   // Yaw rate of an object (diff: w; acker: v tan(steer) / wheelbase; omni and static: 0).
   double angular_velocity(int id) const;
@@ -155,6 +173,10 @@ class World {
   void update_goals_before_move(int id);
   void check_arrival(int id);
   void check_collisions();
+  // collision_mode: contact (contact_step.cpp): the kinematic step's poses become the bodies'
+  // targets, and the contact solver moves the bodies from their poses `before` the step.
+  void init_bodies();
+  void solve_contacts(const std::vector<Eigen::Vector3d>& before);
   void follow_trajectory(int id, Nanos t);
 
   // Fixed for the model: the model itself and what is derived from it once.
