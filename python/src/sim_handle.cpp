@@ -81,11 +81,13 @@ int SimHandle::object_id(const py::handle& name_or_id) const {
     return it->second;
   }
   if (py::isinstance<py::int_>(name_or_id) && !py::isinstance<py::bool_>(name_or_id)) {
-    const long long id = name_or_id.cast<long long>();
-    if (id < 0 || id >= n) {
-      throw_value_error(fmt::format("no object with id {} (the world has {})", id, n));
+    // An int beyond long long is no id either (pybind11 would raise a RuntimeError).
+    const auto id = py::reinterpret_borrow<py::int_>(name_or_id);
+    if (id < py::int_(0) || id >= py::int_(n)) {
+      throw_value_error(fmt::format("no object with id {} (the world has {})",
+                                    std::string(py::str(name_or_id)), n));
     }
-    return static_cast<int>(id);
+    return id.cast<int>();
   }
   throw py::type_error("an object is named by its name (str) or id (int)");
 }

@@ -185,7 +185,16 @@ std::uint64_t SimulationSnapshot::seed() const { return data_ ? data_->world.see
 
 void Simulation::reset(std::uint64_t seed) {
   world_ = World(world_.shared_model(), seed);
-  make_sensors(seed);
+  // Fresh sensors' state copied into the existing ones: the sensors stay the same objects (as
+  // restore keeps them), and their outputs keep their storage, so a view of an output (the
+  // Python module's numpy arrays) still points at live memory.
+  std::size_t k = 0;
+  for (const ObjectModel& o : world_.model().objects) {
+    for (std::size_t i = 0; i < o.sensors.size(); ++i, ++k) {
+      sensors_[k]->copy_state_from(*make_sensor(o.sensors[i], o, static_cast<int>(i), seed));
+    }
+  }
+  for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
   for (std::size_t i = declared_providers_; i < providers_.size(); ++i) {
     const auto& start = added_at_start_[i - declared_providers_];
     if (start) providers_[i]->copy_state_from(*start);

@@ -114,6 +114,17 @@ def test_views_follow_the_sensor_output(sim):
     # No copy: the same memory now holds the new scan.
     assert ranges[1] == pytest.approx(2.5)
     assert np.shares_memory(ranges, sim.sensor("rover", "lidar2d_0").ranges)
+    # reset and restore keep the sensors and their storage: the view stays live.
+    snap = sim.snapshot()
+    sim.reset()
+    sim.step()
+    assert ranges[1] == pytest.approx(3.5)
+    sim.restore(snap)
+    assert ranges[1] == pytest.approx(2.5)
+    image = sim.sensor("rover", "rgb_camera_0").image
+    sim.reset()
+    sim.step()
+    assert np.shares_memory(image, sim.sensor("rover", "rgb_camera_0").image)
 
 
 def test_fov_detections(sim):

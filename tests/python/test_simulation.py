@@ -159,6 +159,10 @@ def test_unknown_names_raise_value_error(wall_sim):
         wall_sim.step({"robot_0": [0, 0, 0]})
     with pytest.raises(ValueError, match="no object with id 7"):
         wall_sim.object(7)
+    with pytest.raises(ValueError, match="no object with id -1"):
+        wall_sim.object(-1)
+    with pytest.raises(ValueError, match="no object with id 1180591620717411303424"):
+        wall_sim.object(2**70)
     with pytest.raises(ValueError, match="no sensor named 'camera'"):
         wall_sim.sensor("robot_0", "camera")
     with pytest.raises(ValueError, match="2 or 3 values"):

@@ -57,7 +57,8 @@ class Simulation {
   // Back to step 0 with world seed `seed`: afterwards the simulation is what a fresh one of the
   // same model with model.seed = seed would be (random placement is part of the model, drawn
   // when the world file was loaded, and stays). Media providers added with add_medium_provider
-  // stay and get back their state from when they were added.
+  // stay and get back their state from when they were added. Sensors stay the same objects
+  // (their state is set back), as with restore.
   void reset(std::uint64_t seed);
   // The running state now. Throws ubot::Error when a provider added with add_medium_provider
   // does not support snapshots (MediumProvider::clone).
