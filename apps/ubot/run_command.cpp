@@ -1,5 +1,6 @@
 #include "run_command.h"
 
+#include "interrupt.h"
 #include "run_sinks.h"
 
 #include <fmt/format.h>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -32,11 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::int64_t kDefaultSteps = 1000;
 constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max();
-
-// Set by SIGINT / SIGTERM during a --ros2 run, which then ends cleanly (a signal handler can only
-// reach a global).
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void request_stop(int) { g_stop = 1; }
 
 // frames.jsonl thinning: 0 = no file, else every n-th step.
 std::int64_t frames_every(const std::string& frames) {
@@ -106,11 +101,17 @@ class Pacer {
       : enabled_(factor.has_value()),
         period_(enabled_ ? step_time / *factor : 0.0),
         start_(Clock::now()) {}
+  // Returns early when the run is interrupted (a slow --realtime would otherwise keep Ctrl-C
+  // waiting for a whole step period).
   void wait(std::int64_t step) const {
     if (!enabled_) return;
-    std::this_thread::sleep_until(
+    const Clock::time_point until =
         start_ + std::chrono::duration_cast<Clock::duration>(
-                     std::chrono::duration<double>(period_ * static_cast<double>(step))));
+                     std::chrono::duration<double>(period_ * static_cast<double>(step)));
+    constexpr auto kSlice = std::chrono::milliseconds(50);
+    while (stop_signal() == 0 && Clock::now() < until) {
+      std::this_thread::sleep_until(std::min(until, Clock::now() + kSlice));
+    }
   }
 
  private:
@@ -122,6 +123,8 @@ class Pacer {
 }  // namespace
 
 int run(const RunOptions& options) {
+  // From here on Ctrl-C ends the run after its current step, with every output closed.
+  const InterruptHandlers interrupts;
   const std::int64_t every = frames_every(options.frames);
   // With the ROS 2 bridge the run goes on until --steps or Ctrl-C, not until the robots are done.
   const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
@@ -152,14 +155,12 @@ int run(const RunOptions& options) {
     transport = ros2::make_cyclone_transport({.domain_id = options.ros_domain_id});
     bridge = std::make_unique<ros2::Bridge>(*transport, sim);
     sinks.push_back(ros2_sink(*bridge));
-    g_stop = 0;
-    std::signal(SIGINT, request_stop);
-    std::signal(SIGTERM, request_stop);
   }
   for (const auto& sink : sinks) sink->on_start(sim);
 
   auto finished = [&] {
-    return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) || g_stop;
+    return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) ||
+           stop_signal() != 0;
   };
   Progress progress(!options.quiet, max_steps);
   const Pacer pacer(options.realtime, sim.world().step_time());
@@ -175,6 +176,11 @@ int run(const RunOptions& options) {
   progress.finish();
   for (const auto& sink : sinks) sink->on_finish(sim);
 
+  const int interrupted = stop_signal();
+  if (interrupted != 0) {
+    std::fprintf(stderr, "ubot: %s: stopped after step %lld, outputs closed\n",
+                 signal_name(interrupted), static_cast<long long>(sim.world().step_count()));
+  }
   if (!options.quiet) {
     const std::int64_t steps = sim.world().step_count();
     std::printf(
@@ -186,7 +192,7 @@ int run(const RunOptions& options) {
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
     for (const auto& sink : sinks) sink->report(stdout);
   }
-  return 0;
+  return interrupted != 0 ? interrupted_exit_code(interrupted) : 0;
 }
 
 }  // namespace ubot::app
