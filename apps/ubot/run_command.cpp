@@ -1,6 +1,7 @@
 #include "run_command.h"
 
 #include "interrupt.h"
+#include "output_folder.h"
 #include "run_sinks.h"
 
 #include <fmt/format.h>
@@ -133,10 +134,11 @@ int run(const RunOptions& options) {
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
-  const std::filesystem::path out = options.out;
-  create_output_dir(out);
-
   const std::vector<MappingModel> maps = run_maps(model, options.map);
+  // After the world loaded (a bad world leaves the previous outputs in place): the previous
+  // run's files go, and an unwritable folder fails before the first step.
+  OutputFolder folder(options.out);
+  const std::filesystem::path& out = folder.path();
   Simulation sim(std::move(model), {.threads = options.threads});
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
@@ -175,6 +177,7 @@ int run(const RunOptions& options) {
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
   for (const auto& sink : sinks) sink->on_finish(sim);
+  folder.write_manifest();
 
   const int interrupted = stop_signal();
   if (interrupted != 0) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ubot/core/output_files.h"
 #include "ubot/mapping/sim_mapper.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/record/mcap_recorder.h"
@@ -188,7 +189,12 @@ class MapperSink final : public Sink {
                 mapping::MapperOptions{.out_dir = out,
                                        .threaded = true,
                                        .info = log(quiet, ""),
-                                       .warn = log(quiet, "warning: ")}) {}
+                                       .warn = log(quiet, "warning: ")}) {
+    // The maps are saved at the end: a path that cannot be written fails now, not after the run.
+    for (std::size_t i = 0; i < mapper_.size(); ++i) {
+      for (const std::string& file : mapper_.output_files(i)) check_writable(file);
+    }
+  }
   void on_step(const Simulation& sim, const StepInfo&) override { mapper_.after_step(sim); }
   void on_finish(const Simulation&) override { saved_ = mapper_.finish(); }
   void report(std::FILE* out) const override {

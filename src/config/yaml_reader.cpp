@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -90,6 +91,55 @@ void check_duplicate_keys(const std::string& text, const std::string& name) {
   YAML::Parser parser(in);
   DuplicateKeyFinder finder(name);
   parser.HandleNextDocument(finder);  // YAML::Load reads the first document only
+}
+
+// The length of the UTF-8 sequence starting at text[i] (1 to 4), or 0 when it is not valid UTF-8
+// (a stray continuation byte, a truncated sequence, an overlong form, a surrogate or a code point
+// beyond U+10FFFF).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b = byte(i);
+  if (b < 0x80) return 1;
+  std::size_t n = 0;
+  std::uint32_t cp = 0;
+  if ((b & 0xE0) == 0xC0) {
+    n = 2, cp = b & 0x1F;
+  } else if ((b & 0xF0) == 0xE0) {
+    n = 3, cp = b & 0x0F;
+  } else if ((b & 0xF8) == 0xF0) {
+    n = 4, cp = b & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+// YAML streams are Unicode text; yaml-cpp copies invalid bytes into the strings as they are, and
+// an object name made of them would make frames.jsonl invalid JSON. Refused at the first one.
+void check_utf8(std::string_view text, const std::string& name) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) {
+      throw Error(
+          fmt::format("{}:{}:{}: invalid UTF-8 (byte 0x{:02X}); a world file must be "
+                      "UTF-8 text",
+                      name, line, column, static_cast<unsigned char>(text[i])));
+    }
+    if (text[i] == '\n') {
+      ++line, column = 1;
+    } else {
+      ++column;
+    }
+    i += n;
+  }
 }
 
 }  // namespace
@@ -285,6 +335,7 @@ std::string Mapping::string(std::string_view key, std::string fallback) {
 }
 
 Field parse_yaml(const std::string& text, const std::string& name) {
+  check_utf8(text, name);
   YAML::Node root;
   try {
     root = YAML::Load(text);

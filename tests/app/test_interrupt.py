@@ -54,8 +54,9 @@ def start(out, *extra):
 
 
 def wait_for_steps(out, lines, timeout=60):
-    """Waits until frames.jsonl has `lines` lines (the run is well under way)."""
-    path = os.path.join(out, "frames.jsonl")
+    """Waits until frames.jsonl has `lines` lines (the run is well under way). Until the run
+    ends the file is frames.jsonl.part (renamed when complete)."""
+    path = os.path.join(out, "frames.jsonl.part")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if os.path.exists(path):
