@@ -168,6 +168,69 @@ class WritableBeforeTheFirstStep(unittest.TestCase):
         self.refused_at_once("--out", "/proc/ubot-out", needle="/proc/ubot-out")
 
 
+class InsideTheOutputFolder(unittest.TestCase):
+    NAMES_WORLD = """
+world: {width: 10, height: 10}
+robot:
+  - name: ../../escape
+    kinematics: {name: diff}
+    state: [1, 5, 0]
+    goal: [9, 5, 0]
+    sensors:
+      - {name: imu, update_rate_hz: 10}
+  - name: /etc/passwd
+    kinematics: {name: diff}
+    state: [1, 2, 0]
+    goal: [9, 2, 0]
+    sensors:
+      - {name: rgb_camera, width: 8, height: 6}
+"""
+
+    def test_object_and_sensor_names_become_file_safe_names_inside_out(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-names-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), self.NAMES_WORLD)
+            out = os.path.join(tmp, "a", "b", "out")
+            r = ubot("run", world, "--steps", "2", "--out", out, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["a", "w.yaml"])
+            self.assertEqual(os.listdir(os.path.join(tmp, "a")), ["b"])
+            self.assertEqual(os.listdir(os.path.join(tmp, "a", "b")), ["out"])
+            files = files_under(out)
+            self.assertIn("___.__escape/imu_0.csv", files)  # no "..", no separator
+            self.assertIn("_etc_passwd/rgb_camera_0/000000.png", files)
+            for f in files:
+                self.assertNotIn("..", f)
+
+    def test_a_world_cannot_send_a_map_outside_out(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-escape-{os.getpid()}-") as tmp:
+            for output, message in (
+                    ("/tmp/evil.las", "'/tmp/evil.las' is an absolute path; a world's outputs "
+                                      "stay inside --out"),
+                    ("../../evil.las", "'../../evil.las' leaves the output folder ('..')"),
+                    ("maps/../../evil", "'maps/../../evil' leaves the output folder")):
+                with self.subTest(output=output):
+                    world = write(os.path.join(tmp, "w.yaml"),
+                                  "robot:\n  - sensors: [{name: lidar2d}]\n"
+                                  f"mapping:\n  output: {output}\n")
+                    for command in (["validate", world], ["run", world, "--out", tmp]):
+                        r = ubot(*command)
+                        self.assertEqual(r.returncode, 2, r.stderr)
+                        self.assertIn(f"{world}:4:11: mapping.output: {message}", r.stderr)
+            # A map name cannot do it either; --map PATH on the command line may go anywhere.
+            world = write(os.path.join(tmp, "w.yaml"),
+                          "robot:\n  - sensors: [{name: lidar2d}]\nmapping: {name: ..}\n")
+            r = ubot("validate", world)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"{world}:3:17: mapping.name: a map name must be non-empty", r.stderr)
+            world = write(os.path.join(tmp, "w.yaml"),
+                          "robot:\n  - sensors: [{name: lidar2d}]\nmapping: {output: m}\n")
+            elsewhere = os.path.join(tmp, "elsewhere", "m.las")
+            r = ubot("run", world, "--steps", "3", "--out", os.path.join(tmp, "out"), "--quiet",
+                     "--map", elsewhere)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.exists(elsewhere))
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)

@@ -19,10 +19,14 @@ std::filesystem::path camera_dir(const Simulation& sim, const Sensor& camera) {
 
 std::string file_safe_name(const std::string& name) {
   std::string out = name.empty() ? "_" : name;
-  for (char& c : out) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    // A '.' may not start the name (no hidden file, no "..") nor follow another '.'.
+    const bool dot_ok = c == '.' && i > 0 && name[i - 1] != '.';
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && !dot_ok) {
+      out[i] = '_';
+    }
   }
-  if (out == "." || out == "..") out = "_";
   return out;
 }
 

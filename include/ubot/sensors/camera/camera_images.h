@@ -11,8 +11,9 @@
 
 namespace ubot {
 
-// A file-name-safe version of an object or sensor name: characters other than letters, digits,
-// '-', '_' and '.' become '_'; "", "." and ".." become "_".
+// A file-name-safe version of an object or sensor name, one path component that stays inside its
+// folder: characters other than letters, digits, '-', '_' and '.' become '_', and so does a '.'
+// at the start or after another '.' (no hidden names, no ".."); "" becomes "_".
 std::string file_safe_name(const std::string& name);
 // Creates `dir` and its parents (nothing if they exist); throws ubot::Error naming it otherwise.
 void create_output_dir(const std::filesystem::path& dir);
