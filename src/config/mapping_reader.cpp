@@ -118,15 +118,17 @@ namespace {
 void check_inside_out(const Field& f, const std::string& output) {
   const std::filesystem::path p(output);
   if (p.has_root_path()) {
-    f.fail(fmt::format("'{}' is an absolute path; a world's outputs stay inside --out (give a "
-                       "path relative to it, or use --map PATH)",
-                       output));
+    f.fail(
+        fmt::format("'{}' is an absolute path; a world's outputs stay inside --out (give a "
+                    "path relative to it, or use --map PATH)",
+                    output));
   }
   for (const std::filesystem::path& part : p) {
     if (part == "..") {
-      f.fail(fmt::format("'{}' leaves the output folder ('..'); a world's outputs stay inside "
-                         "--out (or use --map PATH)",
-                         output));
+      f.fail(
+          fmt::format("'{}' leaves the output folder ('..'); a world's outputs stay inside "
+                      "--out (or use --map PATH)",
+                      output));
     }
   }
 }
@@ -137,9 +139,10 @@ MappingModel read_map(const Field& field, const WorldModel& world, const std::st
   Mapping m(field);
   MappingModel map;
   map.name = m.string("name", name);
-  if (map.name.empty() || map.name.find_first_of("/\\") != std::string::npos ||
-      map.name == "." || map.name == "..") {
-    m.get("name")->fail("a map name must be non-empty, contain no '/' or '\\' and not be '.' or '..'");
+  if (map.name.empty() || map.name.find_first_of("/\\") != std::string::npos || map.name == "." ||
+      map.name == "..") {
+    m.get("name")->fail(
+        "a map name must be non-empty, contain no '/' or '\\' and not be '.' or '..'");
   }
   if (auto f = m.get("resolution")) {
     map.resolution = f->as_positive();
