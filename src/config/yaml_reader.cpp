@@ -12,6 +12,7 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include "ubot/core/color.h"
 #include "ubot/core/error.h"
 
 namespace ubot::config {
@@ -167,7 +168,19 @@ void Field::fail_type(std::string_view expected) const {
 double Field::as_number() const {
   const auto value = parse_number(node_);
   if (!value || std::isnan(*value)) fail_type("a number");
+  // The one limit every number of a world obeys: beyond it a position, length, angle or time is
+  // nonsense, and sums of such values (a sensor's offset on a body far out) could leave the
+  // range Embree's ray checks accept (an abort, not an error).
+  if (std::isfinite(*value) && std::abs(*value) > kMaxMagnitude) {
+    fail(fmt::format("{} is beyond the limit of ±1e9 for any number in a world", node_.Scalar()));
+  }
   return *value;
+}
+
+double Field::as_at_most(double max, std::string_view unit) const {
+  const double value = as_positive();
+  if (value > max) fail(fmt::format("must be at most {:g} {}, got {}", max, unit, node_.Scalar()));
+  return value;
 }
 
 double Field::as_finite() const {
@@ -200,7 +213,11 @@ double Field::as_non_negative() const {
 }
 
 std::int64_t Field::as_integer() const {
-  const double value = as_finite();
+  // Not as_finite(): seeds and counts may exceed the ±1e9 limit of other numbers.
+  const auto parsed = parse_number(node_);
+  if (!parsed || std::isnan(*parsed)) fail_type("a number");
+  const double value = *parsed;
+  if (!std::isfinite(value)) fail(fmt::format("expected a finite number, got {}", value));
   if (value != std::floor(value) || std::abs(value) > 9.0e15) {
     fail(fmt::format("expected a whole number, got {}", node_.Scalar()));
   }
@@ -218,6 +235,17 @@ bool Field::as_bool() const {
 std::string Field::as_string() const {
   if (!node_.IsScalar()) fail_type("a string");
   return node_.Scalar();
+}
+
+std::string Field::as_color() const {
+  std::string value = as_string();
+  if (!parse_color(value)) {
+    fail(
+        fmt::format("unknown colour '{}' (a matplotlib / CSS name such as 'royalblue', a "
+                    "letter such as 'r', '#rrggbb', '#rrggbbaa', a grey level '0.75' or 'none')",
+                    value));
+  }
+  return value;
 }
 
 std::vector<double> Field::as_numbers(std::size_t min_size, std::size_t max_size) const {
@@ -306,10 +334,18 @@ void Mapping::finish() const {
     const std::string key = entry.first.Scalar();
     if (known_.contains(key)) continue;
     const std::string path = field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
-    const Field at(entry.first, path, field_.file(), field_.node().Mark());
+    const Field at(entry.first, field_.path(), field_.file(), field_.node().Mark());
+    // A key longer than any real one gets no hint (the edit distance is quadratic: a 25 MB key
+    // took a minute and 3.7 GB) and is shown cut short.
+    constexpr std::size_t kLongKey = 64;
+    if (key.size() > kLongKey) {
+      at.fail(
+          fmt::format("unknown key '{}...' ({} characters)", key.substr(0, kLongKey), key.size()));
+    }
+    const Field named(entry.first, path, field_.file(), field_.node().Mark());
     const std::string hint = nearest_word(key, known);
-    at.fail(fmt::format("unknown key '{}'{}", key,
-                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+    named.fail(fmt::format("unknown key '{}'{}", key,
+                           hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
   }
 }
 

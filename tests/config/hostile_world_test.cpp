@@ -78,6 +78,30 @@ TEST(NonUtf8, ValidMultiByteNamesLoadAndColumnsCountCharacters) {
             "bad.yaml:2:14: invalid UTF-8 (byte 0xFF); a world file must be UTF-8 text");
 }
 
+TEST(Limits, EveryNumberStaysWithinAPlusMinusBillionButWholeNumbersHaveTheirOwnRanges) {
+  EXPECT_EQ(load_error("obstacle:\n  - {shape: {name: circle, radius: 1.0000001e9}}\n"),
+            "bad.yaml:2:36: obstacle[0].shape.radius: 1.0000001e9 is beyond the limit of ±1e9 for "
+            "any number in a world");
+  EXPECT_EQ(
+      load_error("obstacle:\n  - {shape: {name: circle, radius: 1e9}, state: [-1e9, 1e9, 0]}\n"),
+      "loaded without error");  // the limit itself is accepted
+  EXPECT_EQ(load_error("world: {seed: 123456789012345}\n"), "loaded without error");
+  EXPECT_EQ(load_error("robot:\n  - {vel_max: [.inf, .inf]}\n"), "loaded without error");
+}
+
+TEST(Limits, RatesAndRangesHaveTheirOwnCeilings) {
+  EXPECT_EQ(load_error("robot:\n  - sensors: [{name: lidar2d, range_max: 1e6, update_rate_hz: "
+                       "1e6}]\n"),
+            "loaded without error");
+  EXPECT_EQ(load_error("robot:\n  - sensors: [{name: imu, low_pass_cutoff_hz: 1000001}]\n"),
+            "bad.yaml:2:47: robot[0].sensors[0].low_pass_cutoff_hz: must be at most 1e+06 Hz, got "
+            "1000001");
+  EXPECT_EQ(
+      load_error("robot:\n  - sensors: [{name: rgb_camera, far_clip: 1e6, "
+                 "preview_distance: 2e6}]\n"),
+      "bad.yaml:2:67: robot[0].sensors[0].preview_distance: must be at most 1e+06 m, got 2e6");
+}
+
 TEST(NonRegularFiles, DevZeroIsRefusedNotReadForever) {
   EXPECT_EQ(file_error("/dev/zero"),
             "/dev/zero: not a regular file (a device, FIFO or socket), not a world file");
