@@ -123,6 +123,12 @@ class Pacer {
 
 }  // namespace
 
+LoadOptions load_options(std::optional<std::uint64_t> seed, const std::string& memory_limit) {
+  LoadOptions o{.seed = seed};
+  if (!memory_limit.empty()) o.memory_limit = parse_size(memory_limit, "--memory-limit");
+  return o;
+}
+
 int run(const RunOptions& options) {
   // From here on Ctrl-C ends the run after its current step, with every output closed.
   const InterruptHandlers interrupts;
@@ -130,7 +136,7 @@ int run(const RunOptions& options) {
   // With the ROS 2 bridge the run goes on until --steps or Ctrl-C, not until the robots are done.
   const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
-  WorldModel model = load_world(options.world, {.seed = options.seed});
+  WorldModel model = load_world(options.world, load_options(options.seed, options.memory_limit));
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }

@@ -11,6 +11,7 @@
 
 #include "mapping_reader.h"
 #include "object_reader.h"
+#include "resource_estimate.h"
 #include "ros2_reader.h"
 #include "ubot/core/error.h"
 #include "ubot/core/pose3d.h"
@@ -170,6 +171,8 @@ class WorldLoader {
     int group = 0;
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
+    // Before the simulation allocates images, point buffers and bodies.
+    config::check_memory_estimate(model_, options_.memory_limit);
     top.ignore("gui");
     const auto mapping = top.get("mapping");
     const auto media = top.get("media");

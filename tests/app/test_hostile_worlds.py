@@ -14,6 +14,7 @@ import time
 import unittest
 
 UBOT = None
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 ROBOT = "robot:\n  - kinematics: {name: omni}\n"
 # (what, world text, the message after "FILE:")
@@ -101,6 +102,82 @@ class RefusedAtLoad(unittest.TestCase):
             self.assertIn(f"{world}:2:5: world: unknown key '{'k' * 64}...' (25000000 "
                           "characters)", v.stderr)
             self.assertLess(len(v.stderr), 400)  # was a 50 MB "did you mean"
+
+
+def camera_world(width, height, kind="rgb_camera"):
+    return (ROBOT + "    state: [1, 1, 0]\n"
+            f"    sensors: [{{name: {kind}, width: {width}, height: {height}}}]\n")
+
+
+class MemoryEstimates(unittest.TestCase):
+    """Item 2: a world whose memory estimate exceeds the limit is refused at load (validate and
+    run alike), before anything is allocated, with the estimate in the message."""
+
+    def test_a_16384_square_camera_is_refused_with_its_estimate(self):
+        # Was killed at 4 GB with no message. 16384^2 pixels x 200 B (rgb, measured 190) = 50 GiB.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-mem-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), camera_world(16384, 16384))
+            for command in (["validate", world, "--memory-limit", "16G"],
+                            ["run", world, "--memory-limit", "16G", "--out", tmp, "--quiet"]):
+                r = ubot(*command, timeout=30)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(f"{world}: the world would need about 50.0 GiB of memory "
+                              "(robot_0/rgb_camera_0: a 16384 x 16384 rgb_camera: 50.0 GiB; "
+                              "1 object), more than the limit of 16.0 GiB (--memory-limit)",
+                              r.stderr)
+            # The default limit is half of the machine's memory.
+            with open("/proc/meminfo") as f:
+                total_kib = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
+            r = ubot("validate", world, timeout=30)
+            if 50 * 1024**3 > total_kib * 1024 // 2:
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("(half of this machine's memory)", r.stderr)
+
+    def test_the_limit_from_the_environment_and_its_exact_edge(self):
+        # A 1000 x 1000 depth camera: 10^6 x 160 B, plus the robot's 4096 B.
+        estimate = 1000 * 1000 * 160 + 4096
+        with tempfile.TemporaryDirectory(prefix=f"ubot-memenv-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), camera_world(1000, 1000, "depth_camera"))
+            env = dict(os.environ, UBOT_MEMORY_LIMIT=str(estimate))
+            r = subprocess.run([UBOT, "validate", world], capture_output=True, text=True,
+                               env=env, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            env["UBOT_MEMORY_LIMIT"] = str(estimate - 1)
+            r = subprocess.run([UBOT, "validate", world], capture_output=True, text=True,
+                               env=env, timeout=60)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("the world would need about 152.6 MiB of memory (robot_0/depth_camera_0:"
+                          " a 1000 x 1000 depth_camera: 152.6 MiB; 1 object), more than the limit "
+                          "of 152.6 MiB (UBOT_MEMORY_LIMIT)", r.stderr)
+            # --memory-limit wins over the environment.
+            r = subprocess.run([UBOT, "validate", world, "--memory-limit", "1G"],
+                               capture_output=True, text=True, env=env, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_a_lidar3d_at_the_ray_limit_is_refused_under_a_small_limit(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-memlidar-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), ROBOT + "    state: [1, 1, 0]\n"
+                          "    sensors: [{name: lidar3d, channels: 1024, vertical_fov: [-0.5, 0.5],"
+                          " number: 9765}]\n")  # just under lidar3d's 10 million rays
+            r = ubot("validate", world, "--memory-limit", "1G")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            # 1024 x 9765 points x 128 B = 1.19 GiB.
+            self.assertIn("(robot_0/lidar3d_0: a lidar3d of 1024 x 9765 points: 1.2 GiB;",
+                          r.stderr)
+
+    def test_bad_sizes_are_refused_naming_the_option(self):
+        world = os.path.join(ROOT, "examples", "lidar_world.yaml")
+        for size in ("0", "lots", "-5G", "8X", "1e30"):
+            with self.subTest(size=size):
+                r = ubot("validate", world, "--memory-limit", size)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(f"--memory-limit: expected a size such as 8G, 512M or 1000000 "
+                              f"(bytes), got '{size}'", r.stderr)
+        r = subprocess.run([UBOT, "validate", world], capture_output=True, text=True,
+                           env=dict(os.environ, UBOT_MEMORY_LIMIT="lots"), timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("UBOT_MEMORY_LIMIT: expected a size such as 8G", r.stderr)
+        self.assertEqual(ubot("validate", world, "--memory-limit", "1.5G").returncode, 0)
 
 
 class Accepted(unittest.TestCase):
