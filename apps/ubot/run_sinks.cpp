@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "ubot/core/output_files.h"
 #include "ubot/mapping/sim_mapper.h"
@@ -44,6 +45,7 @@ class FramesSink final : public Sink {
 class ImuOutputsSink final : public Sink {
  public:
   ImuOutputsSink(const Simulation& sim, const std::filesystem::path& out) {
+    std::map<std::string, std::string> claimed;
     for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
       const Sensor& sensor = *sim.sensors()[i];
       const Imu* imu = sensor_if<Imu>(sensor);
@@ -52,6 +54,9 @@ class ImuOutputsSink final : public Sink {
           out / file_safe_name(sim.world().object_model(sensor.object_id()).name);
       create_output_dir(dir);
       const std::string stem = (dir / file_safe_name(sensor.model().common.name)).string();
+      claim_output_name(claimed, stem + ".csv",
+                        fmt::format("'{}/{}'", sim.world().object_model(sensor.object_id()).name,
+                                    sensor.model().common.name));
       imus_.push_back({i, imu, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(*imu),
                        stem + ".png"});
     }

@@ -201,6 +201,28 @@ robot:
             for f in files:
                 self.assertNotIn("..", f)
 
+    def test_two_names_equal_once_file_safe_are_refused_not_overwritten(self):
+        # "a/b" and "a_b" both become a_b: the second IMU's CSV would replace the first's.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-clash-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"),
+                          "robot:\n  - name: a/b\n    sensors: [{name: imu}]\n"
+                          "  - name: a_b\n    state: [2, 2, 0]\n    sensors: [{name: imu}]\n")
+            r = ubot("run", world, "--steps", "1", "--out", os.path.join(tmp, "o"), "--quiet")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"'a/b/imu_0' and 'a_b/imu_0' would both write "
+                          f"{os.path.join(tmp, 'o', 'a_b', 'imu_0.csv')}", r.stderr)
+            world = write(os.path.join(tmp, "w.yaml"),
+                          "robot:\n  - name: cam.1\n    sensors: [{name: rgb_camera}]\n"
+                          "  - name: cam_1\n    state: [2, 2, 0]\n    sensors: [{name: rgb_camera}]\n")
+            r = ubot("run", world, "--steps", "1", "--out", os.path.join(tmp, "o"), "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)  # '.' is kept: no clash
+            world = write(os.path.join(tmp, "w.yaml"),
+                          "robot:\n  - name: cam 1\n    sensors: [{name: rgb_camera}]\n"
+                          "  - name: cam_1\n    state: [2, 2, 0]\n    sensors: [{name: rgb_camera}]\n")
+            r = ubot("run", world, "--steps", "1", "--out", os.path.join(tmp, "o"), "--quiet")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("'cam 1/rgb_camera_0' and 'cam_1/rgb_camera_0' would both write", r.stderr)
+
     def test_a_world_cannot_send_a_map_outside_out(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-escape-{os.getpid()}-") as tmp:
             for output, message in (
