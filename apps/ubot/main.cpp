@@ -10,15 +10,21 @@
 #include "run_command.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/sim/simulation.h"
 
 namespace {
 
 constexpr int kBadInput = 2;
 
-int validate(const std::string& world) {
-  const ubot::WorldModel m = ubot::load_world(world);
+// "validate means it runs" (issue 16): the world is loaded and its simulation built (scene,
+// sensors), as `ubot run` does before its first step, so whatever run refuses at load validate
+// refuses with the same message.
+int validate(const std::string& world, const std::string& memory_limit) {
+  ubot::WorldModel m = ubot::load_world(world, ubot::app::load_options({}, memory_limit));
   for (const std::string& w : m.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  std::printf("%s: ok (%zu objects)\n", world.c_str(), m.objects.size());
+  const std::size_t objects = m.objects.size();
+  const ubot::Simulation sim(std::move(m), {.threads = 1});
+  std::printf("%s: ok (%zu objects)\n", world.c_str(), objects);
   return 0;
 }
 
@@ -68,6 +74,12 @@ int main(int argc, char** argv) {
   std::string validate_world;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a world file and exit");
   validate_cmd->add_option("world", validate_world, "World file")->required();
+  std::string validate_memory_limit;
+  const char* memory_help =
+      "Refuse a world whose memory estimate exceeds SIZE (e.g. 8G; default UBOT_MEMORY_LIMIT, "
+      "else half of the machine's memory)";
+  validate_cmd->add_option("--memory-limit", validate_memory_limit, memory_help);
+  run_cmd->add_option("--memory-limit", run.memory_limit, memory_help);
 
   ubot::app::MapOptions map;
   CLI::App* map_cmd = ubot::app::add_map_commands(app, map);
@@ -79,7 +91,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kBadInput;
   }
   try {
-    if (*validate_cmd) return validate(validate_world);
+    if (*validate_cmd) return validate(validate_world, validate_memory_limit);
     if (*map_cmd) return ubot::app::run_map_command(map);
     if (run.out.empty()) {
       run.out = (std::filesystem::path("out") / std::filesystem::path(run.world).stem()).string();

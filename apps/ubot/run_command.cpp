@@ -1,5 +1,7 @@
 #include "run_command.h"
 
+#include "interrupt.h"
+#include "output_folder.h"
 #include "run_sinks.h"
 
 #include <fmt/format.h>
@@ -8,7 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -40,11 +41,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::int64_t kDefaultSteps = 1000;
 constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max();
-
-// Set by SIGINT / SIGTERM during a --ros2 run, which then ends cleanly (a signal handler can only
-// reach a global).
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void request_stop(int) { g_stop = 1; }
 
 // frames.jsonl thinning: 0 = no file, else every n-th step.
 std::int64_t frames_every(const std::string& frames) {
@@ -98,11 +94,17 @@ class Pacer {
       : enabled_(factor.has_value()),
         period_(enabled_ ? step_time / *factor : 0.0),
         start_(Clock::now()) {}
+  // Returns early when the run is interrupted (a slow --realtime would otherwise keep Ctrl-C
+  // waiting for a whole step period).
   void wait(std::int64_t step) const {
     if (!enabled_) return;
-    std::this_thread::sleep_until(
+    const Clock::time_point until =
         start_ + std::chrono::duration_cast<Clock::duration>(
-                     std::chrono::duration<double>(period_ * static_cast<double>(step))));
+                     std::chrono::duration<double>(period_ * static_cast<double>(step)));
+    constexpr auto kSlice = std::chrono::milliseconds(50);
+    while (stop_signal() == 0 && Clock::now() < until) {
+      std::this_thread::sleep_until(std::min(until, Clock::now() + kSlice));
+    }
   }
 
  private:
@@ -113,19 +115,28 @@ class Pacer {
 
 }  // namespace
 
+LoadOptions load_options(std::optional<std::uint64_t> seed, const std::string& memory_limit) {
+  LoadOptions o{.seed = seed};
+  if (!memory_limit.empty()) o.memory_limit = parse_size(memory_limit, "--memory-limit");
+  return o;
+}
+
 int run(const RunOptions& options) {
+  // From here on Ctrl-C ends the run after its current step, with every output closed.
+  const InterruptHandlers interrupts;
   const std::int64_t every = frames_every(options.frames);
   // With the ROS 2 bridge the run goes on until --steps or Ctrl-C, not until the robots are done.
   const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
-  WorldModel model = load_world(options.world, {.seed = options.seed});
+  WorldModel model = load_world(options.world, load_options(options.seed, options.memory_limit));
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
-  const std::filesystem::path out = options.out;
-  create_output_dir(out);
-
   const std::vector<MappingModel> maps = run_maps(model, options.map);
+  // After the world loaded (a bad world leaves the previous outputs in place): the previous
+  // run's files go, and an unwritable folder fails before the first step.
+  OutputFolder folder(options.out);
+  const std::filesystem::path& out = folder.path();
   Simulation sim(std::move(model), {.threads = options.threads});
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
@@ -144,14 +155,12 @@ int run(const RunOptions& options) {
     transport = ros2::make_cyclone_transport({.domain_id = options.ros_domain_id});
     bridge = std::make_unique<ros2::Bridge>(*transport, sim);
     sinks.push_back(ros2_sink(*bridge));
-    g_stop = 0;
-    std::signal(SIGINT, request_stop);
-    std::signal(SIGTERM, request_stop);
   }
   for (const auto& sink : sinks) sink->on_start(sim);
 
   auto finished = [&] {
-    return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) || g_stop;
+    return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) ||
+           stop_signal() != 0;
   };
   Progress progress(!options.quiet, max_steps);
   const Pacer pacer(options.realtime, sim.world().step_time());
@@ -166,7 +175,13 @@ int run(const RunOptions& options) {
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
   for (const auto& sink : sinks) sink->on_finish(sim);
+  folder.write_manifest();
 
+  const int interrupted = stop_signal();
+  if (interrupted != 0) {
+    std::fprintf(stderr, "ubot: %s: stopped after step %lld, outputs closed\n",
+                 signal_name(interrupted), static_cast<long long>(sim.world().step_count()));
+  }
   if (!options.quiet) {
     const std::int64_t steps = sim.world().step_count();
     std::printf(
@@ -178,7 +193,7 @@ int run(const RunOptions& options) {
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
     for (const auto& sink : sinks) sink->report(stdout);
   }
-  return 0;
+  return interrupted != 0 ? interrupted_exit_code(interrupted) : 0;
 }
 
 }  // namespace ubot::app

@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "ubot/config/load_world.h"
+
 namespace ubot::app {
 
 struct RunOptions {
@@ -21,7 +23,11 @@ struct RunOptions {
   std::optional<double> realtime;         // pace simulation time at this multiple of wall time
   std::string mcap;                       // --mcap PATH: record as MCAP ("" = no recording)
   std::string mcap_compression = "zstd";  // --mcap-compression: zstd | lz4 | none
+  std::string memory_limit;  // --memory-limit SIZE ("" = UBOT_MEMORY_LIMIT or half the memory)
 };
+
+// The load options of --seed and --memory-limit.
+LoadOptions load_options(std::optional<std::uint64_t> seed, const std::string& memory_limit);
 
 // Runs; returns the process exit code. Throws ubot::Error on bad input or I/O failure.
 int run(const RunOptions& options);

@@ -12,6 +12,7 @@
 #include "grid_map_reader.h"
 #include "mapping_reader.h"
 #include "object_reader.h"
+#include "resource_estimate.h"
 #include "ros2_reader.h"
 #include "ubot/core/error.h"
 #include "ubot/core/pose3d.h"
@@ -37,8 +38,20 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   w.name = m.string("name", std::filesystem::path(file).stem().string());
   w.height = m.positive("height", 10.0);
   w.width = m.positive("width", 10.0);
-  w.step_time = m.positive("step_time", 0.1);
-  w.sample_time = m.positive("sample_time", w.step_time);
+  // Time is int64 nanoseconds: a step of at least 1 µs is many ticks, and at most an hour keeps
+  // 10^9 steps far from the int64 end (1e300 overflowed it, failing without a location).
+  if (auto f = m.get("step_time")) {
+    w.step_time = f->as_at_most(config::kMaxStepTime, "s");
+    if (w.step_time < config::kMinStepTime) {
+      f->fail(
+          fmt::format("must be at least {:g} s, got {}", config::kMinStepTime, f->node().Scalar()));
+    }
+  }
+  if (auto f = m.get("sample_time")) {
+    w.sample_time = f->as_at_most(config::kMaxStepTime, "s");
+  } else {
+    w.sample_time = w.step_time;
+  }
   if (auto f = m.get("offset")) {
     const auto o = f->as_numbers(2, 2);
     w.offset = {o[0], o[1]};
@@ -143,6 +156,7 @@ Eigen::Vector3d read_vector3(Mapping& m, std::string_view key, const Eigen::Vect
   const auto f = m.get(key);
   if (!f) return fallback;
   const auto v = f->as_numbers(2, 3);
+  for (std::size_t k = 0; k < v.size(); ++k) f->item(k).as_finite();
   return {v[0], v[1], v.size() > 2 ? v[2] : fallback[2]};
 }
 
@@ -162,6 +176,8 @@ class WorldLoader {
     int group = 0;
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
+    // Before the simulation allocates images, point buffers and bodies.
+    config::check_memory_estimate(model_, options_.memory_limit);
     top.ignore("gui");
     const auto mapping = top.get("mapping");
     const auto media = top.get("media");
@@ -273,7 +289,8 @@ class WorldLoader {
       Eigen::Vector2d center(w.offset.x() + w.width / 2.0, w.offset.y() + w.height / 2.0);
       if (auto c = d->get("center")) {
         const auto v = c->as_numbers(2, 3);
-        center = {v[0], v[1]};
+        center = {c->item(0).as_finite(), c->item(1).as_finite()};  // .inf placed robots at inf
+        if (v.size() > 2) c->item(2).as_finite();
       }
       for (int i = 0; i < number; ++i) {
         const double theta = 2.0 * kPi * i / number;

@@ -113,14 +113,36 @@ std::vector<MapScannerModel> read_scanners(const std::optional<Field>& field,
 
 namespace {
 
+// A world file decides names inside the output folder, never where outside it a file goes:
+// `--map PATH` on the command line is the way to write a map elsewhere (issue 16).
+void check_inside_out(const Field& f, const std::string& output) {
+  const std::filesystem::path p(output);
+  if (p.has_root_path()) {
+    f.fail(
+        fmt::format("'{}' is an absolute path; a world's outputs stay inside --out (give a "
+                    "path relative to it, or use --map PATH)",
+                    output));
+  }
+  for (const std::filesystem::path& part : p) {
+    if (part == "..") {
+      f.fail(
+          fmt::format("'{}' leaves the output folder ('..'); a world's outputs stay inside "
+                      "--out (or use --map PATH)",
+                      output));
+    }
+  }
+}
+
 MappingModel read_map(const Field& field, const WorldModel& world, const std::string& name,
                       std::vector<std::string>& warnings) {
   if (!field.is_map()) field.fail("expected a mapping describing a map");
   Mapping m(field);
   MappingModel map;
   map.name = m.string("name", name);
-  if (map.name.empty() || map.name.find('/') != std::string::npos) {
-    m.get("name")->fail("a map name must be non-empty and contain no '/'");
+  if (map.name.empty() || map.name.find_first_of("/\\") != std::string::npos || map.name == "." ||
+      map.name == "..") {
+    m.get("name")->fail(
+        "a map name must be non-empty, contain no '/' or '\\' and not be '.' or '..'");
   }
   if (auto f = m.get("resolution")) {
     map.resolution = f->as_positive();
@@ -133,6 +155,7 @@ MappingModel read_map(const Field& field, const WorldModel& world, const std::st
   map.scanners = read_scanners(m.get("scanners"), world, warnings);
   map.output = m.string("output", map.name);
   if (map.output.empty()) m.get("output")->fail("must not be empty");
+  if (auto f = m.get("output")) check_inside_out(*f, map.output);
   if (auto f = m.get("formats")) {
     if (f->is_scalar()) {
       map.formats.push_back(f->as_choice({"las", "ply", "pcd"}));

@@ -228,7 +228,7 @@ PlotModel read_plot(const std::optional<Field>& field, Role role) {
   p.arrow_length = m.non_negative("arrow_length", 0.0);
   if (auto f = m.get("obj_linestyle")) p.dashed = f->as_string() != "-";
   if (auto f = m.get("alpha")) p.alpha = f->as_non_negative();
-  if (auto f = m.get("color")) p.color = f->as_string();
+  if (auto f = m.get("color")) p.color = f->as_color();
   // The rest are matplotlib keyword arguments that IR-SIM forwards to its plots; they have no
   // meaning here, so they are accepted as IR-SIM accepts them.
   for (const auto& entry : field->node()) m.ignore(entry.first.Scalar());
@@ -412,7 +412,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
     }
     if (solid->kind != SolidKind::kMesh) o.height = solid->top();
   }
-  if (auto f = value("color", index)) o.color = f->as_string();
+  if (auto f = value("color", index)) o.color = f->as_color();
   if (auto f = value("density", index)) {
     o.density = f->as_unit_interval();
   }
@@ -420,7 +420,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.physics = read_physics([&](const char* key) { return value(key, index); }, o.shape);
   o.plot = read_plot(value("plot", index), role);
 
-  if (sensors_) o.sensors = read_sensors(*sensors_);
+  if (sensors_) o.sensors = read_sensors(*sensors_, warnings_);
   if (auto f = value("ros2", index); f && role != Role::kRobot) {
     f->fail("the ROS 2 bridge publishes and drives robots only");
   }

@@ -56,7 +56,8 @@ class ObjectReader {
 };
 
 // Reads an object's `sensors` list.
-std::vector<SensorModel> read_sensors(const Field& list);
+// An entry with neither `name` nor `type` is a lidar2d, as in IR-SIM, with a warning.
+std::vector<SensorModel> read_sensors(const Field& list, std::vector<std::string>& warnings);
 // Reads the top-level `media:` list (SPEC §8); `attach` names one of `objects`.
 std::vector<MediumModel> read_media(const Field& list, const std::vector<ObjectModel>& objects);
 

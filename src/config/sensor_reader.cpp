@@ -39,7 +39,7 @@ std::optional<Field> SensorKeys::get(std::string_view key) const {
 void read_common(const SensorKeys& k, SensorCommon& c) {
   c.enabled = k.boolean("enabled", true);
   c.auto_start = k.boolean("auto_start", true);
-  if (auto f = k.get("update_rate_hz")) c.update_rate_hz = f->as_positive();
+  if (auto f = k.get("update_rate_hz")) c.update_rate_hz = f->as_at_most(kMaxRateHz, "Hz");
   c.noise = k.boolean("noise", false);
   if (auto f = k.get("seed")) {
     const std::int64_t s = f->as_integer();
@@ -107,7 +107,7 @@ const SensorType& sensor_type(const std::optional<Field>& type_field) {
 
 }  // namespace
 
-std::vector<SensorModel> read_sensors(const Field& list) {
+std::vector<SensorModel> read_sensors(const Field& list, std::vector<std::string>& warnings) {
   if (!list.is_sequence()) list.fail("expected a list of sensors");
   std::vector<SensorModel> sensors;
   std::map<std::string, int, std::less<>> count_by_type;
@@ -117,6 +117,12 @@ std::vector<SensorModel> read_sensors(const Field& list) {
     Mapping m(entry);
     std::optional<Field> type_field = m.get("name");
     if (auto t = m.get("type")) type_field = type_field ? type_field : t;
+    if (!type_field) {
+      // IR-SIM's SensorFactory defaults to lidar2d too; refusing would break its worlds.
+      warnings.push_back(
+          fmt::format("{}: {}: no name or type: read as a lidar2d (IR-SIM's default)",
+                      entry.location(), entry.path()));
+    }
     const SensorType& type = sensor_type(type_field);
     SensorModel s;
     s.common.name = fmt::format("{}_{}", type.name, count_by_type[std::string(type.name)]++);

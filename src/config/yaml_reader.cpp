@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include "ubot/core/color.h"
 #include "ubot/core/error.h"
 
 namespace ubot::config {
@@ -92,6 +94,55 @@ void check_duplicate_keys(const std::string& text, const std::string& name) {
   parser.HandleNextDocument(finder);  // YAML::Load reads the first document only
 }
 
+// The length of the UTF-8 sequence starting at text[i] (1 to 4), or 0 when it is not valid UTF-8
+// (a stray continuation byte, a truncated sequence, an overlong form, a surrogate or a code point
+// beyond U+10FFFF).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b = byte(i);
+  if (b < 0x80) return 1;
+  std::size_t n = 0;
+  std::uint32_t cp = 0;
+  if ((b & 0xE0) == 0xC0) {
+    n = 2, cp = b & 0x1F;
+  } else if ((b & 0xF0) == 0xE0) {
+    n = 3, cp = b & 0x0F;
+  } else if ((b & 0xF8) == 0xF0) {
+    n = 4, cp = b & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+// YAML streams are Unicode text; yaml-cpp copies invalid bytes into the strings as they are, and
+// an object name made of them would make frames.jsonl invalid JSON. Refused at the first one.
+void check_utf8(std::string_view text, const std::string& name) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) {
+      throw Error(
+          fmt::format("{}:{}:{}: invalid UTF-8 (byte 0x{:02X}); a world file must be "
+                      "UTF-8 text",
+                      name, line, column, static_cast<unsigned char>(text[i])));
+    }
+    if (text[i] == '\n') {
+      ++line, column = 1;
+    } else {
+      ++column;
+    }
+    i += n;
+  }
+}
+
 }  // namespace
 
 Field::Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
@@ -117,7 +168,19 @@ void Field::fail_type(std::string_view expected) const {
 double Field::as_number() const {
   const auto value = parse_number(node_);
   if (!value || std::isnan(*value)) fail_type("a number");
+  // The one limit every number of a world obeys: beyond it a position, length, angle or time is
+  // nonsense, and sums of such values (a sensor's offset on a body far out) could leave the
+  // range Embree's ray checks accept (an abort, not an error).
+  if (std::isfinite(*value) && std::abs(*value) > kMaxMagnitude) {
+    fail(fmt::format("{} is beyond the limit of ±1e9 for any number in a world", node_.Scalar()));
+  }
   return *value;
+}
+
+double Field::as_at_most(double max, std::string_view unit) const {
+  const double value = as_positive();
+  if (value > max) fail(fmt::format("must be at most {:g} {}, got {}", max, unit, node_.Scalar()));
+  return value;
 }
 
 double Field::as_finite() const {
@@ -150,7 +213,11 @@ double Field::as_non_negative() const {
 }
 
 std::int64_t Field::as_integer() const {
-  const double value = as_finite();
+  // Not as_finite(): seeds and counts may exceed the ±1e9 limit of other numbers.
+  const auto parsed = parse_number(node_);
+  if (!parsed || std::isnan(*parsed)) fail_type("a number");
+  const double value = *parsed;
+  if (!std::isfinite(value)) fail(fmt::format("expected a finite number, got {}", value));
   if (value != std::floor(value) || std::abs(value) > 9.0e15) {
     fail(fmt::format("expected a whole number, got {}", node_.Scalar()));
   }
@@ -168,6 +235,17 @@ bool Field::as_bool() const {
 std::string Field::as_string() const {
   if (!node_.IsScalar()) fail_type("a string");
   return node_.Scalar();
+}
+
+std::string Field::as_color() const {
+  std::string value = as_string();
+  if (!parse_color(value)) {
+    fail(
+        fmt::format("unknown colour '{}' (a matplotlib / CSS name such as 'royalblue', a "
+                    "letter such as 'r', '#rrggbb', '#rrggbbaa', a grey level '0.75' or 'none')",
+                    value));
+  }
+  return value;
 }
 
 std::vector<double> Field::as_numbers(std::size_t min_size, std::size_t max_size) const {
@@ -256,10 +334,18 @@ void Mapping::finish() const {
     const std::string key = entry.first.Scalar();
     if (known_.contains(key)) continue;
     const std::string path = field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
-    const Field at(entry.first, path, field_.file(), field_.node().Mark());
+    const Field at(entry.first, field_.path(), field_.file(), field_.node().Mark());
+    // A key longer than any real one gets no hint (the edit distance is quadratic: a 25 MB key
+    // took a minute and 3.7 GB) and is shown cut short.
+    constexpr std::size_t kLongKey = 64;
+    if (key.size() > kLongKey) {
+      at.fail(
+          fmt::format("unknown key '{}...' ({} characters)", key.substr(0, kLongKey), key.size()));
+    }
+    const Field named(entry.first, path, field_.file(), field_.node().Mark());
     const std::string hint = nearest_word(key, known);
-    at.fail(fmt::format("unknown key '{}'{}", key,
-                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+    named.fail(fmt::format("unknown key '{}'{}", key,
+                           hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
   }
 }
 
@@ -285,6 +371,7 @@ std::string Mapping::string(std::string_view key, std::string fallback) {
 }
 
 Field parse_yaml(const std::string& text, const std::string& name) {
+  check_utf8(text, name);
   YAML::Node root;
   try {
     root = YAML::Load(text);

@@ -19,6 +19,14 @@
 
 namespace ubot::config {
 
+// Limits on numbers (docs/worlds.md, "Limits"): beyond them a value is nonsense, refused at
+// load with its file:line:col.
+inline constexpr double kMaxMagnitude = 1e9;  // any number: positions, lengths, angles, times
+inline constexpr double kMaxRateHz = 1e6;     // update / rotation rates, filter cut-offs
+inline constexpr double kMaxRange = 1e6;      // m: sensor ranges and depths
+inline constexpr double kMinStepTime = 1e-6;  // s: world.step_time (time is int64 ns)
+inline constexpr double kMaxStepTime = 3600;  // s: world.step_time and sample_time
+
 class Field {
  public:
   Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
@@ -37,14 +45,19 @@ class Field {
   bool is_sequence() const { return node_.IsSequence(); }
   bool is_scalar() const { return node_.IsScalar(); }
 
-  double as_number() const;         // any finite or infinite number (".inf" allowed)
-  double as_finite() const;         // a finite number
+  // Any number (".inf" allowed) whose magnitude, when finite, is at most kMaxMagnitude; every
+  // other reader below goes through it, so no number of a world exceeds ±1e9 (integers aside).
+  double as_number() const;
+  double as_finite() const;  // a finite number
+  // Finite, > 0 and <= max ("must be at most 1e+06 Hz, got 1e12"): rates, ranges.
+  double as_at_most(double max, std::string_view unit) const;
   double as_positive() const;       // finite, > 0
   double as_non_negative() const;   // finite, >= 0
   double as_unit_interval() const;  // finite, in [0, 1] (densities, tints, opacities)
   std::int64_t as_integer() const;  // a whole number (rejects 2.5)
   bool as_bool() const;             // true/false (also YAML's True/False/yes/no)
   std::string as_string() const;    // a scalar
+  std::string as_color() const;     // a colour ubot::parse_color reads ("#zzzzzz" is an error)
   // A sequence of numbers with a length in [min_size, max_size].
   std::vector<double> as_numbers(std::size_t min_size, std::size_t max_size) const;
   // Exactly three finite numbers (positions, velocities, roll / pitch / yaw).

@@ -9,6 +9,7 @@
 
 #include "binary_io.h"
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 #include "ubot/mapping/point_cloud_io.h"
 
 namespace ubot::mapping {
@@ -35,10 +36,14 @@ void write_file(const std::string& path, const std::vector<char>& bytes) {
   const std::filesystem::path p(path);
   std::error_code ec;
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::ofstream out(partial_path(path), std::ios::binary | std::ios::trunc);
   if (out) out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (out) out.close();
-  if (!out) throw Error(fmt::format("{}: cannot write the file", path));
+  if (!out) {
+    discard_output(path);
+    throw Error(fmt::format("{}: cannot write the file", path));
+  }
+  publish_output(path);
 }
 
 TextHeader read_text_header(const ByteReader& in, std::string_view end_marker,

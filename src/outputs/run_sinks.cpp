@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 #include "ubot/mapping/mapping_config.h"
 #include "ubot/mapping/point_cloud_io.h"
 #include "ubot/mapping/sim_mapper.h"
@@ -46,6 +48,7 @@ class FramesSink final : public Sink {
 class ImuOutputsSink final : public Sink {
  public:
   ImuOutputsSink(const Simulation& sim, const std::filesystem::path& out) {
+    std::map<std::string, std::string> claimed;
     for (std::size_t i = 0; i < sim.sensors().size(); ++i) {
       const Sensor& sensor = *sim.sensors()[i];
       const Imu* imu = sensor_if<Imu>(sensor);
@@ -54,6 +57,9 @@ class ImuOutputsSink final : public Sink {
           out / file_safe_name(sim.world().object_model(sensor.object_id()).name);
       create_output_dir(dir);
       const std::string stem = (dir / file_safe_name(sensor.model().common.name)).string();
+      claim_output_name(claimed, stem + ".csv",
+                        fmt::format("'{}/{}'", sim.world().object_model(sensor.object_id()).name,
+                                    sensor.model().common.name));
       imus_.push_back({i, imu, std::make_unique<ImuCsvWriter>(stem + ".csv"), viz::ImuPlot(*imu),
                        stem + ".png"});
     }
@@ -191,7 +197,12 @@ class MapperSink final : public Sink {
                 mapping::MapperOptions{.out_dir = out,
                                        .threaded = true,
                                        .info = log(quiet, ""),
-                                       .warn = log(quiet, "warning: ")}) {}
+                                       .warn = log(quiet, "warning: ")}) {
+    // The maps are saved at the end: a path that cannot be written fails now, not after the run.
+    for (std::size_t i = 0; i < mapper_.size(); ++i) {
+      for (const std::string& file : mapper_.output_files(i)) check_writable(file);
+    }
+  }
   void on_step(const Simulation& sim, const StepInfo&) override { mapper_.after_step(sim); }
   void on_finish(const Simulation&) override { saved_ = mapper_.finish(); }
   void report(std::FILE* out) const override {

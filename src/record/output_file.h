@@ -1,5 +1,6 @@
 #pragma once
 // The record writers' file handling: a write or close error is an ubot::Error naming the file.
+// A file is written as PATH.part and renamed to PATH when closed (ubot/core/output_files.h).
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -8,11 +9,12 @@
 #include <string>
 
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 
 namespace ubot {
 
 inline std::FILE* open_output(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
+  std::FILE* file = std::fopen(partial_path(path).c_str(), "wb");
   if (!file) throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
   return file;
 }
@@ -24,14 +26,19 @@ inline void write_output(std::FILE* file, const void* data, std::size_t bytes,
   }
 }
 
-// Flushes and closes `file` (then null); nothing when it is already null.
+// Flushes and closes `file` (then null) and gives it its final name; nothing when it is already
+// null. A failed write leaves no file behind.
 inline void close_output(std::FILE*& file, const std::string& path) {
   if (!file) return;
   const bool failed = std::fflush(file) != 0 || std::ferror(file);
   const int error = errno;
-  std::fclose(file);
+  const bool closed = std::fclose(file) == 0;
   file = nullptr;
-  if (failed) throw Error(fmt::format("{}: write failed: {}", path, std::strerror(error)));
+  if (failed || !closed) {
+    discard_output(path);
+    throw Error(fmt::format("{}: write failed: {}", path, std::strerror(failed ? error : errno)));
+  }
+  publish_output(path);
 }
 
 }  // namespace ubot

@@ -12,6 +12,7 @@
 #include "painter.h"
 #include "palette.h"
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 #include "ubot/render/drawing.h"
 
 namespace ubot::render {
@@ -42,6 +43,7 @@ int delay_centiseconds(double frame_seconds, const std::string& context) {
 }  // namespace
 
 struct GifWriter::Impl {
+  std::string path;     // written as path.part until closed
   std::string context;  // names the path in every error message
   ImageSize size;
   int delay_cs = 0;
@@ -63,7 +65,7 @@ struct GifWriter::Impl {
 void GifWriter::Impl::open(const std::string& path) {
   int error = 0;
   errno = 0;
-  gif = EGifOpenFileName(path.c_str(), false, &error);
+  gif = EGifOpenFileName(partial_path(path).c_str(), false, &error);
   if (!gif) {
     const std::string reason = errno != 0 ? std::strerror(errno) : gif_error(error);
     throw Error(context + ": cannot open for writing: " + reason);
@@ -76,6 +78,7 @@ void GifWriter::Impl::check(int result) {
   const std::string reason = gif_error(gif->Error);
   EGifCloseFile(gif, nullptr);
   gif = nullptr;
+  discard_output(path);
   throw Error(context + ": write failed: " + reason);
 }
 
@@ -163,11 +166,16 @@ void GifWriter::Impl::close() {
   int error = 0;
   const int result = EGifCloseFile(gif, &error);  // frees gif even when it fails
   gif = nullptr;
-  if (result == GIF_ERROR) throw Error(context + ": closing failed: " + gif_error(error));
+  if (result == GIF_ERROR) {
+    discard_output(path);
+    throw Error(context + ": closing failed: " + gif_error(error));
+  }
+  publish_output(path);
 }
 
 GifWriter::GifWriter(const std::string& path, ImageSize size, double frame_seconds)
     : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
   impl_->context = "GIF '" + path + "'";
   internal::check_size(size, impl_->context);
   if (size.width_px > kMaxGifSidePx || size.height_px > kMaxGifSidePx) {

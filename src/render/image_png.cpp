@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 
 namespace ubot::render {
 namespace {
@@ -39,14 +40,15 @@ bool encode(std::FILE* file, int width, int height, int bit_depth, int color_typ
 
 void write_file(const std::string& path, int width, int height, int bit_depth, int color_type,
                 std::vector<png_bytep>& rows) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
+  std::FILE* file = std::fopen(partial_path(path).c_str(), "wb");
   if (!file) throw Error(path + ": cannot open for writing: " + std::strerror(errno));
   const bool ok = encode(file, width, height, bit_depth, color_type, rows);
   const bool closed = std::fclose(file) == 0;
   if (!ok || !closed) {
-    std::remove(path.c_str());  // no truncated picture left behind
+    discard_output(path);  // no truncated picture left behind
     throw Error(path + ": write failed");
   }
+  publish_output(path);
 }
 
 void check_size(const std::string& path, int width, int height, std::size_t have,

@@ -7,6 +7,7 @@
 
 #include "painter.h"
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 
 namespace ubot::render {
 namespace {
@@ -33,7 +34,7 @@ namespace internal {
 
 // Opens the file ourselves (rather than cairo_surface_write_to_png) to report errno's reason.
 void write_surface(cairo_surface_t* surface, const std::string& path, const std::string& context) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(partial_path(path).c_str(), "wb"));
   if (!file) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
   const cairo_status_t status =
       cairo_surface_write_to_png_stream(surface, write_to_file, file.get());
@@ -41,9 +42,10 @@ void write_surface(cairo_surface_t* surface, const std::string& path, const std:
   if (status != CAIRO_STATUS_SUCCESS || close_result != 0) {
     const std::string reason =
         status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(status) : std::strerror(errno);
-    std::remove(path.c_str());  // do not leave a truncated picture behind
+    discard_output(path);  // do not leave a truncated picture behind
     throw Error(context + ": write failed: " + reason);
   }
+  publish_output(path);
 }
 
 std::vector<std::uint8_t> surface_rgba(cairo_surface_t* surface) {

@@ -15,6 +15,9 @@
 namespace ubot {
 namespace {
 
+// Beyond this many radians a heading is wrapped by remainder() rather than turn by turn.
+constexpr double kFarHeading = 64.0 * kPi;
+
 std::vector<double> random_point(RandomStream& rng, const BehaviorModel& b) {
   return {rng.uniform(b.range_low[0], b.range_high[0]),
           rng.uniform(b.range_low[1], b.range_high[1]),
@@ -22,7 +25,11 @@ std::vector<double> random_point(RandomStream& rng, const BehaviorModel& b) {
 }
 
 // IR-SIM's WrapToRegion(theta, [-pi, pi]) applied after each move: whole turns, ends kept.
+// Turns are taken off one at a time as IR-SIM does (bit for bit, for the headings a move
+// makes); a heading many turns out is first brought within a turn in one IEEE remainder, so
+// the wrap is O(1) (a yaw of 1e11 took 19 s for 3 steps, 1e16 never ended).
 double wrap_to_region(double theta) {
+  if (std::abs(theta) > kFarHeading) theta = std::remainder(theta, 2.0 * kPi);
   while (theta > kPi) theta -= 2.0 * kPi;
   while (theta < -kPi) theta += 2.0 * kPi;
   return theta;

@@ -672,7 +672,7 @@ class Ros2AndPacing(unittest.TestCase):
             time.sleep(2.0)  # well past the world's own end (robot_0 arrives within 150 steps)
             self.assertIsNone(p.poll(), "a --ros2 run goes on after the robots are done")
             p.send_signal(signal.SIGINT)
-            self.assertEqual(p.wait(timeout=60), 0, p.stderr.read())
+            self.assertEqual(p.wait(timeout=60), 130, p.stderr.read())  # 128 + SIGINT
             lines = self.frames(out).decode().splitlines()
             steps = [json.loads(line)["step"] for line in lines[1:]]
             self.assertEqual(steps, list(range(1, len(steps) + 1)))

@@ -57,7 +57,8 @@ def output_checksums(ubot, world):
             for name in files:
                 path = os.path.join(folder, name)
                 rel = os.path.relpath(path, out).replace(os.sep, "/")
-                if rasterised_by_cairo(rel):
+                # The manifest is the list of the other files, which are compared by name here.
+                if rasterised_by_cairo(rel) or rel == ".ubot-outputs":
                     continue
                 with open(path, "rb") as f:
                     sums[rel] = hashlib.sha256(f.read()).hexdigest()

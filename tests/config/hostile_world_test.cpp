@@ -53,6 +53,55 @@ TEST(DuplicateKeys, TheSameKeyInDifferentMappingsIsFine) {
             "loaded without error");
 }
 
+TEST(NonUtf8, InvalidBytesAreAnErrorNamingTheLineAndColumn) {
+  // Was copied into frames.jsonl as it was, making the file invalid JSON.
+  EXPECT_EQ(load_error("robot:\n  - name: r\xff"
+                       "1\n"),
+            "bad.yaml:2:12: invalid UTF-8 (byte 0xFF); a world file must be UTF-8 text");
+  // A truncated sequence, an overlong '/', a UTF-16 surrogate, a code point past U+10FFFF.
+  EXPECT_EQ(load_error("robot:\n  - name: \xc3\n"),
+            "bad.yaml:2:11: invalid UTF-8 (byte 0xC3); a world file must be UTF-8 text");
+  EXPECT_EQ(load_error("robot: [{name: \xc0\xaf}]\n"),
+            "bad.yaml:1:16: invalid UTF-8 (byte 0xC0); a world file must be UTF-8 text");
+  EXPECT_EQ(load_error("# \xed\xa0\x80\nrobot: []\n"),
+            "bad.yaml:1:3: invalid UTF-8 (byte 0xED); a world file must be UTF-8 text");
+  EXPECT_EQ(load_error("robot: []\n# \xf4\x90\x80\x80\n"),
+            "bad.yaml:2:3: invalid UTF-8 (byte 0xF4); a world file must be UTF-8 text");
+}
+
+TEST(NonUtf8, ValidMultiByteNamesLoadAndColumnsCountCharacters) {
+  EXPECT_EQ(load_error("robot:\n  - name: \xe6\x9c\xba\xe5\x99\xa8\xe4\xba\xba\n"),
+            "loaded without error");                                         // 机器人
+  EXPECT_EQ(load_error("\xef\xbb\xbfrobot: []\n"), "loaded without error");  // a BOM
+  // Three characters of six bytes before the bad byte: column 14, not 17.
+  EXPECT_EQ(load_error("robot:\n  - name: \xc3\xa9\xc3\xa9\xc3\xa9\xff\n"),
+            "bad.yaml:2:14: invalid UTF-8 (byte 0xFF); a world file must be UTF-8 text");
+}
+
+TEST(Limits, EveryNumberStaysWithinAPlusMinusBillionButWholeNumbersHaveTheirOwnRanges) {
+  EXPECT_EQ(load_error("obstacle:\n  - {shape: {name: circle, radius: 1.0000001e9}}\n"),
+            "bad.yaml:2:36: obstacle[0].shape.radius: 1.0000001e9 is beyond the limit of ±1e9 for "
+            "any number in a world");
+  EXPECT_EQ(
+      load_error("obstacle:\n  - {shape: {name: circle, radius: 1e9}, state: [-1e9, 1e9, 0]}\n"),
+      "loaded without error");  // the limit itself is accepted
+  EXPECT_EQ(load_error("world: {seed: 123456789012345}\n"), "loaded without error");
+  EXPECT_EQ(load_error("robot:\n  - {vel_max: [.inf, .inf]}\n"), "loaded without error");
+}
+
+TEST(Limits, RatesAndRangesHaveTheirOwnCeilings) {
+  EXPECT_EQ(load_error("robot:\n  - sensors: [{name: lidar2d, range_max: 1e6, update_rate_hz: "
+                       "1e6}]\n"),
+            "loaded without error");
+  EXPECT_EQ(load_error("robot:\n  - sensors: [{name: imu, low_pass_cutoff_hz: 1000001}]\n"),
+            "bad.yaml:2:47: robot[0].sensors[0].low_pass_cutoff_hz: must be at most 1e+06 Hz, got "
+            "1000001");
+  EXPECT_EQ(
+      load_error("robot:\n  - sensors: [{name: rgb_camera, far_clip: 1e6, "
+                 "preview_distance: 2e6}]\n"),
+      "bad.yaml:2:67: robot[0].sensors[0].preview_distance: must be at most 1e+06 m, got 2e6");
+}
+
 TEST(NonRegularFiles, DevZeroIsRefusedNotReadForever) {
   EXPECT_EQ(file_error("/dev/zero"),
             "/dev/zero: not a regular file (a device, FIFO or socket), not a world file");

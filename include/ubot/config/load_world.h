@@ -11,8 +11,16 @@ namespace ubot {
 
 struct LoadOptions {
   // Overrides the world's seed (YAML world.seed, else 0). Random placement derives from it.
-  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> seed = std::nullopt;
+  // The memory the world's estimate may reach (bytes); unset: UBOT_MEMORY_LIMIT, else half of
+  // the machine's memory (docs/worlds.md, "Limits").
+  // (A default member initializer: `{.seed = 5}` stays warning-free.)
+  std::optional<std::uint64_t> memory_limit = std::nullopt;
 };
+
+// A size as `--memory-limit` and UBOT_MEMORY_LIMIT take it: bytes, or a number with K, M, G or T
+// (powers of 1024; "1.5G"). An ubot::Error naming `what` otherwise.
+std::uint64_t parse_size(const std::string& text, const std::string& what);
 
 // Reads a world file; throws ubot::Error with file, line, column and key path on bad input.
 WorldModel load_world(const std::string& path, const LoadOptions& options = {});

@@ -71,7 +71,8 @@ CameraModel read_camera(Mapping& m, bool depth) {
   const char* near_key = depth ? "min_depth" : "near_clip";
   const char* far_key = depth ? "max_depth" : "far_clip";
   c.min_depth = m.non_negative(near_key, depth ? 0.1 : 0.01);
-  c.max_depth = m.positive(far_key, depth ? 10.0 : 100.0);
+  c.max_depth = depth ? 10.0 : 100.0;
+  if (auto f = m.get(far_key)) c.max_depth = f->as_at_most(kMaxRange, "m");
   if (c.min_depth > c.max_depth) {
     m.get(m.has(near_key) ? near_key : far_key)
         ->fail(fmt::format("{} ({}) must not exceed {} ({})", near_key, c.min_depth, far_key,
@@ -94,7 +95,8 @@ CameraModel read_camera(Mapping& m, bool depth) {
   if (auto f = m.get("max_smoke_interference_opacity")) {
     c.max_smoke_interference_opacity = f->as_unit_interval();
   }
-  c.preview_distance = m.positive("preview_distance", c.max_depth);
+  c.preview_distance = c.max_depth;
+  if (auto f = m.get("preview_distance")) c.preview_distance = f->as_at_most(kMaxRange, "m");
   c.media_occlusion = m.boolean("media_occlusion", false);
   return c;
 }

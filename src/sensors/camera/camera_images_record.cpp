@@ -19,10 +19,14 @@ std::filesystem::path camera_dir(const Simulation& sim, const Sensor& camera) {
 
 std::string file_safe_name(const std::string& name) {
   std::string out = name.empty() ? "_" : name;
-  for (char& c : out) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    // A '.' may not start the name (no hidden file, no "..") nor follow another '.'.
+    const bool dot_ok = c == '.' && i > 0 && name[i - 1] != '.';
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && !dot_ok) {
+      out[i] = '_';
+    }
   }
-  if (out == "." || out == "..") out = "_";
   return out;
 }
 
@@ -37,11 +41,26 @@ std::string camera_image_file(const Simulation& sim, const Camera& camera) {
       .generic_string();
 }
 
+void claim_output_name(std::map<std::string, std::string>& claimed, const std::string& file,
+                       const std::string& owner) {
+  const auto [it, inserted] = claimed.emplace(file, owner);
+  if (inserted) return;
+  throw Error(
+      fmt::format("{} and {} would both write {} (their names are the same once made "
+                  "file-safe); rename one",
+                  it->second, owner, file));
+}
+
 CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulation& sim)
     : out_(std::move(out)) {
+  std::map<std::string, std::string> claimed;
   for (const auto& sensor : sim.sensors()) {
     if (!sensor_if<Camera>(*sensor)) continue;
-    create_output_dir(out_ / camera_dir(sim, *sensor));
+    const std::filesystem::path dir = out_ / camera_dir(sim, *sensor);
+    claim_output_name(claimed, dir.string(),
+                      fmt::format("'{}/{}'", sim.world().object_model(sensor->object_id()).name,
+                                  sensor->model().common.name));
+    create_output_dir(dir);
   }
 }
 

@@ -66,7 +66,7 @@ ImuModel read_imu(Mapping& m) {
   }
   p.low_pass = k.boolean("low_pass", false);
   if (auto f = m.get("low_pass_cutoff_hz")) {
-    p.low_pass_cutoff_hz = f->as_positive();
+    p.low_pass_cutoff_hz = f->as_at_most(kMaxRateHz, "Hz");
     if (p.low_pass_cutoff_hz < 0.1) f->fail("must be at least 0.1 Hz");
   }
   p.clamp = k.boolean("clamp", false);

@@ -34,7 +34,7 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
   Lidar2dModel l;
   l.fmcw = fmcw;
   l.range_min = m.non_negative("range_min", l.range_min);
-  l.range_max = m.positive("range_max", l.range_max);
+  if (auto f = m.get("range_max")) l.range_max = f->as_at_most(kMaxRange, "m");
   if (l.range_min > l.range_max) {
     m.get("range_min")
         ->fail(

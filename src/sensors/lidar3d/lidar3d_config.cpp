@@ -115,14 +115,14 @@ Lidar3dModel read_lidar3d(Mapping& m, SensorCommon& common) {
                                l.vertical_angles.size(), l.number));
   }
   l.range_min = m.non_negative("range_min", l.range_min);
-  l.range_max = m.positive("range_max", l.range_max);
+  if (auto f = m.get("range_max")) l.range_max = f->as_at_most(kMaxRange, "m");
   if (l.range_min > l.range_max) {
     m.get(m.has("range_min") ? "range_min" : "range_max")
         ->fail(
             fmt::format("range_min ({}) must not exceed range_max ({})", l.range_min, l.range_max));
   }
   l.std = m.non_negative("std", l.std);
-  l.rotation_rate_hz = m.positive("rotation_rate_hz", l.rotation_rate_hz);
+  if (auto f = m.get("rotation_rate_hz")) l.rotation_rate_hz = f->as_at_most(kMaxRateHz, "Hz");
   // One sample per sweep by default; a sensor cannot deliver sweeps faster than it turns.
   if (!common.update_rate_hz) {
     common.update_rate_hz = l.rotation_rate_hz;

@@ -4,6 +4,7 @@
 // the pixel sees nothing: sky); depth_camera: 16-bit grey in millimetres along the optical axis,
 // 0 = no data (depth_to_millimetres).
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "ubot/sensors/camera/camera.h"
@@ -11,9 +12,15 @@
 
 namespace ubot {
 
-// A file-name-safe version of an object or sensor name: characters other than letters, digits,
-// '-', '_' and '.' become '_'; "", "." and ".." become "_".
+// A file-name-safe version of an object or sensor name, one path component that stays inside its
+// folder: characters other than letters, digits, '-', '_' and '.' become '_', and so does a '.'
+// at the start or after another '.' (no hidden names, no ".."); "" becomes "_".
 std::string file_safe_name(const std::string& name);
+
+// Records that `owner` (e.g. "'robot/imu_0'") writes `file`; an ubot::Error naming both owners
+// when another already does (two names equal once made file-safe: "a/b" and "a_b").
+void claim_output_name(std::map<std::string, std::string>& claimed, const std::string& file,
+                       const std::string& owner);
 // Creates `dir` and its parents (nothing if they exist); throws ubot::Error naming it otherwise.
 void create_output_dir(const std::filesystem::path& dir);
 

@@ -1,0 +1,32 @@
+#pragma once
+// SIGINT / SIGTERM during `ubot run`: the first asks the step loop to stop after the current
+// step, so that every output is closed as at a normal end; a second one exits at once (the user
+// insists), leaving the outputs as they are.
+#include <csignal>
+
+namespace ubot::app {
+
+// Installs the handlers for its lifetime (the previous ones are restored after).
+class InterruptHandlers {
+ public:
+  InterruptHandlers();
+  ~InterruptHandlers();
+  InterruptHandlers(const InterruptHandlers&) = delete;
+  InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
+};
+
+// The first signal received since the handlers were installed (SIGINT or SIGTERM), 0 if none.
+int stop_signal();
+
+// The exit code of a run stopped by `signal`: 128 + its number (130 SIGINT, 143 SIGTERM), as a
+// shell reports a process killed by it.
+inline int interrupted_exit_code(int signal) { return 128 + signal; }
+
+// "SIGINT" / "SIGTERM".
+const char* signal_name(int signal);
+
+}  // namespace ubot::app

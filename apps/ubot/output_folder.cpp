@@ -1,0 +1,115 @@
+#include "output_folder.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <vector>
+
+#include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
+#include "ubot/sensors/camera/camera_images.h"
+
+namespace ubot::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `path` relative to `dir` when it lies inside it, else empty.
+fs::path inside(const fs::path& dir, const fs::path& path) {
+  const fs::path rel = fs::absolute(path).lexically_normal().lexically_relative(
+      fs::absolute(dir).lexically_normal());
+  if (rel.empty() || *rel.begin() == ".." || rel == ".") return {};
+  return rel;
+}
+
+// A manifest line names a file inside the folder: relative, with no ".." (a hand-edited or
+// hostile manifest cannot make ubot delete anything else).
+bool safe_entry(const fs::path& rel) {
+  if (rel.empty() || rel.is_absolute() || rel.has_root_name()) return false;
+  return std::none_of(rel.begin(), rel.end(),
+                      [](const fs::path& part) { return part == ".." || part == "."; });
+}
+
+// Whether every folder on the way from `dir` to `dir / rel` is a real folder, not a symbolic
+// link (which could lead out of `dir`).
+bool no_link_on_the_way(const fs::path& dir, const fs::path& rel) {
+  fs::path at = dir;
+  for (const fs::path& part : rel.parent_path()) {
+    at /= part;
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(at, ec);
+    if (ec || !fs::is_directory(status)) return false;  // a link's own status is not a folder
+  }
+  return true;
+}
+
+// Removes `file` if it is a file (or a symbolic link, not followed); never a folder.
+void remove_file(const fs::path& file) {
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(file, ec);
+  if (ec || fs::is_directory(status) || !fs::exists(status)) return;
+  fs::remove(file, ec);
+}
+
+}  // namespace
+
+OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
+  create_output_dir(dir_);
+  check_writable((dir_ / kManifestName).string());
+  remove_previous_outputs();
+}
+
+OutputFolder::~OutputFolder() {
+  if (written_) return;
+  try {
+    write_manifest();
+  } catch (const std::exception&) {
+    // Nothing to report from a destructor: the run's own error is on its way.
+  }
+}
+
+void OutputFolder::remove_previous_outputs() {
+  const fs::path manifest = dir_ / kManifestName;
+  std::ifstream in(manifest);
+  if (!in) return;
+  std::set<fs::path> folders;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const fs::path rel = fs::path(line).lexically_normal();
+    if (!safe_entry(rel) || !no_link_on_the_way(dir_, rel)) continue;
+    remove_file(dir_ / rel);
+    remove_file(partial_path((dir_ / rel).string()));
+    for (fs::path p = rel.parent_path(); !p.empty(); p = p.parent_path()) folders.insert(p);
+  }
+  in.close();
+  // Deepest first, each only if now empty (fs::remove leaves a non-empty folder alone).
+  for (auto it = folders.rbegin(); it != folders.rend(); ++it) {
+    std::error_code ec;
+    if (fs::is_directory(fs::symlink_status(dir_ / *it, ec))) fs::remove(dir_ / *it, ec);
+  }
+  remove_file(manifest);
+}
+
+void OutputFolder::write_manifest() {
+  written_ = true;
+  std::set<std::string> files;
+  for (const std::string& path : published_outputs()) {
+    const fs::path rel = inside(dir_, path);
+    if (!rel.empty()) files.insert(rel.generic_string());
+  }
+  const std::string manifest = (dir_ / kManifestName).string();
+  {
+    std::ofstream out(partial_path(manifest), std::ios::binary | std::ios::trunc);
+    out << "# The files the last `ubot run` wrote here; the next run into this folder removes "
+           "them first.\n";
+    for (const std::string& f : files) out << f << '\n';
+    out.close();
+    if (!out) {
+      discard_output(manifest);
+      throw Error(manifest + ": cannot be written");
+    }
+  }
+  publish_output(manifest);
+}
+
+}  // namespace ubot::app

@@ -1,0 +1,34 @@
+#pragma once
+// A run's output folder (issue 16, item 6). When a run ends (normally, interrupted, or failing
+// after it started writing) the files it wrote into the folder are listed in DIR/.ubot-outputs;
+// the next run into the same folder first removes the files that list names, so no stale output
+// of an earlier run (a camera image beyond this run's last, a map of another format) is mistaken
+// for this one's. Files ubot did not list are never touched.
+#include <filesystem>
+#include <string>
+
+namespace ubot::app {
+
+inline constexpr const char* kManifestName = ".ubot-outputs";
+
+class OutputFolder {
+ public:
+  // Creates `dir`, checks that files can be created in it and removes the files of the previous
+  // run listed in its manifest. An ubot::Error naming the folder if it cannot be written.
+  explicit OutputFolder(std::filesystem::path dir);
+  // Writes the manifest if write_manifest() was not called (a run ending by an exception).
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  const std::filesystem::path& path() const { return dir_; }
+  // Lists the files this process has written inside the folder (sorted, relative paths).
+  void write_manifest();
+
+ private:
+  void remove_previous_outputs();
+  std::filesystem::path dir_;
+  bool written_ = false;
+};
+
+}  // namespace ubot::app
