@@ -11,6 +11,7 @@ usage: test_irsim_usage.py --ubot PATH/TO/ubot
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -84,6 +85,30 @@ def check_world(ubot, rel, out):
     return []
 
 
+def check_has_velocity(ubot, out):
+    """No usage world has a lidar with has_velocity; tests/data/compound_lidar_world.yaml does:
+    frames.jsonl gives each beam the world velocity of what it hit (the obstacle moving at
+    0.5 m/s towards -y, or [0, 0] for the static one and misses)."""
+    world = os.path.join(ROOT, "tests", "data", "compound_lidar_world.yaml")
+    ran = run(ubot, ["run", world, "--steps", "20", "--quiet", "--out", out], ROOT)
+    if ran.returncode != 0:
+        return [f"compound_lidar_world: ubot run exited {ran.returncode}: {ran.stderr.strip()}"]
+    with open(os.path.join(out, "frames.jsonl")) as f:
+        scans = [s for line in list(f)[1:] for s in json.loads(line)["sensors"]]
+    velocities = [v for s in scans for v in s.get("velocity", [])]
+    if len(scans) != 20 or len(velocities) != 20 * 90:
+        return [f"compound_lidar_world: {len(scans)} scans, {len(velocities)} beam velocities"]
+    # Its heading stays -1.5708 (within dash's angle tolerance of the goal's bearing -pi/2), its
+    # speed 0.5 cos(error): world velocity speed * (cos, sin) of the heading.
+    heading = -1.5708
+    speed = 0.5 * math.cos(-math.pi / 2 - heading)
+    expected = [speed * math.cos(heading), speed * math.sin(heading)]
+    moving = [v for v in velocities if v != [0, 0]]
+    if not moving or any(math.dist(v, expected) > 1e-12 for v in moving):
+        return [f"compound_lidar_world: beam velocities {moving[:3]} are not {expected}"]
+    return []
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)
@@ -101,6 +126,8 @@ def main():
         for rel in worlds:
             shutil.rmtree(out, ignore_errors=True)
             problems += check_world(args.ubot, rel, out)
+        shutil.rmtree(out, ignore_errors=True)
+        problems += check_has_velocity(args.ubot, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     loaded = len(worlds) - len(NOT_YET)
