@@ -10,6 +10,7 @@
 #include <set>
 
 #include "grid_map_reader.h"
+#include "irsim_keys.h"
 #include "mapping_reader.h"
 #include "object_reader.h"
 #include "resource_estimate.h"
@@ -29,6 +30,12 @@ using config::Field;
 using config::Mapping;
 
 constexpr double kPi = std::numbers::pi;
+
+// `fog_map` / `fog_map_resolution`: IR-SIM's fog of map (world/fog_map.h).
+void read_fog_settings(Mapping& m, WorldSettings& w) {
+  w.fog_map = m.boolean("fog_map", false);
+  if (auto f = m.get("fog_map_resolution")) w.fog_map_resolution = f->as_positive();
+}
 
 WorldSettings read_world_settings(const Field& field, const std::string& file,
                                   std::optional<std::uint64_t>& seed,
@@ -84,6 +91,8 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
     if (s < 0) f->fail("seed must not be negative");
     seed = static_cast<std::uint64_t>(s);
   }
+  read_fog_settings(m, w);
+  config::accept_ignored_irsim_keys(m, config::KeyPlace::kWorld, warnings);
   // IR-SIM options that only affect its matplotlib window or its own bookkeeping.
   for (const char* key : {"mdownsample", "plot", "status"}) m.ignore(key);
   m.ignore("obstacle_map");  // read with the seed known (grid_map_reader.h)
@@ -218,6 +227,7 @@ class WorldLoader {
     config::ObjectReader reader(
         m, number, model_.warnings,
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
+    reader.set_world_seed(model_.seed);
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
       if (object.ros2->declared_at.empty()) {  // no ros2 section: the receiver is the robot's
@@ -267,6 +277,10 @@ class WorldLoader {
     if (distribution) {
       d.emplace(*distribution);
       name = d->require("name").as_choice({"manual", "random", "circle"});
+      if (auto f = d->get("3d"); f && f->as_bool()) {
+        f->fail("3D state generation is not implemented (IR-SIM raises NotImplementedError)");
+      }
+      config::accept_ignored_irsim_keys(*d, config::KeyPlace::kDistribution, model_.warnings);
     }
     const auto state = m.get("state");
     const auto goal = m.get("goal");

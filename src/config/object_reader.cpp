@@ -8,6 +8,7 @@
 
 #include "behavior_reader.h"
 #include "physics_reader.h"
+#include "irsim_keys.h"
 #include "ros2_reader.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/viz/plot_config.h"
@@ -25,7 +26,7 @@ const char* const kObjectKeys[] = {
     "vel_max",     "acce",       "velocity",      "goal_threshold", "arrive_mode", "unobstructed",
     "fov",         "fov_radius", "name",          "plot",           "z",           "height",
     "description", "group",      "group_name",    "roll",           "pitch",       "trajectory",
-    "ros2",        "density",    "group_behavior"};
+    "ros2",        "density",    "group_behavior", "state_dim"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
   std::vector<Eigen::Vector2d> points;
@@ -44,30 +45,26 @@ double signed_area2(const std::vector<Eigen::Vector2d>& v) {
   return a;
 }
 
-ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string>& warnings,
-                      const std::string& owner, MeshCache& meshes) {
+}  // namespace
+
+ShapeModel read_shape_keys(Mapping& m, std::vector<std::string>& warnings, MeshCache& meshes,
+                           RandomStream& shape_rng) {
   ShapeModel s;
-  if (!field) {
-    warnings.push_back(
-        fmt::format("{}: no shape given; using IR-SIM's default circle of radius 1", owner));
-    s.radius = 1.0;
-    return s;
-  }
-  Mapping m(*field);
   const std::string name =
       m.has("name") ? m.require("name").as_choice({"circle", "rectangle", "polygon", "linestring",
-                                                   "box", "sphere", "cylinder", "mesh"})
+                                                   "box", "sphere", "cylinder", "mesh", "compound"})
                     : "circle";
   if (name == "box" || name == "sphere" || name == "cylinder" || name == "mesh") {
     read_solid_shape(m, name, s, meshes);
-    m.finish();
     return s;
   }
-  if (auto f = m.get("random_shape"); f && f->as_bool()) {
-    f->fail("random shapes are not supported; give the shape explicitly");
+  if (name == "compound") {
+    read_compound_shape(m, s, warnings, meshes, shape_rng);
+    return s;
   }
-  m.ignore("random_shape");
   if (auto f = m.get("wheelbase")) s.wheelbase = f->as_non_negative();
+  if (read_random_shape(m, name, s, shape_rng)) return s;
+  accept_ignored_irsim_keys(m, KeyPlace::kShape, warnings);
   if (name == "circle") {
     s.kind = ShapeKind::kCircle;
     s.radius = m.positive("radius", 0.2);
@@ -95,11 +92,28 @@ ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string
     s.kind = ShapeKind::kLinestring;
     s.vertices = to_points(m.require("vertices").as_points(2));
   }
+  return s;
+}
+
+ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string>& warnings,
+                      const std::string& owner, MeshCache& meshes, RandomStream& shape_rng) {
+  if (!field) {
+    ShapeModel s;
+    warnings.push_back(
+        fmt::format("{}: no shape given; using IR-SIM's default circle of radius 1", owner));
+    s.radius = 1.0;
+    return s;
+  }
+  Mapping m(*field);
+  ShapeModel s = read_shape_keys(m, warnings, meshes, shape_rng);
   m.finish();
   return s;
 }
 
-KinematicsModel read_kinematics(const std::optional<Field>& field) {
+namespace {
+
+KinematicsModel read_kinematics(const std::optional<Field>& field,
+                                std::vector<std::string>& warnings) {
   KinematicsModel k;
   if (!field) return k;
   Mapping m(*field);
@@ -108,23 +122,31 @@ KinematicsModel read_kinematics(const std::optional<Field>& field) {
     return k;
   }
   const Field name_field = m.require("name");
-  const std::string name = name_field.as_choice({"diff", "omni", "acker", "static"});
-  k.kind = name == "diff"    ? KinematicsKind::kDiff
-           : name == "omni"  ? KinematicsKind::kOmni
-           : name == "acker" ? KinematicsKind::kAcker
-                             : KinematicsKind::kNone;
+  const std::string name =
+      name_field.as_choice({"diff", "omni", "omni_angular", "acker", "static"});
+  k.kind = name == "diff"           ? KinematicsKind::kDiff
+           : name == "omni"         ? KinematicsKind::kOmni
+           : name == "omni_angular" ? KinematicsKind::kOmniAngular
+           : name == "acker"        ? KinematicsKind::kAcker
+                                    : KinematicsKind::kNone;
   k.noise = m.boolean("noise", false);
-  const std::size_t alpha_size = k.kind == KinematicsKind::kOmni ? 2 : 4;
+  // IR-SIM's noise coefficients: omni one per velocity component, omni_angular one per
+  // component too (forward, lateral, yaw rate), diff and acker four.
+  const std::size_t alpha_size = k.kind == KinematicsKind::kOmni          ? 2
+                                 : k.kind == KinematicsKind::kOmniAngular ? 3
+                                                                          : 4;
   if (auto f = m.get("alpha")) {
     k.alpha = f->as_numbers(alpha_size, alpha_size);
     for (std::size_t i = 0; i < k.alpha.size(); ++i) f->item(i).as_non_negative();
   } else {
-    k.alpha = k.kind == KinematicsKind::kOmni ? std::vector<double>{0.03, 0.03}
-                                              : std::vector<double>{0.03, 0, 0, 0.03};
+    k.alpha = alpha_size == 4 ? std::vector<double>{0.03, 0, 0, 0.03}
+                              : std::vector<double>(alpha_size, 0.03);
   }
   if (k.kind == KinematicsKind::kAcker) {
     k.wheelbase = m.positive("wheelbase", 1.0);  // the shape's wins (apply_shape_wheelbase)
     if (auto f = m.get("mode")) k.acker_steer_mode = f->as_choice({"steer", "angular"}) == "steer";
+  } else {
+    accept_ignored_irsim_keys(m, KeyPlace::kKinematics, warnings);
   }
   m.finish();
   return k;
@@ -161,7 +183,8 @@ void apply_shape_wheelbase(const std::optional<Field>& shape,
                   from_shape->location(), from_shape->path()));
 }
 
-BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind kinematics) {
+BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
+                            std::vector<std::string>& warnings) {
   BehaviorModel b;
   if (!field) return b;
   Mapping m(*field);
@@ -174,9 +197,10 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
   b.kind = name == "dash"  ? BehaviorKind::kDash
            : name == "rvo" ? BehaviorKind::kRvo
                            : BehaviorKind::kSfm;
-  if (b.kind != BehaviorKind::kDash && kinematics == KinematicsKind::kAcker) {
-    name_field.fail(
-        fmt::format("behavior '{}' is available for diff and omni kinematics, not acker", name));
+  if (b.kind != BehaviorKind::kDash &&
+      (kinematics == KinematicsKind::kAcker || kinematics == KinematicsKind::kOmniAngular)) {
+    name_field.fail(fmt::format("behavior '{}' is available for diff and omni kinematics, not {}",
+                                name, kinematics_name(kinematics)));
   }
   b.wander = m.boolean("wander", false);
   b.loop = m.boolean("loop", false);
@@ -197,9 +221,11 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
   }
   if (b.kind == BehaviorKind::kDash) {
     b.angle_tolerance = m.non_negative("angle_tolerance", 0.1);
+    accept_ignored_irsim_keys(m, KeyPlace::kDashBehavior, warnings);
   } else if (b.kind == BehaviorKind::kSfm) {
     read_sfm_keys(m, b.sfm);
   } else {
+    accept_ignored_irsim_keys(m, KeyPlace::kRvoBehavior, warnings);
     b.vxmax = m.positive("vxmax", 1.5);
     b.vymax = m.positive("vymax", 1.5);
     b.acce = m.positive("acce", m.positive("acceler", 1.0));  // 'acceler': IR-SIM < 2.5 spelling
@@ -300,9 +326,33 @@ TrajectoryModel read_trajectory(const Field& field) {
   return t;
 }
 
-std::vector<double> read_pair(const std::optional<Field>& field, std::vector<double> fallback) {
+// A per-component limit: one value per velocity component of the kinematics (omni_angular
+// three, the others two).
+std::vector<double> read_limit(const std::optional<Field>& field, std::vector<double> fallback) {
   if (!field) return fallback;
-  return field->as_numbers(2, 2);
+  return field->as_numbers(fallback.size(), fallback.size());
+}
+
+// IR-SIM's `state_dim` sizes the state vector of an object; ubot's state always has the
+// kinematics' dimension (KinematicsModel::state_dim), so another value only gets a warning.
+// Below the kinematics' minimum IR-SIM fails an assertion; so does this.
+void read_state_dim(const std::optional<Field>& field, const KinematicsModel& k,
+                    std::vector<std::string>& warnings) {
+  if (!field) return;
+  const std::int64_t dim = field->as_integer();
+  const int minimum = k.kind == KinematicsKind::kAcker  ? 4
+                      : k.kind == KinematicsKind::kOmni ? 2
+                                                        : 3;
+  if (dim < minimum) {
+    field->fail(fmt::format("{} kinematics need a state_dim of at least {}, got {}",
+                            kinematics_name(k.kind), minimum, dim));
+  }
+  if (dim != k.state_dim()) {
+    warn_once(warnings, fmt::format("{}: {}: state_dim {} is accepted; ubot's {} state keeps its "
+                                    "{} values",
+                                    field->location(), field->path(), dim, kinematics_name(k.kind),
+                                    k.state_dim()));
+  }
 }
 
 }  // namespace
@@ -310,6 +360,7 @@ std::vector<double> read_pair(const std::optional<Field>& field, std::vector<dou
 ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
                            const PerObject& per_object, MeshCache& meshes)
     : warnings_(warnings), meshes_(meshes) {
+  accept_ignored_irsim_keys(group, KeyPlace::kObject, warnings);
   for (const char* key : kObjectKeys) {
     if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
   }
@@ -357,10 +408,12 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   if (auto f = value("group_name", index)) f->as_string();
   if (auto f = value("description", index)) f->as_string();
 
-  o.shape = read_shape(value("shape", index), warnings_, o.name, meshes_);
-  o.kinematics = read_kinematics(value("kinematics", index));
+  RandomStream shape_rng(stream_seed(world_seed_, o.name + "/shape"));
+  o.shape = read_shape(value("shape", index), warnings_, o.name, meshes_, shape_rng);
+  o.kinematics = read_kinematics(value("kinematics", index), warnings_);
   apply_shape_wheelbase(value("shape", index), value("kinematics", index), o, warnings_);
-  o.behavior = read_behavior(value("behavior", index), o.kinematics.kind);
+  read_state_dim(value("state_dim", index), o.kinematics, warnings_);
+  o.behavior = read_behavior(value("behavior", index), o.kinematics.kind, warnings_);
   std::vector<std::string> repeated;  // the group's warnings once, from its first object
   o.group_behavior = read_group_behavior(value("group_behavior", index), o.kinematics.kind,
                                          value("behavior", index) ? nullptr : &o.behavior,
@@ -369,9 +422,10 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   if (auto f = value("static", index)) o.is_static = f->as_bool() || o.is_static;
   if (auto f = value("unobstructed", index)) o.unobstructed = f->as_bool();
 
-  o.vel_min = read_pair(value("vel_min", index), {-1.0, -1.0});
-  o.vel_max = read_pair(value("vel_max", index), {1.0, 1.0});
-  for (int k = 0; k < 2; ++k) {
+  const std::size_t vel_dim = static_cast<std::size_t>(o.kinematics.velocity_dim());
+  o.vel_min = read_limit(value("vel_min", index), std::vector<double>(vel_dim, -1.0));
+  o.vel_max = read_limit(value("vel_max", index), std::vector<double>(vel_dim, 1.0));
+  for (std::size_t k = 0; k < vel_dim; ++k) {
     if (o.vel_min[k] > o.vel_max[k]) {
       value("vel_min", index)
           .value_or(*value("vel_max", index))
@@ -379,13 +433,13 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
                             o.vel_max[k]));
     }
   }
-  o.acce = read_pair(value("acce", index), {kInf, kInf});
+  o.acce = read_limit(value("acce", index), std::vector<double>(vel_dim, kInf));
   if (auto f = value("acce", index)) {
-    for (std::size_t k = 0; k < 2; ++k) {
+    for (std::size_t k = 0; k < vel_dim; ++k) {
       if (!(o.acce[k] >= 0.0)) f->item(k).fail("must not be negative");
     }
   }
-  o.velocity = read_pair(value("velocity", index), {0.0, 0.0});
+  o.velocity = read_limit(value("velocity", index), std::vector<double>(vel_dim, 0.0));
   if (auto f = value("goal_threshold", index)) o.goal_threshold = f->as_non_negative();
   if (auto f = value("arrive_mode", index)) {
     o.arrive_mode =

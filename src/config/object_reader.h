@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ubot/config/world_model.h"
+#include "ubot/core/random.h"
 #include "yaml_reader.h"
 
 namespace ubot::config {
@@ -29,6 +30,24 @@ inline Eigen::Vector3d read_vector3(Mapping& m, std::string_view key) {
 // footprint (see ShapeModel).
 void read_solid_shape(Mapping& m, const std::string& name, ShapeModel& shape, MeshCache& cache);
 
+// Reads an object's `shape` (IR-SIM's default circle of radius 1 when absent). Random shapes
+// draw from `shape_rng`.
+ShapeModel read_shape(const std::optional<Field>& field, std::vector<std::string>& warnings,
+                      const std::string& owner, MeshCache& meshes, RandomStream& shape_rng);
+
+// The keys of one shape mapping (read_shape without the check for unknown keys).
+ShapeModel read_shape_keys(Mapping& m, std::vector<std::string>& warnings, MeshCache& meshes,
+                           RandomStream& shape_rng);
+
+// `random_shape: true` on a circle, polygon or linestring (random_shape.cpp): draws the shape as
+// IR-SIM's geometry handlers do and returns true; false (the shape is read as given) without it.
+bool read_random_shape(Mapping& m, const std::string& name, ShapeModel& shape, RandomStream& rng);
+
+// A `compound` shape (compound_shape.cpp): its `parts`, each a circle, rectangle or polygon with
+// an optional body-frame `pose` [x, y, theta].
+void read_compound_shape(Mapping& m, ShapeModel& shape, std::vector<std::string>& warnings,
+                         MeshCache& meshes, RandomStream& rng);
+
 class ObjectReader {
  public:
   // Splits a group value into one value per object (IR-SIM's convert_list_length).
@@ -37,6 +56,8 @@ class ObjectReader {
   ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
                const PerObject& per_object, MeshCache& meshes);
 
+  // The world seed the objects' random shapes derive their streams from ("<name>/shape").
+  void set_world_seed(std::uint64_t seed) { world_seed_ = seed; }
   // Object `index` of the group, with the given ids. State and goals are read separately.
   ObjectModel read(int index, Role role, int group, int id) const;
   // IR-SIM's input_state_check: truncates or zero-pads the state to the kinematics' dimension.
@@ -53,6 +74,7 @@ class ObjectReader {
   std::optional<Field> tags_;
   std::vector<std::string>& warnings_;
   MeshCache& meshes_;
+  std::uint64_t world_seed_ = 0;
 };
 
 // Reads an object's `sensors` list.

@@ -61,6 +61,8 @@ const char* kinematics_name(KinematicsKind kind) {
       return "diff";
     case KinematicsKind::kOmni:
       return "omni";
+    case KinematicsKind::kOmniAngular:
+      return "omni_angular";
     case KinematicsKind::kAcker:
       return "acker";
   }

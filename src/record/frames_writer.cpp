@@ -45,7 +45,23 @@ void write_solid(JsonWriter& j, const SolidModel& s) {
   j.end_object();
 }
 
+// The applied command in the kinematics' frame: omni_angular's three components, else two.
+void write_velocity(JsonWriter& j, const ObjectModel& m, const ObjectState& s) {
+  if (m.kinematics.kind == KinematicsKind::kOmniAngular) {
+    const double v[3] = {s.velocity[0], s.velocity[1], s.yaw_rate};
+    j.array(std::span<const double>(v, 3));
+  } else {
+    j.array(std::span<const double>(s.velocity.data(), 2));
+  }
+}
+
 void write_shape(JsonWriter& j, const ShapeModel& s) {
+  if (!s.parts.empty()) {  // compound: its parts, in the body frame
+    j.begin_object().key("name").value("compound").key("parts").begin_array();
+    for (const ShapeModel& part : s.parts) write_shape(j, part);
+    j.end_array().end_object();
+    return;
+  }
   j.begin_object().key("name").value(shape_name(s.kind));
   if (s.kind == ShapeKind::kCircle) {
     j.key("radius").value(s.radius).key("center");
@@ -237,14 +253,9 @@ void FramesWriter::write_step(const Simulation& sim) {
   const std::vector<std::vector<int>> detections = w.fov_detections();
   for (int id = 0; id < static_cast<int>(w.size()); ++id) {
     const ObjectState& s = w.object(id);
-    json_.begin_object()
-        .key("id")
-        .value(id)
-        .key("state")
-        .array(s.state)
-        .key("velocity")
-        .array(std::span<const double>(s.velocity.data(), 2))
-        .key("collision")
+    json_.begin_object().key("id").value(id).key("state").array(s.state).key("velocity");
+    write_velocity(json_, w.object_model(id), s);
+    json_.key("collision")
         .value(s.collision)
         .key("arrive")
         .value(s.arrive)
@@ -275,6 +286,10 @@ void FramesWriter::write_step(const Simulation& sim) {
   }
   json_.end_array();
   if (!sim.media().empty()) write_media(json_, sim.media());
+  if (w.fog().enabled()) {
+    json_.key("fog").begin_object().key("explored_ratio").value(w.fog().explored_ratio());
+    json_.end_object();
+  }
   json_.end_object();
   write_line();
 }

@@ -224,6 +224,29 @@ SurfacePtr make_surface(ImageSize size, const std::string& context) {
   return surface;
 }
 
+// One rectangle per run of fogged cells along x, filled at once.
+void paint_fog(cairo_t* cr, const Viewport& view, const FogDrawing& fog) {
+  for (int j = 0; j < fog.ny; ++j) {
+    int i = 0;
+    while (i < fog.nx) {
+      if (!fog.fogged[static_cast<std::size_t>(i) * fog.ny + j]) {
+        ++i;
+        continue;
+      }
+      const int start = i;
+      while (i < fog.nx && fog.fogged[static_cast<std::size_t>(i) * fog.ny + j]) ++i;
+      const Eigen::Vector2d a =
+          view.to_px({fog.x_min + start * fog.cell_width, fog.y_min + j * fog.cell_height});
+      const Eigen::Vector2d b =
+          view.to_px({fog.x_min + i * fog.cell_width, fog.y_min + (j + 1) * fog.cell_height});
+      cairo_rectangle(cr, std::min(a.x(), b.x()), std::min(a.y(), b.y()), std::abs(b.x() - a.x()),
+                      std::abs(b.y() - a.y()));
+    }
+  }
+  set_source(cr, fog.color);
+  cairo_fill(cr);
+}
+
 void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& context) {
   const ImageSize size{cairo_image_surface_get_width(surface),
                        cairo_image_surface_get_height(surface)};
@@ -238,8 +261,12 @@ void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& 
   for (const BeamsDrawing& beams : drawing.beams) {
     if (!beams.over_objects) paint_beams(cr.get(), view, beams);
   }
-  for (const ObjectDrawing& object : drawing.objects) {
-    paint_object(cr.get(), view, object, font_px);
+  for (std::size_t i = 0; i < drawing.objects.size(); ++i) {
+    if (drawing.fog && i == drawing.objects_under_fog) paint_fog(cr.get(), view, *drawing.fog);
+    paint_object(cr.get(), view, drawing.objects[i], font_px);
+  }
+  if (drawing.fog && drawing.objects_under_fog >= drawing.objects.size()) {
+    paint_fog(cr.get(), view, *drawing.fog);
   }
   for (const BeamsDrawing& beams : drawing.beams) {
     if (beams.over_objects) paint_beams(cr.get(), view, beams);

@@ -34,6 +34,10 @@ std::string RobotTwistTarget::command(const Twist& twist) {
   if (o.is_static || o.kinematics.kind == KinematicsKind::kNone) {
     return fmt::format("{} cannot be driven (static or without kinematics)", o.name);
   }
+  if (o.kinematics.kind == KinematicsKind::kOmniAngular) {
+    // A Command carries two components; omni_angular needs its yaw rate as a third.
+    return fmt::format("{}: omni_angular robots cannot be driven over ROS 2 yet", o.name);
+  }
   std::string error = check(o, 0, "linear.x", twist.linear.x);
   if (error.empty() && o.kinematics.kind == KinematicsKind::kDiff) {
     error = check(o, 1, "angular.z", twist.angular.z);
@@ -59,6 +63,7 @@ Command RobotTwistTarget::step_command(const ObjectState& state, double step_tim
       if (object_.kinematics.acker_steer_mode) return Eigen::Vector2d(t.linear.x, steer);
       return Eigen::Vector2d(t.linear.x, (steer - state.state[3]) / step_time);
     }
+    case KinematicsKind::kOmniAngular:  // refused by command()
     case KinematicsKind::kNone:
       break;
   }

@@ -26,6 +26,10 @@ Twist body_twist(const World& world, int id) {
     case KinematicsKind::kOmni:
       t.linear = {s.velocity[0], s.velocity[1], 0.0};
       break;
+    case KinematicsKind::kOmniAngular:
+      t.linear = {s.velocity[0], s.velocity[1], 0.0};
+      t.angular.z = s.yaw_rate;
+      break;
     case KinematicsKind::kDiff:
     case KinematicsKind::kAcker:
       t.linear.x = s.velocity[0];

@@ -51,6 +51,14 @@ std::shared_ptr<const scene::GridCaster> grid_caster(const GridMap& g,
                                                    height ? 0.0 : -inf, height ? *height : inf);
 }
 
+// What a ray cast sees of a planar shape: the shape, or each part of a compound one.
+std::vector<const WorldShape*> visible_parts(const WorldShape& shape) {
+  if (shape.parts.empty()) return {&shape};
+  std::vector<const WorldShape*> parts;
+  for (const WorldShape& part : shape.parts) parts.push_back(&part);
+  return parts;
+}
+
 // Objects a ray-cast sees as a sphere or a mesh (the other 3D shapes are extrusions).
 bool is_solid_body(const ObjectModel& m) {
   return m.shape.solid &&
@@ -292,23 +300,26 @@ void Simulation::build_scene() {
 }
 
 void Simulation::fill_scene(scene::Scene& scene, std::optional<double> height,
-                            std::vector<scene::BodyId>& bodies) {
+                            std::vector<std::vector<scene::BodyId>>& bodies) {
   // Unobstructed objects are invisible to sensors (IR-SIM's lidar skips them).
-  bodies.assign(world_.size(), scene::kNoBody);
+  bodies.assign(world_.size(), {});
   std::map<const TriangleMesh*, scene::Scene::MeshId> meshes;
   for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
     const ObjectModel& m = world_.object_model(id);
     if (m.unobstructed) continue;
     const bool dynamic = !m.is_static;
     if (!is_solid_body(m)) {
-      bodies[id] = scene.add_body(body_geometry(m, world_.shape(id), world_.base_z(id), height),
-                                  dynamic, id);
+      for (const WorldShape* part : visible_parts(world_.shape(id))) {
+        bodies[id].push_back(
+            scene.add_body(body_geometry(m, *part, world_.base_z(id), height), dynamic, id));
+      }
     } else if (m.shape.solid->kind == SolidKind::kSphere) {
-      bodies[id] = scene.add_sphere(sphere_center(world_, id), m.shape.solid->radius, dynamic, id);
+      bodies[id] = {
+          scene.add_sphere(sphere_center(world_, id), m.shape.solid->radius, dynamic, id)};
     } else {
       const auto [it, added] = meshes.try_emplace(m.shape.solid->mesh.get(), 0);
       if (added) it->second = scene.add_mesh(m.shape.solid->mesh);
-      bodies[id] = scene.add_mesh_body(it->second, mesh_pose(world_, id), dynamic, id);
+      bodies[id] = {scene.add_mesh_body(it->second, mesh_pose(world_, id), dynamic, id)};
     }
   }
   // The ground and the grid map belong to no object: rays that hit them report object -1.
@@ -318,17 +329,20 @@ void Simulation::fill_scene(scene::Scene& scene, std::optional<double> height,
 }
 
 void Simulation::update_scene(scene::Scene& scene, std::optional<double> height,
-                              const std::vector<scene::BodyId>& bodies) {
+                              const std::vector<std::vector<scene::BodyId>>& bodies) {
   bool moved = false;
   for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
     const ObjectModel& m = world_.object_model(id);
-    if (bodies[id] == scene::kNoBody || m.is_static) continue;
+    if (bodies[id].empty() || m.is_static) continue;
     if (!is_solid_body(m)) {
-      scene.update_body(bodies[id], body_geometry(m, world_.shape(id), world_.base_z(id), height));
+      const std::vector<const WorldShape*> parts = visible_parts(world_.shape(id));
+      for (std::size_t k = 0; k < parts.size(); ++k) {
+        scene.update_body(bodies[id][k], body_geometry(m, *parts[k], world_.base_z(id), height));
+      }
     } else if (m.shape.solid->kind == SolidKind::kSphere) {
-      scene.update_sphere(bodies[id], sphere_center(world_, id));
+      scene.update_sphere(bodies[id].front(), sphere_center(world_, id));
     } else {
-      scene.update_mesh_body(bodies[id], mesh_pose(world_, id));
+      scene.update_mesh_body(bodies[id].front(), mesh_pose(world_, id));
     }
     moved = true;
   }
@@ -341,6 +355,27 @@ void Simulation::step(std::span<const Command> commands) {
   for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
   collect_media();
   sample_sensors();
+  if (world_.fog().enabled()) reveal_fog();
+}
+
+void Simulation::reveal_fog() {
+  // IR-SIM's world.step(objects) after the sensors: each object's first lidar reveals along its
+  // beams; an object without one, its field of view.
+  std::vector<const Lidar2d*> lidar(world_.size(), nullptr);
+  for (const auto& sensor : sensors_) {
+    const Lidar2d* l = sensor_if<Lidar2d>(*sensor);
+    if (l && !lidar[sensor->object_id()]) lidar[sensor->object_id()] = l;
+  }
+  FogMap& fog = world_.fog();
+  for (int id = 0; id < static_cast<int>(world_.size()); ++id) {
+    const ObjectModel& m = world_.object_model(id);
+    if (const Lidar2d* l = lidar[id]) {
+      if (l->header().valid) fog.reveal_from_lidar(l->scan().origin, l->angles(), l->scan().ranges);
+    } else if (m.fov && m.fov_radius) {
+      const std::vector<double>& s = world_.object(id).state;
+      fog.reveal_fov({s[0], s[1], s[2]}, *m.fov, *m.fov_radius);
+    }
+  }
 }
 
 bool Simulation::sample_now(std::size_t i) {

@@ -37,6 +37,39 @@ render::Shape drawing_shape(const WorldShape& s) {
 
 bool moves(const ObjectModel& m) { return !m.is_static; }
 
+// The fog's unexplored cells.
+render::FogDrawing fog_drawing(const FogMap& fog) {
+  render::FogDrawing d;
+  d.x_min = fog.offset().x();
+  d.y_min = fog.offset().y();
+  d.cell_width = fog.cell_width();
+  d.cell_height = fog.cell_height();
+  d.nx = fog.nx();
+  d.ny = fog.ny();
+  d.fogged.resize(static_cast<std::size_t>(d.nx) * d.ny);
+  for (int i = 0; i < d.nx; ++i) {
+    for (int j = 0; j < d.ny; ++j) {
+      d.fogged[static_cast<std::size_t>(i) * d.ny + j] = !fog.explored(i, j);
+    }
+  }
+  return d;
+}
+
+// With a fog, obstacles are drawn first and the fog over them, then the robots (IR-SIM's
+// z-orders 1, 2, 3); without one, every object in id order.
+std::vector<std::size_t> drawing_order(const World& w, std::size_t& under_fog) {
+  std::vector<std::size_t> order(w.size());
+  for (std::size_t id = 0; id < w.size(); ++id) order[id] = id;
+  under_fog = 0;
+  if (!w.fog().enabled()) return order;
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t id) {
+    return w.object_model(static_cast<int>(id)).role == Role::kObstacle;
+  });
+  for (std::size_t id : order)
+    under_fog += w.object_model(static_cast<int>(id)).role == Role::kObstacle;
+  return order;
+}
+
 // Smoke seen from above: one translucent disc per cell in the medium's tint, denser = more
 // opaque. Cells a sensor's threshold ignores are still drawn, faintly.
 void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d) {
@@ -142,15 +175,28 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
   add_sensors(sim, d);
-  for (std::size_t id = 0; id < w.size(); ++id) {
+  if (w.fog().enabled()) d.fog = fog_drawing(w.fog());
+  std::size_t under_fog = 0;
+  for (std::size_t id : drawing_order(w, under_fog)) {
     const ObjectModel& m = w.object_model(id);
     const ObjectState& s = w.object(id);
     render::ObjectDrawing o;
-    o.shape = drawing_shape(w.shape(static_cast<int>(id)));
+    const WorldShape& shape = w.shape(static_cast<int>(id));
+    o.shape = drawing_shape(shape.parts.empty() ? shape : shape.parts.front());
     o.fill = colors_[id];
     o.edge = m.shape.kind == ShapeKind::kLinestring ? colors_[id] : render::Color{0, 0, 0, 1};
     o.dashed = m.plot->dashed;
     if (m.unobstructed) o.fill.a *= 0.35;
+    // A compound's other parts: drawn first, the part that carries arrow and goal over them.
+    for (std::size_t k = 1; k < shape.parts.size(); ++k) {
+      render::ObjectDrawing part;
+      part.shape = drawing_shape(shape.parts[k]);
+      part.fill = o.fill;
+      part.edge = o.edge;
+      part.dashed = o.dashed;
+      d.objects.push_back(std::move(part));
+      under_fog += m.role == Role::kObstacle && w.fog().enabled();
+    }
     if (m.role == Role::kRobot || m.plot->show_arrow) {
       o.pose = Eigen::Vector3d(s.state[0], s.state[1], s.state[2]);
       o.arrow_length = m.plot->arrow_length;
@@ -170,6 +216,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     }
     d.objects.push_back(std::move(o));
   }
+  d.objects_under_fog = under_fog;
   add_fov_highlights(w, colors_, d);
   return d;
 }

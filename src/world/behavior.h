@@ -20,6 +20,9 @@ struct VelocityRange {
 
 // `dash`: straight at the current goal (irsim/lib/behavior/behavior_methods.py).
 Eigen::Vector2d dash_velocity(const World& world, int id, const VelocityRange& range);
+// omni_angular's `dash` yaw rate: turn towards the goal, and at it to the goal's heading, slowing
+// so that it stops within angle_tolerance (IR-SIM's OmniAngularDash). Before the world's clip.
+double dash_yaw_rate(const World& world, int id);
 // `rvo` / `vo` / `hrvo`: reciprocal velocity obstacles (irsim/lib/algorithm/rvo.py).
 Eigen::Vector2d rvo_velocity(const World& world, int id);
 // `sfm`: the social force model (behaviors/sfm_behavior.cpp).

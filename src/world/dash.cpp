@@ -68,7 +68,33 @@ Eigen::Vector2d acker_dash(const World& world, int id, const Relative& rel,
   return clip({m.vel_max[0], std::clamp(error, -m.vel_max[1], m.vel_max[1])}, range);
 }
 
+// The largest speed at which a turn with angular acceleration `a` still stops within `remaining`
+// when this step moves at it first: w dt + w^2 / (2 a) <= remaining.
+double braking_speed(double a, double dt, double remaining) {
+  const double a_dt = a * dt;
+  return -a_dt + std::sqrt(a_dt * a_dt + 2.0 * a * remaining);
+}
+
 }  // namespace
+
+double dash_yaw_rate(const World& world, int id) {
+  const ObjectState& s = world.object(id);
+  const ObjectModel& m = world.object_model(id);
+  if (s.goals.empty()) return 0.0;
+  const std::vector<double>& goal = s.goals.front();
+  const Relative rel = relative_position(s.state, goal);
+  const double target = rel.distance > m.goal_threshold ? rel.bearing : goal[2];
+  const double error = wrap_to_pi(target - s.state[2]);
+  const double tolerance = m.behavior.angle_tolerance;
+  if (std::abs(error) <= tolerance) return 0.0;
+  double magnitude = std::abs(m.vel_max[2]);
+  const double a = m.acce[2];
+  if (std::isfinite(a) && a > 0.0) {
+    magnitude =
+        std::min(magnitude, braking_speed(a, world.step_time(), std::abs(error) - tolerance));
+  }
+  return sign(error) * magnitude;
+}
 
 Eigen::Vector2d dash_velocity(const World& world, int id, const VelocityRange& range) {
   const ObjectState& s = world.object(id);
@@ -78,6 +104,7 @@ Eigen::Vector2d dash_velocity(const World& world, int id, const VelocityRange& r
     case KinematicsKind::kDiff:
       return diff_dash(world, id, rel, range);
     case KinematicsKind::kOmni:
+    case KinematicsKind::kOmniAngular:  // forward and lateral as omni (OmniAngularDash)
       return omni_dash(world, id, rel, range);
     case KinematicsKind::kAcker:
       return acker_dash(world, id, rel, range);

@@ -128,6 +128,10 @@ bool in_sector(const Vec2& p, const Vec2& apex, double heading, double half, dou
 }  // namespace
 
 void place_shape(const ShapeModel& shape, double x, double y, double yaw, WorldShape& out) {
+  out.parts.resize(shape.parts.size());
+  for (std::size_t i = 0; i < shape.parts.size(); ++i) {
+    place_shape(shape.parts[i], x, y, yaw, out.parts[i]);
+  }
   const double c = std::cos(yaw), s = std::sin(yaw);
   out.circle = shape.kind == ShapeKind::kCircle;
   out.closed = shape.closed();
@@ -152,6 +156,14 @@ WorldShape place_shape(const ShapeModel& shape, double x, double y, double yaw) 
 
 bool intersects(const WorldShape& a, const WorldShape& b) {
   if (!a.box.overlaps(b.box)) return false;
+  if (!a.parts.empty()) {
+    return std::any_of(a.parts.begin(), a.parts.end(),
+                       [&](const WorldShape& part) { return intersects(part, b); });
+  }
+  if (!b.parts.empty()) {
+    return std::any_of(b.parts.begin(), b.parts.end(),
+                       [&](const WorldShape& part) { return intersects(a, part); });
+  }
   if (a.circle && b.circle) return (a.center - b.center).norm() <= a.radius + b.radius;
   if (a.circle) return circle_chain_intersect(a, b);
   if (b.circle) return circle_chain_intersect(b, a);
@@ -159,6 +171,10 @@ bool intersects(const WorldShape& a, const WorldShape& b) {
 }
 
 bool contains(const WorldShape& shape, const Vec2& p) {
+  if (!shape.parts.empty()) {
+    return std::any_of(shape.parts.begin(), shape.parts.end(),
+                       [&](const WorldShape& part) { return contains(part, p); });
+  }
   if (shape.circle) return (p - shape.center).norm() <= shape.radius;
   if (shape.closed && inside_ring(shape.vertices, p)) return true;
   return boundary_distance(shape, p) == 0.0;
@@ -201,6 +217,11 @@ Vec2 centroid(const WorldShape& shape) {
 
 bool intersects_sector(const WorldShape& shape, const Vec2& apex, double heading, double fov,
                        double radius) {
+  if (!shape.parts.empty()) {
+    return std::any_of(shape.parts.begin(), shape.parts.end(), [&](const WorldShape& part) {
+      return intersects_sector(part, apex, heading, fov, radius);
+    });
+  }
   const bool full = fov >= 2.0 * kPi - 1e-12;
   const double half = full ? kPi : fov / 2.0;
   if (contains(shape, apex)) return true;

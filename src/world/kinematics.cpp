@@ -7,7 +7,7 @@
 namespace ubot::detail {
 
 void integrate(const KinematicsModel& k, std::vector<double>& s, const Eigen::Vector2d& u,
-               double dt) {
+               double dt, double yaw_rate) {
   const double theta = s[2];
   switch (k.kind) {
     case KinematicsKind::kNone:
@@ -23,6 +23,14 @@ void integrate(const KinematicsModel& k, std::vector<double>& s, const Eigen::Ve
       const double c = std::cos(theta), sn = std::sin(theta);
       s[0] = s[0] + (u[0] * c - u[1] * sn) * dt;
       s[1] = s[1] + (u[0] * sn + u[1] * c) * dt;
+      return;
+    }
+    case KinematicsKind::kOmniAngular: {
+      // As omni, and the heading turns at the yaw rate.
+      const double c = std::cos(theta), sn = std::sin(theta);
+      s[0] = s[0] + (u[0] * c - u[1] * sn) * dt;
+      s[1] = s[1] + (u[0] * sn + u[1] * c) * dt;
+      s[2] = wrap_to_pi(s[2] + yaw_rate * dt);
       return;
     }
     case KinematicsKind::kAcker: {
@@ -46,7 +54,8 @@ Eigen::Vector2d velocity_xy(KinematicsKind kind, const std::vector<double>& s,
     case KinematicsKind::kDiff:
     case KinematicsKind::kAcker:
       return {u[0] * std::cos(theta), u[0] * std::sin(theta)};
-    case KinematicsKind::kOmni: {
+    case KinematicsKind::kOmni:
+    case KinematicsKind::kOmniAngular: {
       const double c = std::cos(theta), sn = std::sin(theta);
       return {c * u[0] - sn * u[1], sn * u[0] + c * u[1]};
     }
@@ -57,7 +66,7 @@ Eigen::Vector2d velocity_xy(KinematicsKind kind, const std::vector<double>& s,
 Eigen::Vector2d apply_motion_noise(const KinematicsModel& k, const Eigen::Vector2d& u,
                                    RandomStream& rng) {
   const std::vector<double>& a = k.alpha;
-  if (k.kind == KinematicsKind::kOmni) {
+  if (k.kind == KinematicsKind::kOmni || k.kind == KinematicsKind::kOmniAngular) {
     return {u[0] + rng.gaussian(std::sqrt(a[0])), u[1] + rng.gaussian(std::sqrt(a[1]))};
   }
   const double v2 = u[0] * u[0], w2 = u[1] * u[1];
@@ -66,6 +75,10 @@ Eigen::Vector2d apply_motion_noise(const KinematicsModel& k, const Eigen::Vector
   const double dv = rng.gaussian(sigma_v);
   const double dw = rng.gaussian(sigma_w);
   return {u[0] + dv, u[1] + dw};
+}
+
+double yaw_rate_noise(const KinematicsModel& k, double yaw_rate, RandomStream& rng) {
+  return yaw_rate + rng.gaussian(std::sqrt(k.alpha[2]));
 }
 
 }  // namespace ubot::detail

@@ -39,7 +39,9 @@ double wrap_to_region(double theta) {
 // placed shape's coordinates never makes a rejection wrong.
 double shape_reach(const ShapeModel& shape) {
   double reach = 0.0;
-  if (shape.kind == ShapeKind::kCircle) {
+  if (!shape.parts.empty()) {
+    for (const ShapeModel& part : shape.parts) reach = std::max(reach, shape_reach(part));
+  } else if (shape.kind == ShapeKind::kCircle) {
     reach = shape.center.norm() + shape.radius;
   } else {
     for (const Eigen::Vector2d& v : shape.vertices) reach = std::max(reach, v.norm());
@@ -71,12 +73,17 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
   tilt_.resize(n);
   trajectories_.resize(n);
   state_.scripted.resize(n);
+  const WorldSettings& ws = model_->world;
+  if (ws.fog_map) {
+    state_.fog = FogMap(ws.width, ws.height, ws.fog_map_resolution.value_or(0.1), ws.offset);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const ObjectModel& m = model_->objects[i];
     if (m.id != static_cast<int>(i)) throw Error("object ids must equal their index");
     ObjectState& s = state_.objects[i];
     s.state = m.state;
     s.velocity = {m.velocity[0], m.velocity[1]};
+    s.yaw_rate = m.velocity.size() > 2 ? m.velocity[2] : 0.0;
     s.goals = m.goals;
     state_.wander_rng.emplace_back(stream_seed(seed, m.name + "/wander"));
     state_.motion_rng.emplace_back(stream_seed(seed, m.name + "/kinematics"));
@@ -137,6 +144,7 @@ void World::move_object(int id, const Command& command) {
   }
   if (m.is_static || s.stop) {
     s.velocity.setZero();
+    s.yaw_rate = 0.0;
     if (s.stop) state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
     return;
   }
@@ -154,11 +162,31 @@ void World::move_object(int id, const Command& command) {
   const Eigen::Vector2d applied =
       m.kinematics.noise ? detail::apply_motion_noise(m.kinematics, u, state_.motion_rng[id]) : u;
   const double x0 = s.state[0], y0 = s.state[1], yaw0 = s.state[2];
-  detail::integrate(m.kinematics, s.state, applied, dt);
+  const double yaw_rate = m.kinematics.kind == KinematicsKind::kOmniAngular
+                              ? omni_angular_yaw_rate(id, command.has_value())
+                              : 0.0;
+  const double applied_yaw_rate =
+      m.kinematics.noise ? detail::yaw_rate_noise(m.kinematics, yaw_rate, state_.motion_rng[id])
+                         : yaw_rate;
+  detail::integrate(m.kinematics, s.state, applied, dt, applied_yaw_rate);
   s.state[2] = wrap_to_region(s.state[2]);
   state_.step_motion[id] = StepMotion(x0, y0, yaw0, s.state[0], s.state[1], s.state[2]);
   s.velocity = u;
+  s.yaw_rate = yaw_rate;
   place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
+}
+
+double World::omni_angular_yaw_rate(int id, bool commanded) const {
+  // The third velocity component, limited like the others (vel_min / vel_max / acce [2]).
+  const ObjectModel& m = model_->objects[id];
+  const ObjectState& s = state_.objects[id];
+  const double dt = model_->world.step_time;
+  const double low = std::max(m.vel_min[2], s.yaw_rate - m.acce[2] * dt);
+  const double high = std::min(m.vel_max[2], s.yaw_rate + m.acce[2] * dt);
+  // An external command has no yaw rate (Command is [forward, lateral]): it does not turn.
+  const double wanted =
+      !commanded && m.behavior.kind == BehaviorKind::kDash ? detail::dash_yaw_rate(*this, id) : 0.0;
+  return std::min(std::max(wanted, low), high);
 }
 
 Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& range) {
@@ -322,6 +350,8 @@ double World::angular_velocity(int id) const {
       return s.velocity[1];
     case KinematicsKind::kAcker:
       return s.velocity[0] * std::tan(s.state[3]) / m.kinematics.wheelbase;
+    case KinematicsKind::kOmniAngular:
+      return s.yaw_rate;
     case KinematicsKind::kOmni:
     case KinematicsKind::kNone:
       break;

@@ -22,7 +22,8 @@ const BadCase kCases[] = {
      "bad.yaml:2:5: robot[0].kinematic: unknown key 'kinematic' (did you mean 'kinematics'?)"},
     {"misspelt shape name", "obstacle:\n  - shape: {name: cirle, radius: 1}\n",
      "bad.yaml:2:19: obstacle[0].shape.name: unknown value 'cirle' (expected one of: circle, "
-     "rectangle, polygon, linestring, box, sphere, cylinder, mesh); did you mean 'circle'?"},
+     "rectangle, polygon, linestring, box, sphere, cylinder, mesh, compound); did you mean "
+     "'circle'?"},
     {"wrong type", "robot:\n  - sensors:\n      - {name: lidar2d, range_max: far}\n",
      "bad.yaml:3:36: robot[0].sensors[0].range_max: expected a number, got 'far'"},
     {"negative radius", "obstacle:\n  - shape: {name: circle, radius: -1}\n",
@@ -49,7 +50,7 @@ const BadCase kCases[] = {
      "fmcw_lidar2d, lidar3d, imu, depth_camera, rgb_camera, contact2d); did you mean 'lidar3d'?"},
     {"unknown kinematics", "robot:\n  - kinematics: {name: tank}\n",
      "bad.yaml:2:24: robot[0].kinematics.name: unknown value 'tank' (expected one of: diff, omni, "
-     "acker, static)"},
+     "omni_angular, acker, static)"},
     {"state too short", "robot:\n  - state: [1]\n",
      "bad.yaml:2:12: robot[0].state: expected 2 to 4 numbers, got 1"},
     {"bool expected", "obstacle:\n  - static: maybe\n",

@@ -62,6 +62,13 @@ std::vector<double> doubles(const json& j) {
 std::vector<Eigen::Vector2d> outline(const json& geometry) {
   std::vector<Eigen::Vector2d> points;
   if (geometry.is_null()) return points;
+  if (geometry.contains("parts")) {  // a MultiPolygon (a compound of disjoint parts): every ring
+    for (const json& part : geometry["parts"]) {
+      const std::vector<Eigen::Vector2d> ring = outline(part);
+      points.insert(points.end(), ring.begin(), ring.end());
+    }
+    return points;
+  }
   const json& coords = geometry.contains("rings") ? geometry["rings"][0] : geometry["coords"];
   for (const json& p : coords) points.emplace_back(p[0].get<double>(), p[1].get<double>());
   return points;
@@ -99,6 +106,11 @@ TraceScan read_scan(const json& j) {
   s.ranges = doubles(j["ranges"]);
   s.valid = j["valid"].get<std::vector<bool>>();
   if (j.contains("radial_velocity")) s.radial_velocity = doubles(j["radial_velocity"]);
+  if (j.contains("velocity")) {  // IR-SIM's (2, N) array: row 0 the x components, row 1 the y
+    const std::vector<double> vx = doubles(j["velocity"][0]), vy = doubles(j["velocity"][1]);
+    for (std::size_t i = 0; i < vx.size() && i < vy.size(); ++i)
+      s.velocity.emplace_back(vx[i], vy[i]);
+  }
   return s;
 }
 

@@ -30,8 +30,9 @@ struct TraceScan {
   int object_id = 0, index = 0;
   std::vector<double> origin;  // [x, y, yaw] of the sensor in the world
   std::vector<double> ranges;
-  std::vector<bool> valid;              // fmcw: IR-SIM's mask; lidar2d: range < range_max
-  std::vector<double> radial_velocity;  // fmcw_lidar2d only
+  std::vector<bool> valid;                // fmcw: IR-SIM's mask; lidar2d: range < range_max
+  std::vector<double> radial_velocity;    // fmcw_lidar2d only
+  std::vector<Eigen::Vector2d> velocity;  // lidar2d with has_velocity: [vx, vy] per beam
 };
 
 struct TraceFrame {

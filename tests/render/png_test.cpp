@@ -41,6 +41,29 @@ TEST(WritePng, FilledCircleIsRedAtItsCentreAndWhiteFarAway) {
   EXPECT_TRUE(is_white(picture.at(35, 70))) << picture.at(35, 70);  // just outside, 1.5 m right
 }
 
+// The fog (IR-SIM's fog of map) hides the objects drawn before it and lies under the later ones;
+// explored cells let the picture through.
+TEST(WritePng, FogCoversEarlierObjectsOnlyWhereUnexplored) {
+  Drawing drawing = ten_metre_world();
+  FogDrawing fog;
+  fog.cell_width = fog.cell_height = 5.0;
+  fog.nx = fog.ny = 2;
+  fog.fogged = {1, 1, 1, 0};  // cell (1, 1), the upper right quarter, explored
+  drawing.fog = fog;
+  drawing.objects = {circle(2.5, 2.5, 1.0, kRed), circle(7.5, 7.5, 1.0, kRed),
+                     circle(7.5, 2.5, 1.0, kBlue)};
+  drawing.objects_under_fog = 2;
+  const Picture picture = render_via_png(drawing);
+  auto is_fog = [](test_support::Rgb8 c) {  // (0.78, 0.78, 0.80) x 255, to a unit of rounding
+    return std::abs(c.r - 199) <= 1 && std::abs(c.g - 199) <= 1 && std::abs(c.b - 204) <= 1;
+  };
+  EXPECT_TRUE(is_fog(picture.at(25, 75))) << picture.at(25, 75);      // first red disc: hidden
+  EXPECT_TRUE(is_reddish(picture.at(75, 25))) << picture.at(75, 25);  // in the explored cell
+  EXPECT_EQ(picture.at(75, 75).b, 255) << picture.at(75, 75);         // blue disc: over the fog
+  EXPECT_TRUE(is_fog(picture.at(10, 40))) << picture.at(10, 40);      // fogged background
+  EXPECT_TRUE(is_white(picture.at(90, 10))) << picture.at(90, 10);    // explored background
+}
+
 TEST(WritePng, YAxisPointsUp) {
   Drawing drawing = ten_metre_world();
   drawing.objects.push_back(circle(5.0, 9.0, 0.5, kRed));

@@ -101,6 +101,15 @@ TEST(RobotTwistTarget, CommandsBeyondTheLimitsAreRefused) {
             "robot_0: linear.y = 0.7 is beyond the limits [-0.5, 0.5]");
 }
 
+TEST(RobotTwistTarget, OmniAngularRobotIsRefused) {
+  // A Command has two components; omni_angular needs a third (its yaw rate).
+  const ObjectModel o = robot(KinematicsKind::kOmniAngular);
+  RobotTwistTarget t(o);
+  EXPECT_EQ(t.command(twist(0.1, 0, 0)),
+            "robot_0: omni_angular robots cannot be driven over ROS 2 yet");
+  EXPECT_FALSE(t.engaged());
+}
+
 TEST(RobotTwistTarget, StaticRobotRefusesEveryCommand) {
   ObjectModel o = robot(KinematicsKind::kDiff);
   o.is_static = true;

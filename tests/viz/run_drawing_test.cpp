@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -141,6 +142,58 @@ TEST(RunDrawing, BeamsOfTheFirstSensorsWithinTheBudget) {
   const render::Drawing all = RunDrawing(few).draw(few);
   EXPECT_EQ(all.beams.size(), 55u);
   EXPECT_EQ(all.caption, "t = 0.10 s   step 1");
+}
+
+// IR-SIM's fog of map: the unexplored cells over the obstacles and under the robots; a robot's
+// field of view clears the cells around it after a step.
+TEST(RunDrawing, FogCoversTheObstaclesAndLiesUnderTheRobots) {
+  Simulation sim(load_world_from_string(R"(
+world: {width: 4, height: 4, fog_map: true, fog_map_resolution: 0.5}
+robot:
+  - state: [2, 2, 0]
+    fov: 6.28  # (6.2832 would wrap to 2e-5 rad, as IR-SIM's WrapTo2Pi does)
+    fov_radius: 0.6
+obstacle:
+  - shape: {name: circle, radius: 0.2}
+    state: [3.5, 3.5, 0]
+)",
+                                        "fog.yaml"),
+                 {.threads = 1});
+  render::Drawing d = RunDrawing(sim).draw(sim);
+  ASSERT_TRUE(d.fog.has_value());
+  EXPECT_EQ(d.fog->nx, 8);
+  EXPECT_EQ(d.fog->ny, 8);
+  EXPECT_EQ(std::count(d.fog->fogged.begin(), d.fog->fogged.end(), 1), 64);  // nothing seen yet
+  ASSERT_EQ(d.objects.size(), 2u);
+  EXPECT_EQ(d.objects_under_fog, 1u);
+  EXPECT_EQ(d.objects[0].shape.radius, 0.2);  // the obstacle first, under the fog
+  sim.step();
+  d = RunDrawing(sim).draw(sim);
+  // The four cells around (2, 2) have centres 0.35 m away: within 0.6 m, revealed.
+  EXPECT_EQ(std::count(d.fog->fogged.begin(), d.fog->fogged.end(), 1), 60);
+  EXPECT_EQ(d.fog->fogged[3 * 8 + 3], 0);
+  EXPECT_EQ(d.fog->fogged[0], 1);
+}
+
+TEST(RunDrawing, CompoundShapesDrawEveryPart) {
+  Simulation sim(load_world_from_string(R"(
+robot:
+  - shape:
+      name: compound
+      parts:
+        - {name: rectangle, length: 0.8, width: 0.3}
+        - {name: circle, radius: 0.2, pose: [1, 0, 0]}
+    state: [2, 2, 0]
+)",
+                                        "compound.yaml"),
+                 {.threads = 1});
+  const render::Drawing d = RunDrawing(sim).draw(sim);
+  ASSERT_EQ(d.objects.size(), 2u);
+  EXPECT_FALSE(d.fog.has_value());
+  EXPECT_EQ(d.objects[0].shape.kind, render::Shape::Kind::kCircle);  // the other part first
+  EXPECT_EQ(d.objects[0].shape.center, Eigen::Vector2d(3, 2));
+  EXPECT_EQ(d.objects[1].shape.kind, render::Shape::Kind::kPolygon);  // arrow and goal on it
+  EXPECT_TRUE(d.objects[1].pose.has_value());
 }
 
 }  // namespace

@@ -75,6 +75,10 @@ struct ShapeModel {
   // (-L/2,-W/2), (L/2,-W/2), (L/2,W/2), (-L/2,W/2), or rear-axle based with a wheelbase).
   std::vector<Eigen::Vector2d> vertices;
   std::optional<SolidModel> solid;  // set for the 3D shapes
+  // `compound`: its parts (circles, rectangles, polygons), already placed in the body frame;
+  // kind and vertices then hold the convex hull of the parts (what a single outline stands for:
+  // bounding circle, RVO radius), while collisions, fields of view and lidars see the parts.
+  std::vector<ShapeModel> parts;
 
   bool closed() const { return kind != ShapeKind::kLinestring; }
   // Radius of the smallest circle around the shape (IR-SIM's minimum_bounding_radius), taken
@@ -90,17 +94,20 @@ struct ShapeModel {
 
 // ---- Motion -------------------------------------------------------------------------------------
 
-enum class KinematicsKind { kNone, kDiff, kOmni, kAcker };
+enum class KinematicsKind { kNone, kDiff, kOmni, kAcker, kOmniAngular };
 const char* kinematics_name(KinematicsKind kind);
 
 struct KinematicsModel {
   KinematicsKind kind = KinematicsKind::kNone;  // kNone: the object never moves
   bool noise = false;
-  std::vector<double> alpha;     // IR-SIM motion noise coefficients (diff/acker 4, omni 2)
+  std::vector<double>
+      alpha;  // IR-SIM motion noise coefficients (diff/acker 4, omni 2, omni_angular 3)
   double wheelbase = 1.0;        // acker: shape.wheelbase, else kinematics.wheelbase, else 1
   bool acker_steer_mode = true;  // acker: velocity [v, steer] (true) or [v, steer rate] (false)
 
   int state_dim() const { return kind == KinematicsKind::kAcker ? 4 : 3; }
+  // Components of the velocity: omni_angular [forward, lateral, yaw rate], the others two.
+  int velocity_dim() const { return kind == KinematicsKind::kOmniAngular ? 3 : 2; }
 };
 
 enum class BehaviorKind { kNone, kDash, kRvo, kSfm };
@@ -266,6 +273,10 @@ struct WorldSettings {
   CollisionMode collision_mode = CollisionMode::kStop;
   std::string control_mode = "auto";
   std::optional<int> contact_substeps;  // solver sub-steps per step (contact); unset: default
+  // IR-SIM's fog of map (world/fog_map.h): a grid of cells the objects' lidars and fields of
+  // view reveal, drawn over the pictures; it hides nothing from the sensors.
+  bool fog_map = false;
+  std::optional<double> fog_map_resolution;  // cell size (m); unset: 0.1 m
 };
 
 struct WorldModel {

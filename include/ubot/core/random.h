@@ -17,7 +17,8 @@ std::uint64_t derive_seed(std::uint64_t world_seed, std::string_view stable_id);
 // derive_seed(derive_seed(world_seed, stream_id), "seed/<explicit_seed>"). The explicit seed
 // never replaces the world seed: `--seed` still changes the stream, and two streams with the
 // same explicit seed but different ids differ. Stream ids: "<object>/<sensor>" (a sensor's
-// noise), "<object>/wander", "<object>/kinematics", "distribution/<role>/<group>".
+// noise), "<object>/wander", "<object>/kinematics", "distribution/<role>/<group>",
+// "<object>/shape" (a random shape).
 std::uint64_t stream_seed(std::uint64_t world_seed, std::string_view stream_id,
                           std::optional<std::uint64_t> explicit_seed = std::nullopt);
 

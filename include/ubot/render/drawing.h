@@ -87,13 +87,27 @@ struct RasterDrawing {
   std::shared_ptr<const std::vector<std::uint8_t>> grey;  // columns x rows, rows top to bottom
 };
 
+// A grid of unexplored cells (IR-SIM's fog of map): each cell whose `fogged` entry is 1 is
+// painted in `color`, over what is drawn before it.
+struct FogDrawing {
+  double x_min = 0.0, y_min = 0.0;  // world position of cell (0, 0)'s corner
+  double cell_width = 0.1, cell_height = 0.1;
+  int nx = 0, ny = 0;                  // cells along x and y
+  std::vector<std::uint8_t> fogged;    // nx * ny, x-major
+  Color color{0.78, 0.78, 0.80, 1.0};  // IR-SIM's light grey, opaque
+};
+
 struct Drawing {
   // World rectangle to show: [x_min, x_min + width] × [y_min, y_min + height].
   double x_min = 0.0, y_min = 0.0, width = 10.0, height = 10.0;
-  std::optional<RasterDrawing> raster;       // drawn first (under everything)
-  std::vector<DiscDrawing> discs;            // then discs
-  std::vector<BeamsDrawing> beams;           // then beams
-  std::vector<ObjectDrawing> objects;        // then objects, in order
+  std::optional<RasterDrawing> raster;  // drawn first (under everything)
+  std::vector<DiscDrawing> discs;       // then discs
+  std::vector<BeamsDrawing> beams;      // then beams
+  std::vector<ObjectDrawing> objects;   // then objects, in order
+  // The fog, painted after the first `objects_under_fog` objects (IR-SIM draws it over the
+  // obstacles and under the robots).
+  std::optional<FogDrawing> fog;
+  std::size_t objects_under_fog = 0;
   std::vector<HighlightDrawing> highlights;  // then highlights, over the objects
   std::string caption;                       // e.g. "t = 3.20 s", top-left
 };

@@ -106,18 +106,21 @@ class Simulation {
   // Adds every visible object (and the ground) to `scene`; `height`: the extrusion of objects
   // without an explicit height (unset: unbounded).
   void fill_scene(scene::Scene& scene, std::optional<double> height,
-                  std::vector<scene::BodyId>& bodies);
+                  std::vector<std::vector<scene::BodyId>>& bodies);
   void update_scene(scene::Scene& scene, std::optional<double> height,
-                    const std::vector<scene::BodyId>& bodies);
+                    const std::vector<std::vector<scene::BodyId>>& bodies);
   void collect_media();
   void sample_sensors();
+  void reveal_fog();
 
   World world_;
   SimulationOptions options_;
   std::unique_ptr<scene::Scene> scene_;
-  std::vector<scene::BodyId> body_of_object_;  // kNoBody for objects sensors cannot see
-  std::unique_ptr<scene::Scene> scene3d_;      // null: 3D sensors use scene_
-  std::vector<scene::BodyId> body3d_of_object_;
+  // Each object's bodies in the scene: one, one per part of a compound shape, none for objects
+  // sensors cannot see.
+  std::vector<std::vector<scene::BodyId>> body_of_object_;
+  std::unique_ptr<scene::Scene> scene3d_;  // null: 3D sensors use scene_
+  std::vector<std::vector<scene::BodyId>> body3d_of_object_;
   std::vector<std::unique_ptr<Sensor>> sensors_;
   std::vector<int> sampled_;
   std::vector<std::unique_ptr<media::MediumProvider>> providers_;  // declared first, then added

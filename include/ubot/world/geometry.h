@@ -26,6 +26,9 @@ struct WorldShape {
   double radius = 0.0;
   std::vector<Eigen::Vector2d> vertices;
   Aabb box;
+  // A compound shape's parts at the same pose (the fields above: their convex hull). The
+  // predicates below test the parts, so a compound collides and is seen exactly.
+  std::vector<WorldShape> parts;
 };
 
 // Places a body-frame shape at pose (x, y, yaw): p_W = R(yaw) p_B + (x, y), computed as IR-SIM's

@@ -29,6 +29,7 @@
 #include "ubot/core/random.h"
 #include "ubot/core/time.h"
 #include "ubot/physics/contact_reading.h"
+#include "ubot/world/fog_map.h"
 #include "ubot/world/geometry.h"
 #include "ubot/world/group_behavior.h"
 #include "ubot/world/step_motion.h"
@@ -43,6 +44,7 @@ struct VelocityRange;
 struct ObjectState {
   std::vector<double> state;                           // [x, y, yaw] (acker: + steer)
   Eigen::Vector2d velocity = Eigen::Vector2d::Zero();  // last applied command, kinematics frame
+  double yaw_rate = 0.0;  // omni_angular: the command's third component (rad/s); else 0
   std::vector<std::vector<double>> goals;  // remaining waypoints, current first; may be empty
   bool arrive = false;
   bool collision = false;
@@ -78,6 +80,7 @@ struct WorldState {
   std::vector<ScriptedMotion> scripted;  // trajectory objects' motion now
   std::vector<StepMotion> step_motion;   // planar objects' motion during the last step
   std::vector<GroupRun> groups;          // object groups with a group behaviour, and its state
+  FogMap fog;                            // `world.fog_map`: what has been seen (else empty)
   std::int64_t step_count = 0;
   // collision_mode: contact only (empty otherwise): each object's body and contact sensor.
   std::vector<BodyMotion> bodies;
@@ -124,6 +127,12 @@ class World {
   // behaviour (missing entries: behaviour).
   void step(std::span<const Command> commands = {});
 
+  // The fog of map (FogMap::enabled() false when the world has none), and its reveal after a
+  // step: Simulation reveals it from the objects' lidar scans once they sampled (IR-SIM's
+  // world.step after the sensors), and from fields of view.
+  const FogMap& fog() const { return state_.fog; }
+  FogMap& fog() { return state_.fog; }
+
   // IR-SIM's env.done(): every robot has arrived or is stopped (false without robots).
   bool done() const;
 
@@ -135,7 +144,8 @@ class World {
   // World-frame translational velocity of an object (IR-SIM's velocity_xy; in contact mode a
   // dynamic body's own velocity).
   Eigen::Vector2d velocity_xy(int id) const;
-  // Yaw rate of an object (diff: w; acker: v tan(steer) / wheelbase; omni and static: 0).
+  // Yaw rate of an object (diff: w; acker: v tan(steer) / wheelbase; omni_angular: its commanded
+  // yaw rate; omni and static: 0).
   double angular_velocity(int id) const;
   // Radius of the smallest circle around the object's shape, plus IR-SIM's 0.1 m margin.
   double radius_extend(int id) const { return radius_extend_[id]; }
@@ -170,6 +180,7 @@ class World {
  private:
   void move_object(int id, const Command& command);
   Eigen::Vector2d behavior_velocity(int id, const detail::VelocityRange& range);
+  double omni_angular_yaw_rate(int id, bool commanded) const;
   void update_goals_before_move(int id);
   void check_arrival(int id);
   void check_collisions();

@@ -31,6 +31,7 @@ Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
   media_distance_.assign(n, std::numeric_limits<double>::infinity());
   media_cell_.assign(n, -1);
   if (params_.fmcw) scan_.radial_velocity.assign(n, 0.0);
+  if (params_.has_velocity) scan_.velocity.assign(n, Eigen::Vector2d::Zero());
 }
 
 double Lidar2d::angle_increment() const {
@@ -53,6 +54,7 @@ SampleStatus Lidar2d::measure(const SensorContext& ctx) {
   cut_by_media(ctx, pose);
   fill_ranges(ctx);
   if (params_.fmcw) fill_radial_velocity(ctx, pose);
+  if (params_.has_velocity) fill_hit_velocity(ctx);
   return SampleStatus::kValid;
 }
 
@@ -154,6 +156,16 @@ void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector
     if (!params_.motion_compensate) v_rel -= v_sensor;
     scan_.radial_velocity[i] =
         v_rel.dot(dir) + (noisy ? rng().gaussian(params_.velocity_noise_std) : 0.0);
+  }
+}
+
+void Lidar2d::fill_hit_velocity(const SensorContext& ctx) {
+  // IR-SIM assigns a velocity to every beam whose ray met an object, whatever noise then did to
+  // its range; a beam cut by a medium met no object.
+  for (std::size_t i = 0; i < angles_.size(); ++i) {
+    const scene::RayHit& h = hits_[i];
+    const int id = h.hit() && scan_.hit_medium[i] < 0 ? ctx.scene.user_id(h.body) : -1;
+    scan_.velocity[i] = id >= 0 ? ctx.world.velocity_xy(id) : Eigen::Vector2d::Zero();
   }
 }
 

@@ -62,6 +62,11 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
   if (auto f = m.get("z")) l.z = f->as_finite();
   l.scan_time = m.positive("scan_time", l.scan_time);
   if (auto f = m.get("sample_time")) f->as_positive();  // IR-SIM metadata: scans run every step
+  if (auto f = m.get("has_velocity")) {
+    // IR-SIM's FMCW lidar passes has_velocity=False itself, so giving it there is an error.
+    if (fmcw) f->fail("applies to lidar2d; fmcw_lidar2d reports radial_velocity instead");
+    l.has_velocity = f->as_bool();
+  }
   if (fmcw) {
     l.motion_compensate = m.boolean("motion_compensate", false);
     l.velocity_noise_std = m.non_negative("velocity_noise_std", l.velocity_noise_std);

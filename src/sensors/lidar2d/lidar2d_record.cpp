@@ -31,6 +31,11 @@ void write_lidar(JsonWriter& j, const Lidar2d& lidar) {
   j.key("valid").bool_array(s.valid);
   j.key("intensities").array(std::span<const float>(s.intensities));
   if (lidar.params().fmcw) j.key("radial_velocity").array(s.radial_velocity);
+  if (lidar.params().has_velocity) {
+    j.key("velocity").begin_array();
+    for (const Eigen::Vector2d& v : s.velocity) j.array(std::span<const double>(v.data(), 2));
+    j.end_array();
+  }
 }
 
 }  // namespace

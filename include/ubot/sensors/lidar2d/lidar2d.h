@@ -24,6 +24,9 @@ struct LaserScan {
   // medium that cut the beam at its entry point, -1 for none.
   std::vector<int> hit_medium;
   std::vector<double> radial_velocity;  // fmcw_lidar2d only: m/s, positive = moving away
+  // has_velocity only: the world-frame translational velocity [vx, vy] (m/s) of the object each
+  // beam hit, as IR-SIM's velocity_xy (the object's, not the hit point's); 0 for no object.
+  std::vector<Eigen::Vector2d> velocity;
 };
 
 // REP-117 / sensor_msgs/LaserScan-shaped view of a scan.
@@ -65,6 +68,7 @@ class Lidar2d final : public Sensor {
   void cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void fill_ranges(const SensorContext& ctx);
   void fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose);
+  void fill_hit_velocity(const SensorContext& ctx);
 
   Lidar2dModel params_;
   std::vector<double> angles_;

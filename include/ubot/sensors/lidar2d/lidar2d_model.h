@@ -32,6 +32,9 @@ struct Lidar2dModel {
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // [x, y, yaw] on the body
   double z = 0.0;                                    // mount height of the scan plane
   double scan_time = 0.1;                            // LaserScan metadata
+  // lidar2d: also report the world-frame velocity of the object each beam hits (IR-SIM's
+  // has_velocity; fmcw_lidar2d reports radial velocities instead).
+  bool has_velocity = false;
   // fmcw_lidar2d
   bool motion_compensate = false;
   double velocity_noise_std = 0.0;

@@ -1,0 +1,58 @@
+#include "irsim_keys.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ubot::config {
+
+const std::vector<IgnoredIrsimKey>& ignored_irsim_keys() {
+  constexpr std::string_view kRvoOnly =
+      "read by IR-SIM's rvo behaviour only; dash does not use it (nor does IR-SIM's dash)";
+  static const std::vector<IgnoredIrsimKey> keys = {
+      {KeyPlace::kWorld, "step_mode",
+       "ubot always advances the objects itself (IR-SIM's 'internal'); an outside driver "
+       "commands them through ROS 2 instead"},
+      {KeyPlace::kObject, "angle_range",
+       "IR-SIM keeps it in the object's info for outside planners; no behaviour reads it"},
+      {KeyPlace::kObject, "vel_dim", "the velocity has the dimension of the kinematics"},
+      {KeyPlace::kKinematics, "mode", "IR-SIM reads it for acker kinematics only"},
+      {KeyPlace::kDashBehavior, "vxmax", kRvoOnly},
+      {KeyPlace::kDashBehavior, "vymax", kRvoOnly},
+      {KeyPlace::kDashBehavior, "acce", kRvoOnly},
+      {KeyPlace::kDashBehavior, "factor", kRvoOnly},
+      {KeyPlace::kDashBehavior, "mode", kRvoOnly},
+      {KeyPlace::kDashBehavior, "neighbor_threshold", kRvoOnly},
+      {KeyPlace::kRvoBehavior, "angle_tolerance",
+       "read by IR-SIM's dash behaviour only; rvo does not use it"},
+      {KeyPlace::kDistribution, "non_overlapping",
+       "IR-SIM reads it only as an argument of env.random_obstacle_position(); in a "
+       "distribution it has no effect there either (min_distance still keeps points apart)"},
+      {KeyPlace::kShape, "radius_range", "applies only with random_shape: true"},
+      {KeyPlace::kShape, "center_range", "applies only with random_shape: true"},
+      {KeyPlace::kShape, "avg_radius_range", "applies only with random_shape: true"},
+      {KeyPlace::kShape, "irregularity_range", "applies only with random_shape: true"},
+      {KeyPlace::kShape, "spikeyness_range", "applies only with random_shape: true"},
+      {KeyPlace::kShape, "num_vertices_range", "applies only with random_shape: true"},
+      {KeyPlace::kShape, "is_convex", "applies only with random_shape: true"},
+  };
+  return keys;
+}
+
+void warn_once(std::vector<std::string>& warnings, std::string warning) {
+  if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) {
+    warnings.push_back(std::move(warning));
+  }
+}
+
+void accept_ignored_irsim_keys(Mapping& m, KeyPlace place, std::vector<std::string>& warnings) {
+  for (const IgnoredIrsimKey& k : ignored_irsim_keys()) {
+    if (k.place != place || !m.has(k.key)) continue;
+    const std::optional<Field> f = m.get(k.key);
+    const std::string path = f ? f->path() : fmt::format("{}.{}", m.field().path(), k.key);
+    warn_once(warnings, fmt::format("{}: {}: IR-SIM's key is accepted and ignored: {}",
+                                    (f ? *f : m.field()).location(), path, k.reason));
+  }
+}
+
+}  // namespace ubot::config
