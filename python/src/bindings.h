@@ -8,6 +8,8 @@
 
 namespace ubot::python {
 
+// ubot.ContactReading / ubot.ContactReport (contacts.cpp).
+void bind_contacts(pybind11::module_& m);
 // ubot.Object (objects.cpp).
 void bind_objects(pybind11::module_& m);
 // The sensor sample classes (sensors.cpp).

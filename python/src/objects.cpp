@@ -98,6 +98,10 @@ void bind_objects(py::module_& m) {
       .def_property_readonly("color", [](const ObjectRef& o) { return model_of(o).color; })
       .def_property_readonly("sensor_names", sensor_names)
       .def_property_readonly(
+          "contact", [](const ObjectRef& o) { return world_of(o).contact(o.id); },
+          "The object's contact sensor after the last step (a copy; empty outside "
+          "collision_mode: contact).")
+      .def_property_readonly(
           "fov_detected", [](const ObjectRef& o) { return world_of(o).fov_detected_objects(o.id); })
       .def(
           "fov_detect_object",

@@ -33,6 +33,7 @@ struct Lidar2dSample : SampleRef {};
 struct Lidar3dSample : SampleRef {};
 struct CameraSample : SampleRef {};
 struct ImuSampleRef : SampleRef {};
+struct Contact2dSample : SampleRef {};
 
 template <class T>
 py::array view_of(const SampleRef& s, const std::vector<T>& v) {
@@ -266,6 +267,21 @@ void bind_imu(py::module_& m) {
       });
 }
 
+// The reading is a small value: a copy (ubot.ContactReading, contacts.cpp), like Object.contact.
+void bind_contact2d(py::module_& m) {
+  py::class_<Contact2dSample> c(m, "Contact2dSample",
+                                "The latest sample of a contact2d: its object's contact reading.");
+  header_fields(c);
+  c.def_property_readonly(
+       "contact", [](const Contact2dSample& s) { return s.as<Contact2d>().reading(); },
+       "ubot.ContactReading of the last step (a copy).")
+      .def_property_readonly(
+          "force_scale",
+          [](const Contact2dSample& s) { return s.as<Contact2d>().params().force_scale; })
+      .def_property_readonly(
+          "color", [](const Contact2dSample& s) { return s.as<Contact2d>().params().color; });
+}
+
 }  // namespace
 
 py::object sensor_sample(const std::shared_ptr<SimHandle>& sim, int id, const std::string& name) {
@@ -277,6 +293,7 @@ py::object sensor_sample(const std::shared_ptr<SimHandle>& sim, int id, const st
                           [&](const Lidar3d&) { return py::cast(Lidar3dSample{ref}); },
                           [&](const Imu&) { return py::cast(ImuSampleRef{ref}); },
                           [&](const Camera&) { return py::cast(CameraSample{ref}); },
+                          [&](const Contact2d&) { return py::cast(Contact2dSample{ref}); },
                       });
 }
 
@@ -285,6 +302,7 @@ void bind_sensors(py::module_& m) {
   bind_lidar3d(m);
   bind_camera(m);
   bind_imu(m);
+  bind_contact2d(m);
 }
 
 }  // namespace ubot::python

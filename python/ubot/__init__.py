@@ -6,6 +6,9 @@ The native part is the extension ``ubot._core``; its public names are re-exporte
 
 from ubot._core import (  # noqa: F401
     CameraSample,
+    Contact2dSample,
+    ContactReading,
+    ContactReport,
     Error,
     ImuSample,
     Lidar2dSample,

@@ -6,7 +6,10 @@
 namespace ubot::physics {
 namespace {
 
-void add_report(ContactReading& r, int other, const Contact& c, double sign) {
+void add_report(std::vector<ContactReading>& readings, int id, int other, const Contact& c,
+                double sign) {
+  if (id < 0) return;  // the grid map (kGridMapId) has no sensor
+  ContactReading& r = readings[id];
   r.in_contact = true;
   r.partners.push_back(other);
   r.reports.push_back({other, c.point, sign * c.normal, c.depth, c.normal_force});
@@ -40,8 +43,8 @@ void update_readings(std::span<const Contact> contacts, Nanos step,
     readings[i].force.setZero();
   }
   for (const Contact& c : contacts) {
-    add_report(readings[c.a], c.b, c, 1.0);
-    add_report(readings[c.b], c.a, c, -1.0);
+    add_report(readings, c.a, c.b, c, 1.0);
+    add_report(readings, c.b, c.a, c, -1.0);
   }
   for (std::size_t i = 0; i < readings.size(); ++i) tick(readings[i], was[i], step);
 }

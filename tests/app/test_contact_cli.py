@@ -98,6 +98,37 @@ class ContactFrames(unittest.TestCase):
                 self.assertNotIn("contact", obj)
         self.assertTrue(frames[-1]["objects"][0]["stop"])
 
+    def test_ended_fires_once_when_the_robot_leaves_the_box(self):
+        # In the example the run ends when the robot arrives, still pushing, so `ended` never
+        # fires there. Here the box sits 0.5 m off the robot's line (y = 5.5): the robot (up to
+        # y = 5.3) meets its lower edge, shoves it aside and drives on to arrive, free of it.
+        with open(PUSH_BOX) as f:
+            yaml = f.read().replace("state: [3, 5, 0]", "state: [3, 5.5, 0]")
+        path = os.path.join(tempfile.gettempdir(), f"push_box_aside_{os.getpid()}.yaml")
+        with open(path, "w") as f:
+            f.write(yaml)
+        try:
+            frames = lines(frames_bytes(path))
+        finally:
+            os.remove(path)
+        robot = [step["objects"][0]["contact"] for step in frames[1:]]
+        self.assertEqual(sum(r["started"] for r in robot), 1)
+        self.assertEqual(sum(r["ended"] for r in robot), 1)
+        start = next(i for i, r in enumerate(robot) if r["started"])
+        end = next(i for i, r in enumerate(robot) if r["ended"])
+        self.assertGreater(end, start)
+        # The episode is the steps between the edges; after it the robot is free and counts
+        # air time from the step that ended it.
+        self.assertTrue(all(r["in_contact"] for r in robot[start:end]))
+        self.assertFalse(any(r["in_contact"] for r in robot[end:]))
+        self.assertAlmostEqual(robot[end - 1]["contact_time"], 0.1 * (end - start), places=9)
+        self.assertAlmostEqual(robot[end]["air_time"], 0.1, places=9)
+        self.assertEqual(robot[end]["partners"], [])
+        self.assertTrue(frames[-1]["objects"][0]["arrive"])
+        # The box was pushed up, out of the robot's way, and forward.
+        box = frames[-1]["objects"][1]["state"]
+        self.assertGreater(box[1], 5.5)
+        self.assertGreater(box[0], 3.0)
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()

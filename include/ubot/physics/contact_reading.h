@@ -10,9 +10,13 @@
 
 namespace ubot {
 
+// The `other` of a contact with the grid map (`world.obstacle_map`), which is no object: the id
+// a lidar ray reports when it hits the grid.
+constexpr int kGridMapId = -1;
+
 // One contact seen from the object's side.
 struct ContactReport {
-  int other = 0;                                     // the object touched
+  int other = 0;                                     // the object touched, or kGridMapId
   Eigen::Vector2d point = Eigen::Vector2d::Zero();   // world frame, m
   Eigen::Vector2d normal = Eigen::Vector2d::Zero();  // unit, from `other` toward the object
   double depth = 0.0;                                // m of overlap

@@ -39,6 +39,9 @@ namespace ubot {
 namespace detail {
 struct VelocityRange;
 }
+namespace physics {
+struct Body;
+}
 
 // What changes about one object while the world runs.
 struct ObjectState {
@@ -188,6 +191,7 @@ class World {
   // targets, and the contact solver moves the bodies from their poses `before` the step.
   void init_bodies();
   void solve_contacts(const std::vector<Eigen::Vector3d>& before);
+  void add_grid_fixtures(std::vector<physics::Body>& bodies) const;
   void follow_trajectory(int id, Nanos t);
 
   // Fixed for the model: the model itself and what is derived from it once.
@@ -201,6 +205,13 @@ class World {
   // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
   std::vector<Eigen::Quaterniond> tilt_;
   std::vector<std::optional<Trajectory>> trajectories_;
+  // collision_mode: contact: the grid map's occupied cells merged into rectangles, each a static
+  // solver fixture (shape centred on its box's centre); contact_step.cpp.
+  struct GridFixture {
+    ShapeModel shape;
+    Aabb box;
+  };
+  std::vector<GridFixture> grid_fixtures_;
   Nanos step_ns_ = 0;
   // What changes.
   WorldState state_;

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..util.util import WrapTo2Pi, WrapToPi, relative_position
+from .contact import ContactSensor
 
 _CIRCLE_SEGMENTS = 64  # outline points for a circle (IR-SIM's Shapely buffer gives 64)
 
@@ -315,6 +316,11 @@ class ObjectBase:
         records the request (``laser_colors``)."""
         for index in np.atleast_1d(laser_indices):
             self._laser_colors[int(index)] = (laser_color, alpha)
+
+    @property
+    def contact(self) -> ContactSensor:
+        """The contact sensor after the last step (collision_mode 'contact'; empty otherwise)."""
+        return ContactSensor(self._native.contact, self._env._objects)
 
     # --- field of view ---------------------------------------------------------------------
     def fov_detect_object(self, detected_object) -> bool:
