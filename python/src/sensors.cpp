@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "bindings.h"
+#include "errors.h"
 #include "ubot/sensors/registered_sensors.h"
 
 namespace py = pybind11;
@@ -277,6 +278,11 @@ py::object sensor_sample(const std::shared_ptr<SimHandle>& sim, int id, const st
                           [&](const Lidar3d&) { return py::cast(Lidar3dSample{ref}); },
                           [&](const Imu&) { return py::cast(ImuSampleRef{ref}); },
                           [&](const Camera&) { return py::cast(CameraSample{ref}); },
+                          // Merged after the module: no Python sample type yet, so say so.
+                          [&](const Contact2d&) -> py::object {
+                            throw_value_error("sensor '" + name +
+                                              "': contact2d samples are not exposed to Python yet");
+                          },
                       });
 }
 
