@@ -152,3 +152,10 @@ def test_samples_before_the_first_step(sim):
     cam = sim.sensor("rover", "rgb_camera_0")
     assert cam.image is None and cam.status == "Disabled"
     assert sim.sensor("rover", "imu_0").samples == []
+
+
+def test_a_contact2d_sensor_is_refused_by_name_not_crashed_on():
+    # contact2d has no Python sample type yet: asking for it names the sensor.
+    sim = ubot.Simulation(example("push_box.yaml"))
+    with pytest.raises(ValueError, match="sensor 'contact2d_0': contact2d samples are not exposed"):
+        sim.sensor("robot_0", "contact2d_0")
