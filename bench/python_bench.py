@@ -68,22 +68,26 @@ def step_overhead(steps, rounds):
 
 
 def vector_env_rate(seconds, num_envs=256):
-    """Env-steps/s of random actions (episodes end by collision or max_steps and auto-reset)."""
+    """Env-steps/s of random actions (episodes end by collision or max_steps and auto-reset):
+    (by wall clock, by CPU time: env-steps per CPU-second of the whole process times the cores
+    used, what the cores deliver when nothing else runs on them)."""
     envs = ubot.VectorEnv(LIDAR_WORLD, num_envs=num_envs, seed=0)
     envs.reset()
     actions = np.random.default_rng(0).uniform(-1, 1, size=(64, num_envs, 1, 2))
     for k in range(5):
         envs.step(actions[k])
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         envs.step(actions[steps % 64])
         steps += 1
-    return steps * num_envs / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return steps * num_envs / wall, steps * num_envs / cpu * min(num_envs, os.cpu_count())
 
 
 def ten_robot_rate(seconds, steps=200):
     """Steps/s over the same first `steps` steps of the episode: Python step() and the C++ loop
-    (best of the rounds that fit in `seconds`, alternating)."""
+    (best of the rounds that fit in `seconds`, alternating), by wall clock with the default
+    threads; and Python step() with threads=1 by CPU time (steps per CPU-second)."""
     sim = ubot.Simulation.from_yaml(ten_robot_world(), base_dir=ROOT)
     best_py = best_cpp = float("inf")
     start = time.perf_counter()
@@ -95,7 +99,16 @@ def ten_robot_rate(seconds, steps=200):
         for _ in range(steps):
             sim.step()
         best_py = min(best_py, time.perf_counter() - t)
-    return steps / best_py, steps / best_cpp
+    one = ubot.Simulation.from_yaml(ten_robot_world(), base_dir=ROOT, threads=1)
+    best_cpu = float("inf")
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds / 2 or best_cpu == float("inf"):
+        one.reset()
+        t = time.process_time()
+        for _ in range(steps):
+            one.step()
+        best_cpu = min(best_cpu, time.process_time() - t)
+    return steps / best_py, steps / best_cpp, steps / best_cpu
 
 
 def main():
@@ -108,19 +121,23 @@ def main():
     print(f"lidar_world.yaml step: C++ {overhead['cpp']:.2f} us, Python step() "
           f"{overhead['python']:.2f} us, step(array) {overhead['python_array']:.2f} us; "
           f"overhead {overhead['overhead']:.2f} us per call (target < 3)")
-    rate = vector_env_rate(args.seconds)
-    small = vector_env_rate(args.seconds / 3, num_envs=16)
-    print(f"VectorEnv 256 x lidar_world.yaml: {rate:,.0f} env-steps/s (target >= 200,000); "
-          f"16 copies (their state fits the L2 caches): {small:,.0f}")
-    py_rate, cpp_rate = ten_robot_rate(args.seconds)
+    rate, rate_cpu = vector_env_rate(args.seconds)
+    small, small_cpu = vector_env_rate(args.seconds / 3, num_envs=16)
+    print(f"VectorEnv 256 x lidar_world.yaml: {rate:,.0f} env-steps/s wall, {rate_cpu:,.0f} by "
+          f"CPU time (target >= 200,000); 16 copies: {small:,.0f} wall, {small_cpu:,.0f} by CPU time")
+    py_rate, cpp_rate, cpu_rate = ten_robot_rate(args.seconds)
     print(f"10 robots x 360 beams: {py_rate:,.0f} steps/s from Python, {cpp_rate:,.0f} in a C++ "
-          f"loop (target >= 5,000)")
+          f"loop (wall); one thread from Python: {cpu_rate:,.0f} steps per CPU-second "
+          f"(target >= 5,000)")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"step_us": overhead, "vector_env_steps_per_s": rate,
+                       "vector_env_steps_per_cpu_s_x_cores": rate_cpu,
                        "vector_env_16_steps_per_s": small,
-                       "ten_robot_steps_per_s": py_rate, "ten_robot_cpp_steps_per_s": cpp_rate},
+                       "vector_env_16_steps_per_cpu_s_x_cores": small_cpu,
+                       "ten_robot_steps_per_s": py_rate, "ten_robot_cpp_steps_per_s": cpp_rate,
+                       "ten_robot_one_thread_steps_per_cpu_s": cpu_rate},
                       f, indent=2)
 
 

@@ -3,14 +3,20 @@
 //   (b) 10 diff robots, each with a 360-beam lidar, among 50 obstacles
 //   (c) 100 rvo robots, no sensors
 //   (d) 1000 diff robots, each with a 360-beam lidar, among 500 obstacles, 200 m x 200 m
+// the C++ core of ubot.VectorEnv's step without Python: N copies of (a) sharing one WorldModel,
+// each stepped on one thread, spread over the cores (docs/python.md, "Performance"),
 // and the cost of Simulation::snapshot() and restore() on examples/warehouse.yaml (after 50 steps,
 // so every sensor has output and history), next to one of its steps (docs/determinism.md).
 // Worlds are generated with a fixed seed, so every run measures the same work.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <chrono>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "bench_worlds.h"
@@ -71,9 +77,7 @@ void step_world(benchmark::State& state, const std::string& yaml, int restart, i
       static_cast<double>(state.iterations() * rays_per_step), benchmark::Counter::kIsRate);
 }
 
-void BM_LidarWorld(benchmark::State& state) {
-  step_world(state,
-             R"(
+constexpr const char* kLidarWorldYaml = R"(
 world: {height: 10, width: 10, step_time: 0.1, collision_mode: stop}
 robot:
   - kinematics: {name: diff}
@@ -88,10 +92,50 @@ obstacle:
   - {shape: {name: rectangle, length: 1.5, width: 1.2}, state: [6, 5, 1]}
   - {shape: {name: linestring, vertices: [[10, 5], [4, 0]]}, state: [0, 0, 0]}
   - {shape: {name: linestring, vertices: [[4, 0], [6, 7]]}, state: [0, 0, 0], unobstructed: true}
-)",
-             50, 1);
-}
+)";
+
+void BM_LidarWorld(benchmark::State& state) { step_world(state, kLidarWorldYaml, 50, 1); }
 BENCHMARK(BM_LidarWorld)->Unit(benchmark::kMicrosecond);
+
+// range(0) copies of (a), each a one-thread Simulation, stepped by a parallel_for over range(1)
+// threads, each env with its own random constant (v, w) and reset after 200 steps. The CPU
+// column is the whole process's CPU time, so it holds on a machine shared with other jobs:
+// env-steps/s (kIsRate) is env-steps per CPU-second, the cores' capacity divided by their count.
+void BM_VectorOfLidarWorlds(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const auto model = std::make_shared<const WorldModel>(
+      load_world_from_string(kLidarWorldYaml, "bench.yaml", {.seed = 1}));
+  std::vector<std::unique_ptr<Simulation>> envs;
+  std::vector<std::vector<Command>> commands;
+  std::mt19937_64 rng(0);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (int i = 0; i < n; ++i) {
+    envs.push_back(std::make_unique<Simulation>(model, SimulationOptions{.threads = 1}));
+    envs.back()->reset(static_cast<std::uint64_t>(i));
+    commands.emplace_back(model->objects.size());
+    commands.back()[0] = Eigen::Vector2d(uniform(rng), uniform(rng));
+  }
+  tbb::task_arena arena(static_cast<int>(state.range(1)));
+  for (auto _ : state) {
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<int>(0, n), [&](const tbb::blocked_range<int>& r) {
+        for (int i = r.begin(); i != r.end(); ++i) {
+          Simulation& sim = *envs[static_cast<std::size_t>(i)];
+          sim.step(commands[static_cast<std::size_t>(i)]);
+          if (sim.world().step_count() >= 200) sim.reset(sim.world().seed() + 1);
+        }
+      });
+    });
+  }
+  state.counters["env_steps/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_VectorOfLidarWorlds)
+    ->Args({16, 1})
+    ->Args({256, 1})
+    ->Args({256, 2})
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_TenLidarRobots(benchmark::State& state) {
   step_world(state, lidar_robots_yaml(10, 50, 20.0, "stop"), 200, static_cast<int>(state.range(0)));

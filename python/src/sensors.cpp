@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "bindings.h"
+#include "errors.h"
 #include "ubot/sensors/registered_sensors.h"
 
 namespace py = pybind11;

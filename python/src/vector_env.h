@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ubot/sensors/lidar2d/lidar2d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot::python {
@@ -73,7 +74,8 @@ class VectorEnv {
   std::vector<std::unique_ptr<Simulation>> envs_;
   std::vector<int> robots_;
   std::vector<std::string> robot_names_;
-  std::vector<std::size_t> lidar_;  // per robot: its lidar's index in sensors()
+  std::vector<std::size_t> lidar_;        // per robot: its lidar's index in sensors()
+  std::vector<const Lidar2d*> lidar_of_;  // [env * n_robots + robot]: that robot's lidar
   int beams_ = 0;
   std::vector<std::int64_t> episode_;
   std::vector<std::vector<Command>> commands_;  // per env, one per object

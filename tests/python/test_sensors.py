@@ -152,3 +152,13 @@ def test_samples_before_the_first_step(sim):
     cam = sim.sensor("rover", "rgb_camera_0")
     assert cam.image is None and cam.status == "Disabled"
     assert sim.sensor("rover", "imu_0").samples == []
+
+
+
+def test_a_contact2d_sensor_gives_its_sample():
+    # contact2d is a Python sample type (docs/python.md); before the first step it has no contact.
+    sim = ubot.Simulation(example("push_box.yaml"))
+    sample = sim.sensor("robot_0", "contact2d_0")
+    assert type(sample).__name__ == "Contact2dSample"
+    assert sample.force_scale == pytest.approx(0.05)  # the default, m/N (issue 14)
+    assert not sample.contact.in_contact

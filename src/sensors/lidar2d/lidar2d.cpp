@@ -98,31 +98,45 @@ void Lidar2d::cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose
 
 void Lidar2d::fill_ranges(const SensorContext& ctx) {
   const bool noisy = model().common.noise && params_.std > 0.0;
-  for (std::size_t i = 0; i < angles_.size(); ++i) {
-    const scene::RayHit& h = hits_[i];
+  const double range_min = params_.range_min, range_max = params_.range_max;
+  // Raw pointers: the valid / hit stores are uint8_t, which may alias anything, so through the
+  // vectors the compiler would reload every data pointer each beam (a tenth of a small world's
+  // step in the profile).
+  const std::size_t n = angles_.size();
+  const scene::RayHit* hits = hits_.data();
+  const double* media_distance = media_distance_.data();
+  const int* media_cell = media_cell_.data();
+  double* ranges = scan_.ranges.data();
+  std::uint8_t* hit_out = scan_.hit.data();
+  std::uint8_t* valid_out = scan_.valid.data();
+  float* intensities = scan_.intensities.data();
+  int* hit_object = scan_.hit_object.data();
+  int* hit_medium = scan_.hit_medium.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    const scene::RayHit& h = hits[i];
     // A medium entered no farther than the surface wins (smoke in front of a wall, or at it).
-    const bool medium = media_cell_[i] >= 0 && media_distance_[i] <= h.distance;
-    const double distance = medium ? media_distance_[i] : h.distance;
-    double range = params_.range_max;
+    const bool medium = media_cell[i] >= 0 && media_distance[i] <= h.distance;
+    const double distance = medium ? media_distance[i] : h.distance;
+    double range = range_max;
     bool hit = medium || h.hit(), valid = false;
-    if (hit && distance < params_.range_min) {
-      range = params_.range_min;  // blind zone: blocked, but no measurement
+    if (hit && distance < range_min) {
+      range = range_min;  // blind zone: blocked, but no measurement
     } else if (hit) {
       range = distance + (noisy ? rng().gaussian(params_.std) : 0.0);
-      if (range > params_.range_max) {
-        range = params_.range_max;  // noise pushed it out of range: a miss
+      if (range > range_max) {
+        range = range_max;  // noise pushed it out of range: a miss
         hit = false;
       } else {
-        range = std::max(range, params_.range_min);
+        range = std::max(range, range_min);
         valid = true;
       }
     }
-    scan_.ranges[i] = range;
-    scan_.hit[i] = hit;
-    scan_.valid[i] = valid;
-    scan_.intensities[i] = valid && !medium ? 1.0f : 0.0f;
-    scan_.hit_object[i] = hit && !medium ? ctx.scene.user_id(h.body) : -1;
-    scan_.hit_medium[i] = hit && medium ? media_.cells()[media_cell_[i]].snapshot : -1;
+    ranges[i] = range;
+    hit_out[i] = hit;
+    valid_out[i] = valid;
+    intensities[i] = valid && !medium ? 1.0f : 0.0f;
+    hit_object[i] = hit && !medium ? ctx.scene.user_id(h.body) : -1;
+    hit_medium[i] = hit && medium ? media_.cells()[media_cell[i]].snapshot : -1;
   }
 }
 
