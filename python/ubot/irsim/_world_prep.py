@@ -46,6 +46,9 @@ def native_knows(kinematics: str, key: str, name: str) -> bool:
     Asked by loading a one-robot world, so the answer follows whatever the native build
     supports (other behaviours are added over time) instead of a list copied here.
     """
+    if key == "group_behavior":
+        # An unknown group behaviour loads (with a warning, as in IR-SIM), so ask the registry.
+        return ubot._core._group_behavior_known(kinematics, name)
     probe = {
         "world": {"width": 10, "height": 10},
         "robot": [{
