@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "grid_image.h"
@@ -27,9 +28,16 @@ std::string resolve_path(const Field& field, const std::string& written) {
     const fs::path beside = fs::path(*field.file()).parent_path() / p;
     if (fs::is_regular_file(beside)) return beside.string();
     if (fs::is_regular_file(p)) return p.string();
+    // IR-SIM finds its bundled maps (`cave.png`, `hm3d_2.png`) in its own package; ubot ships
+    // the same images: UBOT_IRSIM_MAPS, else the copy in the source tree's data/irsim_maps.
+    const char* env = std::getenv("UBOT_IRSIM_MAPS");
+    const fs::path bundled = fs::path(env && *env ? env : UBOT_IRSIM_MAPS_DIR) / p;
+    if (fs::is_regular_file(bundled)) return bundled.string();
   }
   field.fail(fmt::format(
-      "file '{}' not found (looked beside the world file and in the current directory)", written));
+      "file '{}' not found (looked beside the world file, in the current directory and in "
+      "IR-SIM's maps)",
+      written));
 }
 
 bool is_yaml_path(const std::string& path) {
