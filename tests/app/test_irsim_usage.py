@@ -23,22 +23,6 @@ STEPS = 5
 
 # World (relative to tests/data/irsim_usage) -> (text the refusal must contain, why, whose work).
 NOT_YET = {
-    "10grid_map/grid_map.yaml": ("world.obstacle_map", "grid map from an image", "grid"),
-    "10grid_map/grid_map_hm3d.yaml": ("world.obstacle_map", "HM3D grid map", "grid"),
-    "10grid_map/grid_map_perlin.yaml": ("world.obstacle_map", "perlin grid generator", "grid"),
-    "20path_planning/path_planning.yaml": ("world.obstacle_map", "grid map", "grid"),
-    "24fog_world/fog_grid_map.yaml": ("world.obstacle_map", "fog over a grid map", "grid"),
-    "13custom_behavior/custom_group_behavior.yaml": ("group_behavior", "group behaviours",
-                                                     "behaviors"),
-    "13custom_behavior/custom_swarm_behavior.yaml": ("group_behavior", "group behaviours",
-                                                     "behaviors"),
-    "19orca_world/orca_behavior_world.yaml": ("group_behavior", "ORCA group behaviour",
-                                              "behaviors"),
-    "19orca_world/orca_behavior_world_random.yaml": ("group_behavior", "ORCA group behaviour",
-                                                     "behaviors"),
-    "19orca_world/orca_diff_world.yaml": ("group_behavior", "ORCA group behaviour", "behaviors"),
-    "23sfm_world/sfm_head_on.yaml": ("'sfm'", "social force model", "behaviors"),
-    "23sfm_world/sfm_world.yaml": ("'sfm'", "social force model", "behaviors"),
     "13custom_behavior/custom_behavior.yaml": ("'dash_custom'", "custom Python behaviour",
                                                "python"),
     "13custom_behavior/custom_smooth_dash.yaml": ("'smooth_dash'", "custom Python behaviour",

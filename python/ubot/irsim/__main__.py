@@ -41,8 +41,18 @@ def install() -> None:
 
 def main(argv) -> int:
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python3 -m ubot.irsim SCRIPT.py [ARGS...]", file=sys.stderr)
+        print("usage: python3 -m ubot.irsim [--max-steps N] SCRIPT.py [ARGS...]", file=sys.stderr)
         return 0 if argv else 2
+    if argv[0] == "--max-steps":
+        # For scripts that loop `while not env.done()` over robots that never arrive (`loop`
+        # goals, as in IR-SIM, where they run forever too): done() is also true after N steps.
+        if len(argv) < 3 or not argv[1].isdigit() or int(argv[1]) < 1:
+            print("ubot.irsim: --max-steps needs a whole number >= 1 and a script", file=sys.stderr)
+            return 2
+        from ubot.irsim.env import env_base
+
+        env_base.MAX_STEPS = int(argv[1])
+        argv = argv[2:]
     script = os.path.abspath(argv[0])
     if not os.path.isfile(script):
         print(f"ubot.irsim: {argv[0]}: no such script", file=sys.stderr)

@@ -15,6 +15,9 @@ from ..util import random as irsim_random
 from ..util.util import file_check, to_numpy
 from ..world.object_base import ObjectBase
 
+# Set by `python3 -m ubot.irsim --max-steps N` (None: no limit).
+MAX_STEPS = None
+
 
 class EnvBase:
     def __init__(self, world_name=None, display: bool = True, disable_all_plot: bool = False,
@@ -112,7 +115,10 @@ class EnvBase:
         return commands
 
     def done(self, mode: str = "all"):
-        """Robots done (arrived or stopped): all of them (``mode='all'``) or any."""
+        """Robots done (arrived or stopped): all of them (``mode='all'``) or any; also true after
+        ``MAX_STEPS`` steps when ``python3 -m ubot.irsim --max-steps N`` set it."""
+        if MAX_STEPS is not None and self._sim.step_count >= MAX_STEPS:
+            return True
         if not self._robots:
             return False
         if mode == "all":
