@@ -85,4 +85,38 @@ def test_missing_script_is_an_error(folder):
 def test_no_arguments_prints_usage(folder):
     done = run(folder)
     assert done.returncode == 2
-    assert "usage: python3 -m ubot.irsim SCRIPT.py" in done.stderr
+    assert "usage: python3 -m ubot.irsim [--max-steps N] SCRIPT.py" in done.stderr
+
+
+LOOP_SCRIPT = """
+import irsim
+env = irsim.make("go.yaml")
+steps = 0
+while not env.done():
+    env.step()
+    steps += 1
+print("steps", steps, "arrived", env.robot.arrive)
+"""
+
+
+def test_max_steps_ends_a_script_whose_robots_never_arrive(folder):
+    # The robot's goal is 2 m away at 1 m/s: it arrives after about 20 steps, so a limit of 7
+    # ends the loop first, and without the limit the loop ends at the arrival.
+    with open(os.path.join(folder, "go.py"), "w") as f:
+        f.write(LOOP_SCRIPT)
+    with open(os.path.join(folder, "go.yaml"), "w") as f:
+        f.write(WORLD)
+    limited = run(folder, "--max-steps", "7", "go.py")
+    assert limited.returncode == 0, limited.stderr
+    assert "steps 7 arrived False" in limited.stdout
+    free = run(folder, "go.py")
+    assert free.returncode == 0, free.stderr
+    assert "arrived True" in free.stdout and "steps 7 " not in free.stdout
+
+
+@pytest.mark.parametrize("args", [["--max-steps"], ["--max-steps", "0", "go.py"],
+                                  ["--max-steps", "x", "go.py"], ["--max-steps", "5"]])
+def test_a_bad_max_steps_is_an_error(folder, args):
+    done = run(folder, *args)
+    assert done.returncode == 2
+    assert "--max-steps needs a whole number >= 1 and a script" in done.stderr
