@@ -7,8 +7,8 @@
 #include <numbers>
 
 #include "behavior_reader.h"
-#include "physics_reader.h"
 #include "irsim_keys.h"
+#include "physics_reader.h"
 #include "ros2_reader.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/viz/plot_config.h"
@@ -22,10 +22,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
 // distribution, state, goal) is an error.
 const char* const kObjectKeys[] = {
-    "kinematics",  "shape",      "behavior",      "color",          "static",      "vel_min",
-    "vel_max",     "acce",       "velocity",      "goal_threshold", "arrive_mode", "unobstructed",
-    "fov",         "fov_radius", "name",          "plot",           "z",           "height",
-    "description", "group",      "group_name",    "roll",           "pitch",       "trajectory",
+    "kinematics",  "shape",      "behavior",       "color",          "static",      "vel_min",
+    "vel_max",     "acce",       "velocity",       "goal_threshold", "arrive_mode", "unobstructed",
+    "fov",         "fov_radius", "name",           "plot",           "z",           "height",
+    "description", "group",      "group_name",     "roll",           "pitch",       "trajectory",
     "ros2",        "density",    "group_behavior", "state_dim"};
 
 std::vector<Eigen::Vector2d> to_points(const std::vector<std::vector<double>>& raw) {
