@@ -36,7 +36,8 @@ def segment_enters_open_box(p0, p1, box) -> bool:
 def _point_segment_distance(p, a, b) -> float:
     ab = (b[0] - a[0], b[1] - a[1])
     denom = ab[0] * ab[0] + ab[1] * ab[1]
-    t = 0.0 if denom == 0.0 else max(0.0, min(1.0, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / denom))
+    along = (p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]
+    t = 0.0 if denom == 0.0 else max(0.0, min(1.0, along / denom))
     return math.hypot(p[0] - a[0] - t * ab[0], p[1] - a[1] - t * ab[1])
 
 

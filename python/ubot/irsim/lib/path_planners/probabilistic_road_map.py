@@ -3,8 +3,9 @@
 ``n_sample`` collision-free points (discs of ``robot_radius``) drawn uniformly in the world, plus
 start and goal, each joined to up to ``n_knn`` nearest points within ``max_edge_len`` by free
 edges (undirected); Dijkstra then finds the shortest road. Samples come from ``rng`` or else a
-generator seeded with the map's ``seed`` (the world's), so runs repeat. ``planning`` returns the ``2 x N`` waypoints from
-goal back to start, a ``2 x 0`` array when the road map does not join them.
+generator seeded with the map's ``seed`` (the world's), so runs repeat. ``planning`` returns
+the ``2 x N`` waypoints from goal back to start, a ``2 x 0`` array when the road map does not
+join them.
 """
 
 import heapq
@@ -52,7 +53,9 @@ class PRMPlanner:
     def planning(self, start_pose, goal_pose, rng=None, show_animation: bool = True):
         start = tuple(float(v) for v in np.asarray(start_pose, dtype=float).flatten()[:2])
         goal = tuple(float(v) for v in np.asarray(goal_pose, dtype=float).flatten()[:2])
-        points = self.sample_points(start, goal, np.random.default_rng(getattr(self._map, 'seed', 0)) if rng is None else rng)
+        if rng is None:
+            rng = np.random.default_rng(getattr(self._map, "seed", 0))
+        points = self.sample_points(start, goal, rng)
         edges = self.road_map(points)
         parents = self._dijkstra(points, edges)
         if parents is None:
