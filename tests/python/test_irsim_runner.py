@@ -38,7 +38,7 @@ for i in range(200):
         break
 print("args", sys.argv[1:], "steps", i + 1, "arrived", env.robot.arrive)
 try:
-    import irsim.lib.path_planners
+    import irsim.lib.handler
 except ImportError as err:
     print("import error:", err)
 env.end()
@@ -73,7 +73,7 @@ def test_script_runs_with_irsim_resolving_to_ubot(folder):
     assert done.returncode == 0, done.stderr
     assert "args ['--fast', '7']" in done.stdout
     assert "arrived True" in done.stdout
-    assert "import error: irsim.lib.path_planners is not provided by ubot.irsim" in done.stdout
+    assert "import error: irsim.lib.handler is not provided by ubot.irsim" in done.stdout
 
 
 def test_missing_script_is_an_error(folder):

@@ -5,6 +5,7 @@ names, argument orders and return shapes. See docs/irsim-python.md for what diff
 """
 
 import os
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -328,13 +329,19 @@ class EnvBase:
         return next((o for o in self._objects if o.id == target_id), None)
 
     def get_map(self, resolution: float = 0.1):
-        """The world's extent and obstacles (IR-SIM's ``Map`` fields); ``grid`` is None."""
+        """The world's extent and obstacles (IR-SIM's ``Map`` fields) and ``seed`` (the world's,
+        for the sampling planners). ``grid`` is None: the native module does not hand out the
+        grid map yet, so planners do not see ``world.obstacle_map`` (a warning says so)."""
         world = self._world_cfg
         offset = world.get("offset", [0, 0])
+        if world.get("obstacle_map") is not None:
+            warnings.warn("ubot.irsim: get_map() has no grid yet (world.obstacle_map is not "
+                          "exposed to Python): planners see only the obstacles", stacklevel=2)
         return SimpleNamespace(width=float(world.get("width", 10)),
                                height=float(world.get("height", 10)), resolution=resolution,
                                obstacle_list=list(self._obstacles), grid=None,
-                               world_offset=(float(offset[0]), float(offset[1])))
+                               world_offset=(float(offset[0]), float(offset[1])),
+                               seed=int(self._sim.seed))
 
     def get_msg(self, id: int = 0, use_inf: bool = False) -> dict:
         """A ROS ``sensor_msgs/LaserScan``-shaped dict of robot ``id``'s lidar; beams without a

@@ -1,7 +1,7 @@
-"""``irsim.lib`` as ubot provides it: the behaviour registries.
+"""``irsim.lib`` as ubot provides it: the behaviour registries and ``path_planners``.
 
-IR-SIM's own algorithms (path planners, RVO/SFM in Python, geometry handlers) are not part of
-this layer; ubot runs its built-in behaviours natively.
+IR-SIM's other Python algorithms (RVO/SFM/ORCA, geometry handlers) are not part of this layer;
+ubot runs its built-in behaviours natively.
 """
 
 from .behavior.behavior_registry import (  # noqa: F401
