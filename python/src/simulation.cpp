@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -175,7 +176,24 @@ void bind_simulation(py::module_& m) {
             return py::make_tuple(w.offset.x(), w.offset.x() + w.width, w.offset.y(),
                                   w.offset.y() + w.height);
           },
-          "(x_min, x_max, y_min, y_max) of the world's area, m.");
+          "(x_min, x_max, y_min, y_max) of the world's area, m.")
+      .def_property_readonly(
+          "grid_map",
+          [](const SimHandle& h) -> py::object {
+            const std::shared_ptr<const GridMap>& g = h.sim().world().model().grid;
+            if (!g) return py::none();
+            // A copy, IR-SIM's layout: occupancy 0..100 indexed [ix, iy] (GridMap::occupancy).
+            py::array_t<float> occupancy({g->nx, g->ny});
+            std::copy(g->occupancy.begin(), g->occupancy.end(), occupancy.mutable_data());
+            py::dict out;
+            out["occupancy"] = occupancy;
+            out["origin"] = py::make_tuple(g->origin.x(), g->origin.y());
+            out["cell"] = py::make_tuple(g->cell.x(), g->cell.y());
+            return out;
+          },
+          "The world's grid map (`world.obstacle_map`) or None: a dict with `occupancy` ((nx, ny) "
+          "float32 copy, 0..100, > 50 occupied), `origin` (cell (0, 0)'s corner, m) and `cell` "
+          "(cell size, m).");
   bind_outputs(c);
   bind_media(c);
 }

@@ -168,14 +168,22 @@ USAGE_WORLD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.pa
                            "tests", "data", "irsim_usage", "20path_planning", "path_planning.yaml")
 
 
-def test_get_map_of_a_grid_world_warns_that_it_has_no_grid_and_carries_the_seed():
+def test_get_map_of_a_grid_world_carries_its_grid_and_the_planners_avoid_it():
     from ubot import irsim
     env = irsim.make(USAGE_WORLD, display=False)
-    with pytest.warns(UserWarning, match="no grid yet"):
-        env_map = env.get_map(resolution=0.2)
-    assert env_map.grid is None and env_map.seed == env.simulation.seed
+    env_map = env.get_map(resolution=0.2)
+    grid = env.simulation.grid_map
+    assert env_map.seed == env.simulation.seed
     assert (env_map.width, env_map.height, env_map.world_offset) == (30.0, 20.0, (0.0, 0.0))
-    # Without the grid the world is empty: A* runs the straight diagonal, then along x.
+    # IR-SIM's layout: occupancy 0..100 indexed [ix, iy], the world's whole area.
+    assert env_map.grid.shape == grid["occupancy"].shape and (env_map.grid == grid["occupancy"]).all()
+    assert grid["origin"] == (0.0, 0.0)
+    assert grid["cell"][0] * env_map.grid.shape[0] == pytest.approx(30.0)
+    assert (env_map.grid > 50).any(), "the Perlin map has walls"
+    start = env.get_robot_state()[:2, 0]
     path = AStarPlanner(env_map).planning(env.get_robot_state(), [24.0, 16.0])
-    assert length(path) == pytest.approx(14 * math.sqrt(2.0) + 8, abs=1e-9)
+    assert path is not None
+    assert_path_clear(path, env_map, 0.0, start=start, goal=(24.0, 16.0))
+    # The walls are in the way: longer than the empty world's diagonal-then-straight path.
+    assert length(path) > 14 * math.sqrt(2.0) + 8
     env.end(0)

@@ -5,7 +5,6 @@ names, argument orders and return shapes. See docs/irsim-python.md for what diff
 """
 
 import os
-import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -329,17 +328,16 @@ class EnvBase:
         return next((o for o in self._objects if o.id == target_id), None)
 
     def get_map(self, resolution: float = 0.1):
-        """The world's extent and obstacles (IR-SIM's ``Map`` fields) and ``seed`` (the world's,
-        for the sampling planners). ``grid`` is None: the native module does not hand out the
-        grid map yet, so planners do not see ``world.obstacle_map`` (a warning says so)."""
+        """The world's extent and obstacles (IR-SIM's ``Map`` fields), its grid map as IR-SIM's
+        ``grid`` (occupancy 0..100 indexed ``[ix, iy]``, a copy; None without
+        ``world.obstacle_map``) and ``seed`` (the world's, for the sampling planners)."""
         world = self._world_cfg
         offset = world.get("offset", [0, 0])
-        if world.get("obstacle_map") is not None:
-            warnings.warn("ubot.irsim: get_map() has no grid yet (world.obstacle_map is not "
-                          "exposed to Python): planners see only the obstacles", stacklevel=2)
+        grid_map = self._sim.grid_map
+        grid = None if grid_map is None else grid_map["occupancy"]
         return SimpleNamespace(width=float(world.get("width", 10)),
                                height=float(world.get("height", 10)), resolution=resolution,
-                               obstacle_list=list(self._obstacles), grid=None,
+                               obstacle_list=list(self._obstacles), grid=grid,
                                world_offset=(float(offset[0]), float(offset[1])),
                                seed=int(self._sim.seed))
 
