@@ -9,21 +9,6 @@
 namespace ubot::config {
 namespace {
 
-// The goal keys IR-SIM reads from an object's behaviour configuration (`beh_config`).
-void read_goal_keys(Mapping& m, BehaviorModel& b) {
-  b.wander = m.boolean("wander", b.wander);
-  b.loop = m.boolean("loop", b.loop);
-  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
-    if (auto f = m.get(key)) {
-      const auto n = f->as_numbers(2, 3);
-      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
-    }
-    return v;
-  };
-  b.range_low = vec3("range_low", b.range_low);
-  b.range_high = vec3("range_high", b.range_high);
-}
-
 OrcaModel read_orca_keys(Mapping& m) {
   OrcaModel o;
   o.neighbor_dist = m.non_negative("neighborDist", o.neighbor_dist);
@@ -53,6 +38,20 @@ GroupParam read_param(const Field& f) {
 }
 
 }  // namespace
+
+void read_goal_keys(Mapping& m, BehaviorModel& b) {
+  b.wander = m.boolean("wander", b.wander);
+  b.loop = m.boolean("loop", b.loop);
+  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
+    if (auto f = m.get(key)) {
+      const auto n = f->as_numbers(2, 3);
+      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
+    }
+    return v;
+  };
+  b.range_low = vec3("range_low", b.range_low);
+  b.range_high = vec3("range_high", b.range_high);
+}
 
 void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& s) {
   s.vmax = m.non_negative("vmax", s.vmax);

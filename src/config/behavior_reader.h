@@ -10,6 +10,9 @@ namespace ubot::config {
 
 // The `sfm` keys of a `behavior:` mapping (IR-SIM's SFMVelocity parameters).
 void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& sfm);
+// The goal keys IR-SIM reads from any behaviour configuration: wander, loop, range_low/high
+// (each kept at b's value when absent).
+void read_goal_keys(Mapping& m, BehaviorModel& b);
 
 // A group's `group_behavior:`. IR-SIM reads `wander`, `loop`, `range_low` and `range_high` from
 // it when the object has no `behavior:` of its own: then `goals` receives them.

@@ -202,17 +202,7 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
     name_field.fail(fmt::format("behavior '{}' is available for diff and omni kinematics, not {}",
                                 name, kinematics_name(kinematics)));
   }
-  b.wander = m.boolean("wander", false);
-  b.loop = m.boolean("loop", false);
-  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
-    if (auto f = m.get(key)) {
-      const auto n = f->as_numbers(2, 3);
-      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
-    }
-    return v;
-  };
-  b.range_low = vec3("range_low", b.range_low);
-  b.range_high = vec3("range_high", b.range_high);
+  read_goal_keys(m, b);
   if (auto f = m.get("target_roles")) {
     const std::string roles = f->as_choice({"all", "robot", "obstacle"});
     b.target_roles = roles == "all"     ? TargetRoles::kAll
