@@ -82,10 +82,10 @@ fuzz-build: deps-test
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 
 fuzz: fuzz-build
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-test: fuzz-build
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS)
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-pip $(ASAN_BUILD) $(FUZZ_BUILD)

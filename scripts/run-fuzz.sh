@@ -2,12 +2,16 @@
 # Runs every libFuzzer target of tests/fuzz for SECONDS each, from its seed corpus
 # (tests/fuzz/corpus/<target>, never written to: new inputs go to BUILD/fuzz-corpus/<target>).
 # Fails on the first crash, sanitizer report, leak, timeout or out-of-memory; the input that
-# failed is saved as BUILD/fuzz-artifacts/<target>-crash-*. Usage: run-fuzz.sh BUILD SECONDS
+# failed is saved as BUILD/fuzz-artifacts/<target>-crash-*.
+# Usage: run-fuzz.sh BUILD SECONDS TARGET... (the Makefile's FUZZ_TARGETS: fuzz_world_yaml ...)
 set -euo pipefail
-build=${1:?usage: run-fuzz.sh BUILD SECONDS}
-seconds=${2:?usage: run-fuzz.sh BUILD SECONDS}
+usage="usage: run-fuzz.sh BUILD SECONDS TARGET..."
+build=${1:?$usage}
+seconds=${2:?$usage}
+shift 2
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets=(world_yaml mesh las ply pcd cdr)
+targets=("${@#fuzz_}")
 mkdir -p "$build/fuzz-artifacts"
 for t in "${targets[@]}"; do
   work="$build/fuzz-corpus/$t"
