@@ -83,6 +83,7 @@ TraceObject read_object(const json& j) {
   o.state = doubles(j["state"]);
   if (!j["goal"].is_null()) o.goal = doubles(j["goal"]);
   if (!j["wheelbase"].is_null()) o.wheelbase = number(j["wheelbase"]);
+  o.radius = number(j["radius"]);
   o.outline = outline(j["original_geometry"]);
   return o;
 }

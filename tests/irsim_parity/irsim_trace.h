@@ -3,7 +3,8 @@
 // motion noise off (tests/data/irsim_traces/*.json, made by IR-SIM's own code through
 // /work/shared/irsim/tools/dump.py; see docs/irsim-parity.md). The layout is dump.py's:
 //   meta     {irsim_version, irsim_commit, world_file, seed, steps, step_time, ...}
-//   objects  [{id, name, role, kinematics, static, state, goal, wheelbase, original_geometry}]
+//   objects  [{id, name, role, kinematics, static, radius, state, goal, wheelbase,
+//              original_geometry}]
 //   sensors  [{obj_id, index, type, range_min, range_max, angles}]
 //   frames   [{step, time, done, objects [{id, state, velocity, velocity_xy, collision, arrive,
 //              stop}], sensors [{obj_id, index, origin, ranges, valid, radial_velocity?}]}]
@@ -49,6 +50,7 @@ struct TraceObject {
   bool is_static = false;
   std::vector<double> state, goal;
   std::optional<double> wheelbase;  // the shape's wheelbase (IR-SIM's obj.wheelbase)
+  double radius = 0.0;              // IR-SIM's obj.radius: the outline's minimum bounding radius
   // The body-frame outline IR-SIM built (a closed ring repeats its first vertex).
   std::vector<Eigen::Vector2d> outline;
 };

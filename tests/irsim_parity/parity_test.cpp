@@ -26,14 +26,24 @@
 namespace ubot::irsim_parity {
 namespace {
 
+// What of a world IR-SIM drew at random, which ubot then takes from the trace (ubot draws from
+// its own seeded streams, not numpy's: README "Behaviour, as IR-SIM"; the draws themselves are
+// compared in distribution by tests/app/test_irsim_random.py).
+enum class Draws {
+  kNone,
+  // Random placements, goals and shapes (`distribution: random`, `random_shape`): IR-SIM's
+  // initial layout is injected (each object's state, goal and outline), and nothing random
+  // happens after construction, so the whole trace is compared.
+  kLayout,
+  // As kLayout, and some object has `wander` goals: IR-SIM draws a new goal at the first
+  // arrival, so the comparison ends there (wander off in ubot).
+  kLayoutUntilArrival,
+};
+
 struct ParityCase {
   const char* name;   // the trace is tests/data/irsim_traces/<name>.json
   const char* world;  // relative to the source tree
-  // The world places objects or picks goals at random (`distribution: random`, `wander`). ubot
-  // draws from its own seeded streams, not numpy's (README "Behaviour, as IR-SIM"), so IR-SIM's
-  // initial states and goals are given to ubot explicitly, and the runs are compared until the
-  // first arrival, after which IR-SIM would draw a new wander goal.
-  bool irsim_draws = false;
+  Draws draws = Draws::kNone;
   // Compare up to this step only (0: the whole trace). Set where two exact circles of ubot
   // touch a step before IR-SIM's 64-gons do (docs/irsim-parity.md): a collision flag, then the
   // `stop` collision mode, makes the runs different worlds from there.
@@ -44,7 +54,7 @@ const ParityCase kCases[] = {
     {"collision_avoidance", "examples/collision_avoidance.yaml"},
     {"collision_world", "examples/collision_world.yaml"},
     {"fmcw_lidar_world", "examples/fmcw_lidar_world.yaml"},
-    {"fov_world", "examples/fov_world.yaml", true},
+    {"fov_world", "examples/fov_world.yaml", Draws::kLayoutUntilArrival},
     {"lidar_world", "examples/lidar_world.yaml"},
     {"acker_wheelbase_world", "tests/data/acker_wheelbase_world.yaml"},
     {"grid_cave_world", "tests/data/grid_cave_world.yaml"},
@@ -75,15 +85,32 @@ const ParityCase kCases[] = {
     {"cbf_world", "tests/data/irsim_usage/21cbf_world/cbf_world.yaml"},
     // obstacle_15 and obstacle_1 (r 0.37 and 0.55) come 0.91926 m apart at step 54: touching
     // circles, not yet touching 64-gons.
-    {"cbf_world_dynamic", "tests/data/irsim_usage/21cbf_world/cbf_world_dynamic.yaml", false, 53},
+    {"cbf_world_dynamic", "tests/data/irsim_usage/21cbf_world/cbf_world_dynamic.yaml", Draws::kNone,
+     53},
     {"cbf_world_dynamic_diff", "tests/data/irsim_usage/21cbf_world/cbf_world_dynamic_diff.yaml",
-     false, 53},
+     Draws::kNone, 53},
     {"multi_objects_large",
      "tests/data/irsim_usage/06multi_objects_world/multi_objects_large.yaml"},
+    // Random usage/ worlds from IR-SIM's layout (issue 13 item 6). random_obstacle_seed.yaml
+    // is the same file as random_obstacle.yaml; keyboard_control_mpl.yaml is in `auto` mode.
+    {"random_obstacle", "tests/data/irsim_usage/08random_obstacle/random_obstacle.yaml",
+     Draws::kLayout},
+    {"collision_avoidance_random",
+     "tests/data/irsim_usage/11collision_avoidance/collision_avoidance_random.yaml",
+     Draws::kLayout},
+    {"multi_objects_world", "tests/data/irsim_usage/06multi_objects_world/multi_objects_world.yaml",
+     Draws::kLayout},
+    {"random_reset_world", "tests/data/irsim_usage/18random_reset_world/random_reset_world.yaml",
+     Draws::kLayoutUntilArrival},
+    {"fov_world_multi", "tests/data/irsim_usage/15fov_world/fov_world_multi.yaml",
+     Draws::kLayoutUntilArrival},
+    {"keyboard_control_mpl", "tests/data/irsim_usage/09keyboard_control/keyboard_control_mpl.yaml",
+     Draws::kLayout},
 };
 // The worlds with lidars (their scans are compared too).
 const ParityCase kLidarCases[] = {kCases[2],  kCases[4],  kCases[5],  kCases[6],  kCases[12],
-                                  kCases[20], kCases[21], kCases[22], kCases[23], kCases[28]};
+                                  kCases[20], kCases[21], kCases[22], kCases[23], kCases[28],
+                                  kCases[29], kCases[32], kCases[34]};
 
 std::string source_path(const std::string& relative) {
   return std::string(UBOT_SOURCE_DIR) + "/" + relative;
@@ -100,26 +127,39 @@ void switch_noise_off(WorldModel& model) {
   }
 }
 
-void use_irsim_draws(WorldModel& model, const Trace& trace) {
+// IR-SIM's outline for ubot's shape: a circle's radius is IR-SIM's obj.radius (the minimum
+// bounding radius of its 64-gon, which has its vertices on the circle); a polygon takes the
+// ring's vertices (the ring repeats its first one).
+void use_irsim_outline(ShapeModel& shape, const TraceObject& t) {
+  if (!shape.parts.empty() || shape.solid) return;  // no random compounds or solids in IR-SIM
+  if (shape.kind == ShapeKind::kCircle) {
+    shape.radius = t.radius;
+  } else if (shape.kind == ShapeKind::kPolygon && t.outline.size() >= 4) {
+    shape.vertices.assign(t.outline.begin(), t.outline.end() - 1);
+  }
+}
+
+void use_irsim_layout(WorldModel& model, const Trace& trace) {
   for (const TraceObject& t : trace.objects) {
     ObjectModel& o = model.objects.at(static_cast<std::size_t>(t.id));
     o.state = t.state;
-    o.goals = {t.goal};
+    if (!t.goal.empty()) o.goals = {t.goal};
     o.behavior.wander = false;
+    use_irsim_outline(o.shape, t);
   }
 }
 
 WorldModel load_for(const ParityCase& c, const Trace& trace) {
   WorldModel model = load_world(source_path(c.world), {.seed = 0});
   switch_noise_off(model);
-  if (c.irsim_draws) use_irsim_draws(model, trace);
+  if (c.draws != Draws::kNone) use_irsim_layout(model, trace);
   return model;
 }
 
 // Index of the last frame to compare.
 std::size_t last_frame(const ParityCase& c, const Trace& trace) {
   if (c.last_step > 0) return std::min(c.last_step, trace.frames.size() - 1);
-  if (!c.irsim_draws) return trace.frames.size() - 1;
+  if (c.draws != Draws::kLayoutUntilArrival) return trace.frames.size() - 1;
   for (std::size_t k = 1; k < trace.frames.size(); ++k) {
     const auto& objects = trace.frames[k].objects;
     if (std::any_of(objects.begin(), objects.end(), [](const auto& o) { return o.arrive; })) {
