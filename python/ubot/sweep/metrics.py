@@ -14,7 +14,8 @@ import numpy as np
 
 
 class Outline:
-    """An object's shape now: a circle (centre, radius) or a vertex chain (closed or open)."""
+    """An object's shape now: a circle (centre, radius) or a vertex chain (closed or open), with
+    its segments and bounding box worked out once (static obstacles keep theirs all run)."""
 
     def __init__(self, obj):
         self.vertices = obj.vertices
@@ -22,11 +23,42 @@ class Outline:
         self.center = obj.center
         self.radius = obj.radius
         self.closed = obj.closed
+        if not self.circle:
+            v = self.vertices
+            self.seg_a = v if self.closed else v[:-1]
+            self.seg_b = np.concatenate([v[1:], v[:1]]) if self.closed else v[1:]
+            self.low, self.high = v.min(axis=0), v.max(axis=0)
 
     def segments(self):
-        a = self.vertices
-        b = np.roll(a, -1, axis=0) if self.closed else a[1:]
-        return (a if self.closed else a[:-1]), b
+        return self.seg_a, self.seg_b
+
+
+class StaticField:
+    """All static obstacles at once, for a circle robot: one vectorised distance per step."""
+
+    def __init__(self, outlines):
+        circles = [o for o in outlines if o.circle]
+        chains = [o for o in outlines if not o.circle and len(o.seg_a)]
+        self.points = [o for o in outlines if not o.circle and not len(o.seg_a)]
+        self.centers = np.array([o.center for o in circles]).reshape(-1, 2)
+        self.radii = np.array([o.radius for o in circles])
+        self.seg_a = np.concatenate([o.seg_a for o in chains]) if chains else None
+        self.seg_b = np.concatenate([o.seg_b for o in chains]) if chains else None
+        self.rings = [o for o in chains if o.closed]
+
+    def distance(self, robot):
+        c, d = robot.center, np.inf
+        if len(self.radii):
+            d = float((np.hypot(*(self.centers - c).T) - self.radii).min())
+        if self.seg_a is not None:
+            d = min(d, float(_point_segment_distances(c[None], self.seg_a, self.seg_b).min()))
+        for p in self.points:
+            d = min(d, float(np.hypot(*(p.vertices[0] - c))))
+        for ring in self.rings:
+            if (ring.low <= c).all() and (c <= ring.high).all() and \
+                    _inside(c[None], ring.vertices)[0]:
+                return 0.0
+        return max(0.0, d - robot.radius)
 
 
 def _point_segment_distances(points, a, b):
@@ -103,22 +135,29 @@ def distance(p, q):
 class RobotMetrics:
     """One robot's built-in metrics and its trajectory, updated after every step."""
 
-    def __init__(self, sim, robot, obstacles):
+    def __init__(self, sim, robot, others):
         self.robot = sim.object(robot)
-        self.obstacles = obstacles  # [(object, cached Outline or None when it moves)]
+        fixed = [Outline(o) for o in others if o.static]
+        self.moving = [o for o in others if not o.static]
+        self.field = StaticField(fixed) if self.robot.shape_kind == "circle" else None
+        self.fixed = [] if self.field is not None else fixed
         self.states = [self.robot.state]
         self.arrival_time = np.nan
         self.collisions = 0
         self.colliding = False
         self.min_clearance = np.nan
+        self.any_other = bool(others)
         self._update_clearance()
 
     def _update_clearance(self):
-        if not self.obstacles:
+        if not self.any_other:
             return
         mine = Outline(self.robot)
-        d = min(distance(mine, fixed if fixed is not None else Outline(obj))
-                for obj, fixed in self.obstacles)
+        d = self.field.distance(mine) if self.field is not None else np.inf
+        for other in self.fixed:
+            d = min(d, distance(mine, other))
+        for obj in self.moving:
+            d = min(d, distance(mine, Outline(obj)))
         self.min_clearance = d if np.isnan(self.min_clearance) else min(self.min_clearance, d)
 
     def after_step(self, time, clearance):
@@ -143,10 +182,9 @@ class RobotMetrics:
 
 
 def robot_metrics(sim):
-    """A RobotMetrics per robot; static obstacles' outlines are computed once."""
+    """A RobotMetrics per robot, against every other object it can collide with."""
     metrics = []
     for name in sim.robot_names:
         others = [o for o in sim.objects if o.name != name and not o.unobstructed]
-        metrics.append(RobotMetrics(sim, name,
-                                    [(o, Outline(o) if o.static else None) for o in others]))
+        metrics.append(RobotMetrics(sim, name, others))
     return metrics

@@ -62,10 +62,9 @@ def _gather(client, todo, out_dir, on_row):
     """Submits every run, hands each row to ``on_row`` as it arrives."""
     from distributed import as_completed
 
-    futures = {}
-    for run in todo:
-        key = f"ubot-sweep-run-{run.index}-{run.key()[:16]}"
-        futures[client.submit(run_task, run, out_dir, key=key, pure=False)] = run
+    # One map call, not a submit per run: the client sends the whole graph at once.
+    keys = [f"ubot-sweep-run-{run.index}-{run.key()[:16]}" for run in todo]
+    futures = dict(zip(client.map(run_task, todo, out_dir=out_dir, key=keys, pure=False), todo))
     for future in as_completed(futures):
         run = futures[future]
         try:
