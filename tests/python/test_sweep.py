@@ -247,3 +247,20 @@ def test_the_command_line(work):
                              timeout=60)
     assert refused.returncode == 2
     assert f"{bad}:1:10: worlds: cannot read" in refused.stderr
+
+
+def test_outputs_kept_per_run_are_simulation_records(work):
+    sweep_file = write(work, "s.yaml", f"worlds: [{example('lidar_world.yaml')}]\nseeds: 2\n"
+                       "steps: 7\noutputs: [frames, pictures, mcap]\n")
+    out = os.path.join(work, "out")
+    table = ubot.sweep.execute(ubot.sweep.load(sweep_file), None, out, progress=False)
+    assert list(table["status"]) == ["ok", "ok"]
+    for run in (0, 1):
+        run_dir = os.path.join(out, "runs", f"{run:06d}")
+        with open(os.path.join(run_dir, "frames.jsonl")) as f:
+            assert len(f.read().splitlines()) == 1 + 7  # the header, then one line per step
+        assert os.path.getsize(os.path.join(run_dir, "world.png")) > 0
+        with open(os.path.join(run_dir, "run.mcap"), "rb") as f:
+            assert f.read(8) == b"\x89MCAP0\r\n"
+    with pytest.raises(ValueError, match="need an output folder"):
+        ubot.sweep.execute(ubot.sweep.load(sweep_file), None, None)
