@@ -1,4 +1,4 @@
-"""A user metric of examples/sweeps/lidar_noise.yaml (docs/sweeps.md): ``sweep_metrics:goal_distance``.
+"""A user metric of examples/sweeps/lidar_noise.yaml (docs/sweeps.md): goal_distance.
 
 A metric is ``function(sim, run)``, called once after the run's last step with the simulation
 and a ``ubot.sweep.run.RunInfo`` (index, world, seed, params, steps, trajectories). It returns a

@@ -192,6 +192,8 @@ metrics: [path_length, "boom:score"]
     ("worlds: [w.yaml]\nparameters:\n  robot[0]..std: [1]\n", 3, 3, "parameters.robot[0]..std"),
     ("worlds: [w.yaml]\nparameters:\n  robot[0].std: 0.1\n", 3, 17, "parameters.robot[0].std"),
     ("worlds: [w.yaml]\nseeds: 0\n", 2, 8, "seeds"),
+    ("worlds: [w.yaml]\nparameters:\n  world.width: [5]\n  world.width: [6]\n", 4, 3,
+     "parameters.world.width"),
     ("worlds: [w.yaml]\noutputs: [frames, video]\n", 2, 19, "outputs"),
     ("worlds: [w.yaml\n", 2, 1, ""),
 ])

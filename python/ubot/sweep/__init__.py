@@ -9,6 +9,7 @@ pandas and matplotlib are imported only when a sweep runs: ``import ubot`` stays
 import sys
 import types
 
+# The public names; `sweep` is also what calling the module does.
 from ubot.sweep.runner import execute, load_spec, local_client, sweep  # noqa: F401
 from ubot.sweep.run import run_task  # noqa: F401
 from ubot.sweep.spec import Run, Sweep, SweepError, load, run_seed  # noqa: F401

@@ -8,7 +8,6 @@ import argparse
 import os
 import sys
 
-import ubot
 from ubot.sweep import runner, spec as spec_module
 from ubot.sweep.run import run_task
 

@@ -74,7 +74,8 @@ def plot(frame, parameter_names, path):
             ax.set_xlabel(x, fontsize=8)
             ax.set_ylabel(label, fontsize=8)
         if not series:
-            axes[0][j].text(0.5, 0.5, "no successful run", ha="center", transform=axes[0][j].transAxes)
+            axes[0][j].text(0.5, 0.5, "no successful run", ha="center",
+                            transform=axes[0][j].transAxes)
     failed = int((frame["status"] != "ok").sum())
     fig.suptitle(f"{len(frame)} runs, {failed} failed", fontsize=9)
     fig.tight_layout()

@@ -95,7 +95,8 @@ class _Reader:
             self.data = yaml.safe_load(text)
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
-            raise SweepError(file, mark.line + 1, mark.column + 1, "", e.problem or str(e)) from None
+            what = e.problem or str(e)
+            raise SweepError(file, mark.line + 1, mark.column + 1, "", what) from None
 
     def fail(self, node, key, what):
         mark = node.start_mark if node is not None else None
@@ -147,6 +148,8 @@ def _read_parameters(reader, node, value):
     grid = []
     for key_node, value_node in node.value:
         path = key_node.value
+        if path in (p for p, _ in grid):
+            reader.fail(key_node, f"parameters.{path}", "given twice")
         values = value[path]
         if parse_key_path(path) is None:
             reader.fail(key_node, f"parameters.{path}",
