@@ -18,6 +18,7 @@ from ubot._core import (  # noqa: F401
     Simulation,
     Snapshot,
     WorldError,
+    stream_seed,
     __version__,
 )
 from ubot.vector_env import VectorEnv  # noqa: F401

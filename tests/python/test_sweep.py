@@ -69,7 +69,7 @@ def local_client():
 def test_runs_are_seeded_from_the_sweep_seed_and_their_index(work):
     sweep = ubot.sweep.load(write(work, "s.yaml", SWEEP.format(steps=5)))
     assert len(sweep.runs) == 8
-    assert [r.seed for r in sweep.runs] == [ubot._core.stream_seed(11, f"sweep/{i}")
+    assert [r.seed for r in sweep.runs] == [ubot.stream_seed(11, f"sweep/{i}")
                                             for i in range(8)]
     assert len({r.seed for r in sweep.runs}) == 8
     assert [dict(r.params)["robot[0].vel_max"] for r in sweep.runs[:4]] == [[0.02, 1]] * 4
@@ -78,6 +78,28 @@ def test_runs_are_seeded_from_the_sweep_seed_and_their_index(work):
     explicit = ubot.sweep.load(write(work, "e.yaml", "worlds: [%s]\nseeds: [3, 9]\n"
                                      % example("lidar_world.yaml")))
     assert [r.seed for r in explicit.runs] == [3, 9]
+
+
+def documented_stream_seed(world_seed, stream_id):
+    """docs/determinism.md's rule, written out here: mix64(mix64(w) XOR fnv1a64(id))."""
+    mask = 2**64 - 1
+
+    def mix64(z):
+        z = (z + 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    h = 0xCBF29CE484222325
+    for byte in stream_id.encode():
+        h = ((h ^ byte) * 0x100000001B3) & mask
+    return mix64(mix64(world_seed) ^ h)
+
+
+def test_run_seeds_follow_the_documented_rule():
+    assert [ubot.stream_seed(11, f"sweep/{i}") for i in range(3)] == \
+        [documented_stream_seed(11, f"sweep/{i}") for i in range(3)]
+    assert ubot.sweep.run_seed(2**64 - 1, 12345) == documented_stream_seed(2**64 - 1, "sweep/12345")
 
 
 def test_a_local_cluster_equals_serial_runs_row_by_row(work, local_client):

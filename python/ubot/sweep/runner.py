@@ -44,7 +44,7 @@ class Progress:
         self.stream.flush()
 
     def finish(self):
-        if self.enabled:
+        if self.enabled and self.done > self.skipped:  # a line was drawn: end it
             self.stream.write("\n")
 
 
