@@ -5,8 +5,9 @@ usage: sweep_cluster.py SWEEP.yaml WORK_DIR
 
 Starts `dask scheduler` and two `dask worker` processes (one thread each, no nanny, so killing
 one kills that worker), then runs the sweep twice into WORK_DIR: `full/` with both workers, and
-`killed/`, during which worker 0 is killed (SIGKILL) once 4 runs are in. Writes `killed_at`
-(the number of result files when the kill happened). test_sweep.py runs this inside
+`killed/`, during which worker 0 is killed (SIGKILL) once 4 runs are in and it is running one.
+Writes `killed_at`: the number of result files when the kill happened and the number of runs
+the killed worker held (which Dask must run again elsewhere). test_sweep.py runs this inside
 `unshare -n` (its own network namespace with only `lo`) when it may.
 """
 
@@ -44,7 +45,8 @@ def main():
             sweep = ubot.sweep.load(sweep_file)
             ubot.sweep.execute(sweep, client, os.path.join(work, "full"), progress=False)
             killed = os.path.join(work, "killed")
-            watcher = threading.Thread(target=kill_after, args=(procs[1], killed, 4, work))
+            watcher = threading.Thread(target=kill_after,
+                                       args=(client, procs[1], killed, 4, work))
             watcher.start()
             ubot.sweep.execute(sweep, client, killed, progress=False)
             watcher.join()
@@ -54,15 +56,17 @@ def main():
             p.wait()
 
 
-def kill_after(worker, out_dir, results, work):
+def kill_after(client, worker, out_dir, results, work):
     runs = os.path.join(out_dir, "runs")
+    address = next(a for a, w in client.scheduler_info()["workers"].items() if w["name"] == "w0")
     while True:
         done = len([f for f in os.listdir(runs) if f.endswith(".json")]) \
             if os.path.isdir(runs) else 0
-        if done >= results:
+        held = len(client.processing(workers=[address]).get(address, ()))
+        if done >= results and held:
             os.kill(worker.pid, signal.SIGKILL)
             with open(os.path.join(work, "killed_at"), "w") as f:
-                f.write(str(done))
+                f.write(f"{done} {held}")
             return
         time.sleep(0.005)
 
