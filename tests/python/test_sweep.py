@@ -249,6 +249,15 @@ def test_a_bad_sweep_file_names_its_line_and_key(work, text, line, column, key):
     assert str(e.value).startswith(f"{path}:{line}:{column}: ")
 
 
+def test_the_docs_show_the_example_sweep_file():
+    with open(os.path.join(SOURCE_DIR, "docs", "sweeps.md")) as f:
+        docs = f.read()
+    with open(os.path.join(SOURCE_DIR, "examples", "sweeps", "lidar_noise.yaml")) as f:
+        body = "".join(line for line in f if not line.startswith("#"))
+    assert "```text\n" + body + "```" in docs
+    assert len(ubot.sweep.load(example("sweeps/lidar_noise.yaml")).runs) == 8
+
+
 def unshare_prefix():
     """`unshare -n` with lo up when this user may make a network namespace, else nothing."""
     probe = subprocess.run(["unshare", "-n", "sh", "-c", "ip link set lo up"],
@@ -293,6 +302,11 @@ def test_the_command_line(work):
                              timeout=60)
     assert refused.returncode == 2
     assert f"{bad}:1:10: worlds: cannot read" in refused.stderr
+    nobody = subprocess.run([UBOT_BIN, "sweep", sweep_file, "--scheduler", "tcp://127.0.0.1:1",
+                             "--out", out], capture_output=True, text=True, timeout=60,
+                            env=dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s"))
+    assert nobody.returncode == 1
+    assert "cannot reach the Dask scheduler tcp://127.0.0.1:1" in nobody.stderr
 
 
 def test_outputs_kept_per_run_are_simulation_records(work):

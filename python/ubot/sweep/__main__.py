@@ -1,7 +1,7 @@
 """``python3 -m ubot.sweep SWEEP.yaml`` (and ``ubot sweep``, which runs this): docs/sweeps.md.
 
 Exit codes: 0 every run succeeded, 1 some runs failed (their rows hold the error; the table is
-written), 2 a bad sweep file or bad arguments.
+written) or the scheduler cannot be reached, 2 a bad sweep file or bad arguments.
 """
 
 import argparse
@@ -55,16 +55,24 @@ def run_only(sweep, index):
     return 0 if row["status"] == "ok" else 1
 
 
-def connect(args, log):
+def connect(args):
+    """None (--serial), a client of the scheduler at --scheduler, or of a new local cluster."""
     if args.serial:
-        return None, None
+        return None
     if args.scheduler:
         from distributed import Client
 
-        client = Client(args.scheduler)
-        return client, client
-    client = runner.local_client(args.workers, processes=not args.in_process)
-    return client, client
+        return Client(args.scheduler)
+    return runner.local_client(args.workers, processes=not args.in_process)
+
+
+def close(client, args):
+    if client is None:
+        return
+    cluster = client.cluster  # None for a scheduler of its own: that one keeps running
+    client.close()
+    if cluster is not None and not args.scheduler:
+        cluster.close()
 
 
 def main(argv=None):
@@ -82,7 +90,12 @@ def main(argv=None):
     if args.only is not None:
         return run_only(sweep, args.only)
     out = args.out or os.path.join("out", os.path.splitext(os.path.basename(args.sweep))[0])
-    client, owned = connect(args, log)
+    try:
+        client = connect(args)
+    except OSError as e:  # includes the connection's TimeoutError
+        print(f"ubot sweep: error: cannot reach the Dask scheduler {args.scheduler}: {e}",
+              file=sys.stderr)
+        return 1
     try:
         if client is not None and not args.scheduler and not runner.bokeh_available():
             log("no dashboard: the local cluster runs without one, bokeh is not installed "
@@ -92,11 +105,7 @@ def main(argv=None):
         table = runner.execute(sweep, client, out, progress=None if not args.quiet else False,
                                log=log)
     finally:
-        if owned is not None:
-            cluster = owned.cluster
-            owned.close()
-            if cluster is not None and not args.scheduler:
-                cluster.close()
+        close(client, args)
     failed = int((table["status"] != "ok").sum())
     log(f"{sweep.name}: {len(table)} runs, {failed} failed: {os.path.join(out, 'results.csv')}, "
         f"{os.path.join(out, 'summary.png')}")
