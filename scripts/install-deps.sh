@@ -14,6 +14,8 @@ build_pkgs=(
   libzstd-dev liblz4-dev zlib1g-dev
   libfastrtps-dev libfastcdr-dev fastddsgen default-jre-headless iproute2 util-linux
   pybind11-dev python3-dev python3-numpy python3-venv python3-setuptools python3-pip
+  # ubot.sweep / `ubot sweep` (docs/sweeps.md): Dask, the table, the summary plot, sweep files.
+  python3-dask python3-distributed python3-pandas python3-matplotlib python3-yaml
 )
 # node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping), the MCAP files
 # with npm @mcap/core and Foxglove's ROS 2 message readers (tests/record).

@@ -8,6 +8,7 @@
 #include "cli_checks.h"
 #include "map_command.h"
 #include "run_command.h"
+#include "sweep_command.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/sim/simulation.h"
@@ -84,6 +85,11 @@ int main(int argc, char** argv) {
   ubot::app::MapOptions map;
   CLI::App* map_cmd = ubot::app::add_map_commands(app, map);
 
+  // Everything after `sweep`, --help included, belongs to the Python runner (docs/sweeps.md).
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "Run a scenario sweep on Dask (python3 -m ubot.sweep; `ubot sweep --help`)");
+  sweep_cmd->prefix_command()->allow_extras()->set_help_flag();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,6 +97,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kBadInput;
   }
   try {
+    if (*sweep_cmd) return ubot::app::run_sweep(sweep_cmd->remaining());
     if (*validate_cmd) return validate(validate_world, validate_memory_limit);
     if (*map_cmd) return ubot::app::run_map_command(map);
     if (run.out.empty()) {

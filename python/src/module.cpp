@@ -1,10 +1,12 @@
 // ubot._core: the native part of the Python module `ubot` (docs/python.md).
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <string>
 
 #include "bindings.h"
 #include "errors.h"
+#include "ubot/core/random.h"
 #include "ubot/world/group_behavior.h"
 #include "vector_env.h"
 
@@ -32,6 +34,14 @@ PYBIND11_MODULE(_core, m) {
   ubot::python::bind_sensors(m);
   ubot::python::bind_simulation(m);
   ubot::python::bind_vector_env(m);
+  m.def(
+      "stream_seed",
+      [](std::uint64_t world_seed, const std::string& stream_id) {
+        return ubot::stream_seed(world_seed, stream_id);
+      },
+      pybind11::arg("world_seed"), pybind11::arg("stream_id"),
+      "The seeding rule of every random stream (docs/determinism.md): ubot.sweep seeds its runs "
+      "with it.");
   m.def("_group_behavior_known", &group_behavior_known, pybind11::arg("kinematics"),
         pybind11::arg("name"),
         "Whether the native build has this group behaviour for that kinematics.");
