@@ -6,7 +6,9 @@
 //    maximum speed towards the goal, without a tolerance), then one RVO2 step. The velocity an
 //    agent carries into the next step is the one ORCA chose, not the member's clipped one.
 //  - diff members follow the chosen world velocity through omni_to_diff (vel_max[1], the step
-//    time, 0.1 rad); omni members get it in their body frame (IR-SIM passes it unrotated).
+//    time, 0.1 rad); omni members get it rotated into their body frame, so they move along it
+//    at any heading (IR-SIM hands the world velocity over unrotated as the body command, which
+//    only agrees at heading 0; docs/worlds.md).
 #include "orca_group.h"
 
 #include <cmath>
