@@ -18,5 +18,7 @@ from ubot._core import (  # noqa: F401
     Snapshot,
     WorldError,
     __version__,
+    behavior_names,
+    group_behavior_names,
 )
 from ubot.vector_env import VectorEnv  # noqa: F401
