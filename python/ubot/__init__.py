@@ -21,4 +21,5 @@ from ubot._core import (  # noqa: F401
     behavior_names,
     group_behavior_names,
 )
+from ubot import spaces  # noqa: F401
 from ubot.vector_env import VectorEnv  # noqa: F401
