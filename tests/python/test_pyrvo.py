@@ -169,3 +169,64 @@ def test_runner_serves_pyrvo_only_when_none_is_installed(folder):
 
 def test_module_names_are_ubots():
     assert ubot.pyrvo is pyrvo and pyrvo.RVOSimulator.__module__.startswith("ubot")
+
+
+def ring_world(group_behavior: str) -> str:
+    """One group of 8 omni robots at heading 0 on a ring of radius 8 (slightly uneven, as a
+    perfectly symmetric ring can deadlock ORCA), each going to the opposite point."""
+    states, goals = [], []
+    for k in range(8):
+        a = 2 * math.pi * k / 8 + 0.013 * k
+        x, y = 10 + 8 * math.cos(a), 10 + 8 * math.sin(a)
+        states.append(f"[{x!r}, {y!r}, 0]")
+        goals.append(f"[{20 - x!r}, {20 - y!r}, 0]")
+    return ("world: {width: 20, height: 20, step_time: 0.1}\nrobot:\n"
+            "  - number: 8\n    distribution: {name: manual}\n    kinematics: {name: omni}\n"
+            "    shape: {name: circle, radius: 0.5}\n    vel_max: [1, 1]\n    vel_min: [-1, -1]\n"
+            f"    state: [{', '.join(states)}]\n    goal: [{', '.join(goals)}]\n{group_behavior}")
+
+
+def test_the_facade_is_the_orca_group_behaviours_orca():
+    """IR-SIM's orca_world.py loop on ubot.pyrvo gives what ubot's native `orca` group
+    behaviour gives for the same parameters (robots at heading 0, where the script's
+    world-frame commands are right): the same ORCA, states equal to 1e-12 m."""
+    group = ("    group_behavior: {name: orca, neighborDist: 15.0, maxNeighbors: 10, "
+             "timeHorizon: 5.0, timeHorizonObst: 10.0, safe_radius: 0.1, maxSpeed: 2.0}\n")
+    native = ubot.Simulation.from_yaml(ring_world(group))
+    driven = ubot.Simulation.from_yaml(ring_world(""))
+    orca = pyrvo.RVOSimulator()
+    orca.set_time_step(driven.step_time)
+    orca.set_agent_defaults(15.0, 10, 5.0, 10.0, 0.5 + 0.1, 2.0)
+    for robot in driven.objects:
+        orca.add_agent(robot.state[:2].tolist())
+    avoided, closest = 0.0, math.inf
+    for _ in range(250):
+        commands = {}
+        for i, robot in enumerate(driven.objects):
+            pref = desired_omni_vel(robot)
+            orca.set_agent_pref_velocity(i, pref)
+            orca.set_agent_position(i, robot.state[:2].tolist())
+        orca.do_step()
+        for i, robot in enumerate(driven.objects):
+            commands[robot.name] = list(orca.get_agent_velocity(i).to_tuple())
+            avoided = max(avoided, math.dist(commands[robot.name], orca.get_agent_pref_velocity(i)
+                                             .to_tuple()))
+        driven.step(commands)
+        native.step()
+        got = np.array([r.state for r in driven.objects])
+        np.testing.assert_allclose(got, [r.state for r in native.objects], rtol=0, atol=1e-12)
+        gaps = [math.dist(a[:2], b[:2]) for k, a in enumerate(got) for b in got[k + 1:]]
+        closest = min(closest, min(gaps))
+    assert avoided > 0.3  # ORCA did steer them off their straight lines
+    assert 1.0 <= closest < 1.5  # close to each other, never touching (radii 0.5)
+
+
+def desired_omni_vel(robot):
+    """IR-SIM's get_desired_omni_vel(normalized=True), as orca_world.py asks for it."""
+    dx, dy = robot.goal[0] - robot.state[0], robot.goal[1] - robot.state[1]
+    if not math.hypot(dx, dy) > 0.1:
+        return [0.0, 0.0]
+    bearing = math.atan2(dy, dx)
+    v = [robot.vel_max[0] * math.cos(bearing), robot.vel_max[1] * math.sin(bearing)]
+    n = math.hypot(*v)
+    return [v[0] / n, v[1] / n] if n > 1 else v
