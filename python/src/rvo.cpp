@@ -100,14 +100,17 @@ class RvoSimulator {
   }
 
   orca::Agent& agent(std::size_t i) {
-    if (i >= agents_.size()) {
-      throw py::index_error(
-          fmt::format("pyrvo: agent {} does not exist ({} agents)", i, agents_.size()));
-    }
+    check(i);
     return agents_[i];
   }
-  double& time_horizon_obst(std::size_t i) { return (agent(i), time_horizon_obst_[i]); }
-  std::size_t& max_neighbors(std::size_t i) { return (agent(i), max_neighbors_[i]); }
+  double& time_horizon_obst(std::size_t i) {
+    check(i);
+    return time_horizon_obst_[i];
+  }
+  std::size_t& max_neighbors(std::size_t i) {
+    check(i);
+    return max_neighbors_[i];
+  }
   std::size_t size() const { return agents_.size(); }
   void clear() {
     agents_.clear();
@@ -119,6 +122,14 @@ class RvoSimulator {
   double global_time() const { return global_time_; }
 
  private:
+  // RVO2 indexes its vector unchecked; an unknown agent number is a Python IndexError here.
+  void check(std::size_t i) const {
+    if (i >= agents_.size()) {
+      throw py::index_error(
+          fmt::format("pyrvo: agent {} does not exist ({} agents)", i, agents_.size()));
+    }
+  }
+
   std::optional<AgentParams> defaults_;
   std::vector<orca::Agent> agents_;
   std::vector<double> time_horizon_obst_;
