@@ -14,6 +14,8 @@ void bind_contacts(pybind11::module_& m);
 void bind_objects(pybind11::module_& m);
 // The sensor sample classes (sensors.cpp).
 void bind_sensors(pybind11::module_& m);
+// ubot._core.rvo: pyrvo's RVOSimulator over ubot's ORCA (rvo.cpp).
+void bind_rvo(pybind11::module_& m);
 // ubot.Simulation (simulation.cpp).
 void bind_simulation(pybind11::module_& m);
 

@@ -1,28 +1,68 @@
 // ubot._core: the native part of the Python module `ubot` (docs/python.md).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "bindings.h"
 #include "errors.h"
+#include "ubot/config/world_model.h"
 #include "ubot/core/random.h"
 #include "ubot/world/group_behavior.h"
 #include "vector_env.h"
 
 namespace {
-// Whether the native build has a group behaviour NAME for robots of that kinematics (a name it
-// lacks still loads, with a warning, as in IR-SIM): ubot.irsim asks before it runs a Python one.
-bool group_behavior_known(const std::string& kinematics, const std::string& name) {
-  using ubot::KinematicsKind;
-  for (KinematicsKind kind : {KinematicsKind::kDiff, KinematicsKind::kOmni, KinematicsKind::kAcker,
-                              KinematicsKind::kOmniAngular}) {
-    if (kinematics == ubot::kinematics_name(kind)) {
-      return ubot::group_behavior_registered(kind, name);
+
+constexpr std::array kKinematics = {ubot::KinematicsKind::kDiff, ubot::KinematicsKind::kOmni,
+                                    ubot::KinematicsKind::kAcker,
+                                    ubot::KinematicsKind::kOmniAngular};
+
+// The kinematics named `name` (as YAML's kinematics.name), or ValueError.
+ubot::KinematicsKind kinematics_of(const std::string& name) {
+  for (ubot::KinematicsKind kind : kKinematics) {
+    if (name == ubot::kinematics_name(kind)) return kind;
+  }
+  ubot::python::throw_value_error("unknown kinematics '" + name +
+                                  "' (known: diff, omni, acker, omni_angular)");
+}
+
+// Every kinematics when none is named, else that one.
+std::vector<ubot::KinematicsKind> kinematics_list(const std::optional<std::string>& name) {
+  if (name) return {kinematics_of(*name)};
+  return {kKinematics.begin(), kKinematics.end()};
+}
+
+// The built-in `behavior:` names available for those kinematics, in the loader's order.
+std::vector<std::string> behavior_names(const std::optional<std::string>& kinematics) {
+  std::vector<std::string> out;
+  for (std::string_view name : ubot::builtin_behavior_names()) {
+    for (ubot::KinematicsKind kind : kinematics_list(kinematics)) {
+      if (ubot::builtin_behavior_available(name, kind)) {
+        out.emplace_back(name);
+        break;
+      }
     }
   }
-  return false;
+  return out;
 }
+
+// The registered `group_behavior:` names for those kinematics, sorted, each once.
+std::vector<std::string> group_behavior_names(const std::optional<std::string>& kinematics) {
+  std::vector<std::string> out;
+  for (ubot::KinematicsKind kind : kinematics_list(kinematics)) {
+    for (std::string& name : ubot::group_behavior_names(kind)) {
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -42,7 +82,12 @@ PYBIND11_MODULE(_core, m) {
       pybind11::arg("world_seed"), pybind11::arg("stream_id"),
       "The seeding rule of every random stream (docs/determinism.md): ubot.sweep seeds its runs "
       "with it.");
-  m.def("_group_behavior_known", &group_behavior_known, pybind11::arg("kinematics"),
-        pybind11::arg("name"),
-        "Whether the native build has this group behaviour for that kinematics.");
+  ubot::python::bind_rvo(m);
+  m.def("behavior_names", &behavior_names, pybind11::arg("kinematics") = pybind11::none(),
+        "The built-in behaviours (`behavior: {name: ...}`) available for robots of that "
+        "kinematics (diff, omni, acker, omni_angular; None: for any).");
+  m.def("group_behavior_names", &group_behavior_names,
+        pybind11::arg("kinematics") = pybind11::none(),
+        "The group behaviours (`group_behavior: {name: ...}`) registered for that kinematics "
+        "(None: for any), sorted.");
 }

@@ -289,6 +289,27 @@ py::dict VectorEnv::reset(std::optional<std::uint64_t> seed) {
   return observations();
 }
 
+py::dict VectorEnv::reset_envs(const py::handle& mask) {
+  const auto m = py::array_t<bool, py::array::forcecast>::ensure(mask);
+  if (!m || m.ndim() != 1 || m.shape(0) != options_.num_envs) {
+    throw_value_error(
+        fmt::format("VectorEnv.reset: reset_mask must have shape ({},)", options_.num_envs));
+  }
+  const bool* chosen = m.data();
+  const Buffers b = buffers();
+  {
+    py::gil_scoped_release release;
+    arena_->execute([&] {
+      tbb::parallel_for(0, options_.num_envs, [&](int i) {
+        if (!chosen[i]) return;
+        reset_env(i);
+        write_obs(i, b, false);
+      });
+    });
+  }
+  return observations();
+}
+
 py::dict VectorEnv::observations(bool final) const {
   py::dict out;
   for (const auto& [name, array] : arrays_[final ? 1 : 0]) out[name.c_str()] = array;
@@ -353,6 +374,7 @@ void bind_vector_env(py::module_& m) {
            py::arg("lidar") = "", py::arg("auto_reset") = true, py::arg("arrive_reward") = 1.0,
            py::arg("collision_penalty") = 1.0)
       .def("reset", &VectorEnv::reset, py::arg("seed") = py::none())
+      .def("reset_envs", &VectorEnv::reset_envs, py::arg("mask"))
       .def("step", &VectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", &VectorEnv::num_envs)
       .def_property_readonly("num_robots", &VectorEnv::num_robots)

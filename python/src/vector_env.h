@@ -38,6 +38,9 @@ class VectorEnv {
 
   // Back to step 0 (with a new base seed when given); returns the observation dict.
   pybind11::dict reset(std::optional<std::uint64_t> seed);
+  // Starts the next episode of every env i with mask[i] (Gymnasium's reset_mask): its episode
+  // number goes up by one, as at an auto-reset. Returns the observation dict.
+  pybind11::dict reset_envs(const pybind11::handle& mask);
   // One step of every env with actions of shape (num_envs, n_robots, 2); returns
   // (obs, reward, terminated, truncated, info).
   pybind11::tuple step(const pybind11::handle& actions);

@@ -20,6 +20,9 @@ from ubot._core import (  # noqa: F401
     WorldError,
     stream_seed,
     __version__,
+    behavior_names,
+    group_behavior_names,
 )
+from ubot import spaces  # noqa: F401
 from ubot.vector_env import VectorEnv  # noqa: F401
 from ubot import sweep  # noqa: F401,E402  (a callable module: ubot.sweep(spec, client=...))

@@ -1,10 +1,13 @@
 """ubot.VectorEnv: N copies of a world stepped together in C++ threads (docs/python.md).
 
-Gymnasium's vector-env conventions: ``reset(seed=None) -> (obs, info)``, ``step(actions) ->
-(obs, reward, terminated, truncated, info)``, per-env auto-reset in the same step (the final
-observation of an env that ended is ``info["final_observation"]``, masked by
-``info["_final_observation"]``). A subclass of ``gymnasium.vector.VectorEnv`` with its spaces when
-Gymnasium is importable; a plain class otherwise.
+Gymnasium 1.x's vector-env conventions: ``num_envs``, ``single_observation_space`` /
+``observation_space``, ``single_action_space`` / ``action_space``, ``metadata["autoreset_mode"]``,
+``reset(seed=None, options=None) -> (obs, info)``, ``step(actions) -> (obs, reward, terminated,
+truncated, info)``. Auto-reset is Gymnasium's same-step mode: an env that ended is reset in the
+same step, its last observation in ``info["final_obs"]`` (masked by ``info["_final_obs"]``).
+With ``auto_reset=False`` the mode is DISABLED: ``reset(options={"reset_mask": mask})`` resets
+the chosen envs. A subclass of ``gymnasium.vector.VectorEnv`` with Gymnasium's spaces when
+Gymnasium is importable; a plain class with ubot.spaces' stand-ins otherwise.
 
 The observation is a dict of arrays the environment owns and rewrites on every ``reset`` / ``step``
 (no allocation per step): copy what you keep.
@@ -15,15 +18,13 @@ import os
 import numpy as np
 
 from ubot import _core
+from ubot import spaces
 
-try:  # Gymnasium is optional (not in Debian 12).
+if spaces.GYMNASIUM:
     import gymnasium as _gym
-    from gymnasium import spaces as _spaces
 
     _Base = _gym.vector.VectorEnv
-except ImportError:  # pragma: no cover - depends on the machine
-    _gym = None
-    _spaces = None
+else:  # pragma: no cover - depends on the machine
     _Base = object
 
 DEFAULT_OBSERVATIONS = ("lidar", "state", "goal", "flags")
@@ -45,7 +46,8 @@ class VectorEnv(_Base):
     Env i's episode k runs with world seed ``stream_seed(seed, "vector_env/<i>/<k>")``.
     """
 
-    metadata = {"autoreset_mode": "same-step"}
+    render_mode = None
+    spec = None
 
     def __init__(self, world, num_envs, seed=0, threads=0, max_steps=1000,
                  observations=DEFAULT_OBSERVATIONS, lidar="", auto_reset=True,
@@ -60,10 +62,17 @@ class VectorEnv(_Base):
         self.robot_names = self._env.robot_names
         self.action_low = self._env.action_low
         self.action_high = self._env.action_high
-        if _spaces is not None:
-            self._make_spaces()
+        self._auto_reset = bool(auto_reset)
+        mode = spaces.AutoresetMode.SAME_STEP if auto_reset else spaces.AutoresetMode.DISABLED
+        self.metadata = {"autoreset_mode": mode}
+        self.closed = False
+        self._ended = np.zeros(self.num_envs, dtype=bool)  # DISABLED: ended, not reset yet
+        self._waiting = False  # some env in _ended (saves a numpy call per step)
+        self._make_spaces()
 
     def _make_spaces(self):
+        """Per robot and env: lidar in [0, range_max], velocity within the robot's limits (the
+        last command, clipped to them), flags bool, state and goal unbounded."""
         r = self._env.num_robots
         inf = np.float32(np.inf)
         boxes = {}
@@ -71,18 +80,19 @@ class VectorEnv(_Base):
             if name == "lidar":
                 high = np.repeat(np.array(self._env.lidar_range_max, np.float32)[:, None],
                                  self._env.beams, axis=1)
-                boxes[name] = _spaces.Box(0, high, dtype=np.float32)
+                boxes[name] = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
             elif name == "flags":
-                boxes[name] = _spaces.MultiBinary((r, 3))
+                boxes[name] = spaces.Box(False, True, (r, 3), np.bool_)
+            elif name == "velocity":
+                boxes[name] = spaces.Box(self.action_low.astype(np.float32),
+                                         self.action_high.astype(np.float32), dtype=np.float32)
             else:
-                width = 2 if name == "velocity" else 3
-                boxes[name] = _spaces.Box(-inf, inf, (r, width), np.float32)
-        self.single_observation_space = _spaces.Dict(boxes)
-        self.single_action_space = _spaces.Box(self.action_low, self.action_high,
-                                               dtype=np.float64)
-        batch = _gym.vector.utils.batch_space
-        self.observation_space = batch(self.single_observation_space, self.num_envs)
-        self.action_space = batch(self.single_action_space, self.num_envs)
+                boxes[name] = spaces.Box(-inf, inf, (r, 3), np.float32)
+        self.single_observation_space = spaces.Dict(boxes)
+        self.single_action_space = spaces.Box(self.action_low, self.action_high,
+                                              dtype=np.float64)
+        self.observation_space = spaces.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = spaces.batch_space(self.single_action_space, self.num_envs)
 
     @property
     def seed(self):
@@ -94,13 +104,59 @@ class VectorEnv(_Base):
         return self._env.max_steps
 
     def reset(self, *, seed=None, options=None):
-        """Every env back to step 0 (with base seed ``seed`` when given): ``(obs, info)``."""
-        del options  # Gymnasium's signature; nothing to configure
-        return self._env.reset(None if seed is None else int(seed)), {}
+        """Every env back to step 0 (with base seed ``seed`` when given): ``(obs, info)``.
+
+        ``options={"reset_mask": mask}`` (a (num_envs,) bool array, Gymnasium's): only those
+        envs start their next episode, as at an auto-reset; the others go on.
+        """
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError(f"VectorEnv.reset: unknown options {sorted(options)} "
+                             "(known: reset_mask)")
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError("VectorEnv.reset: seed must be an int (the base seed every env's "
+                            "episode seeds derive from) or None")
+        if mask is None:
+            self._ended[:] = False
+            self._waiting = False
+            return self._env.reset(None if seed is None else int(seed)), {}
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_ or mask.shape != (self.num_envs,) or not mask.any():
+            raise ValueError(f"VectorEnv.reset: reset_mask must be a ({self.num_envs},) bool "
+                             "array with at least one True")
+        if seed is not None:
+            raise ValueError("VectorEnv.reset: give seed or reset_mask, not both (a masked "
+                             "reset takes each env's next episode seed)")
+        self._ended[mask] = False
+        return self._env.reset_envs(mask), {}
 
     def step(self, actions):
-        """``(obs, reward, terminated, truncated, info)``; the arrays are rewritten next call."""
-        return self._env.step(actions)
+        """``(obs, reward, terminated, truncated, info)``; the arrays are rewritten next call.
+
+        Same-step auto-reset: ``info["final_obs"]`` (an object array, each ended env's last
+        observation as a dict of copies, None elsewhere) and ``info["_final_obs"]``; also
+        ``info["final_info"]`` / ``info["_final_info"]`` and, batched,
+        ``info["final_observation"]`` / ``info["_final_observation"]``.
+        """
+        if self._waiting and self._ended.any():  # DISABLED: an ended env is reset first
+            raise ValueError(f"VectorEnv.step: envs {np.flatnonzero(self._ended).tolist()} ended "
+                             "and auto_reset is off: reset(options={'reset_mask': ...}) first")
+        obs, reward, terminated, truncated, info = self._env.step(actions)
+        if not self._auto_reset:
+            np.logical_or(terminated, truncated, out=self._ended)
+            self._waiting = bool(self._ended.any())
+        elif "final_observation" in info:
+            self._add_final_obs(info)
+        return obs, reward, terminated, truncated, info
+
+    def _add_final_obs(self, info):
+        mask = info["_final_observation"]
+        final = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(mask):
+            final[i] = {k: v[i].copy() for k, v in info["final_observation"].items()}
+        info["final_obs"], info["_final_obs"] = final, mask.copy()
+        info["final_info"], info["_final_info"] = {}, mask.copy()
 
     def episode_seed(self, env):
         """The world seed of env ``env``'s current episode."""
@@ -110,8 +166,18 @@ class VectorEnv(_Base):
         """How many times env ``env`` was auto-reset since the last reset()."""
         return self._env.episode(env)
 
+    def episode_steps(self, env):
+        """Steps env ``env`` has taken in its current episode."""
+        return self._env.episode_steps(env)
+
     def close(self, **kwargs):
+        """Gymnasium's close: ``closed`` becomes True (the envs free with the object)."""
         del kwargs
+        self.closed = True
+
+    @property
+    def unwrapped(self):
+        return self
 
     def __repr__(self):
         return f"<ubot.VectorEnv {self.num_envs} x {self.robot_names}>"

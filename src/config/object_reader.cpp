@@ -193,12 +193,11 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
     return b;
   }
   const Field name_field = m.require("name");
-  const std::string name = name_field.as_choice({"dash", "rvo", "sfm"});
+  const std::string name = name_field.as_choice(builtin_behavior_names());
   b.kind = name == "dash"  ? BehaviorKind::kDash
            : name == "rvo" ? BehaviorKind::kRvo
                            : BehaviorKind::kSfm;
-  if (b.kind != BehaviorKind::kDash &&
-      (kinematics == KinematicsKind::kAcker || kinematics == KinematicsKind::kOmniAngular)) {
+  if (!builtin_behavior_available(name, kinematics)) {
     name_field.fail(fmt::format("behavior '{}' is available for diff and omni kinematics, not {}",
                                 name, kinematics_name(kinematics)));
   }

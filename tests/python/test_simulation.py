@@ -271,3 +271,35 @@ def test_step_releases_the_gil_and_refuses_a_second_stepper():
         errors.append(str(e))
     stepper.join()
     assert errors and "in the middle of a step" in errors[0]
+
+
+def robot_world(kinematics, key, name):
+    return (f"world: {{width: 10, height: 10}}\nrobot:\n  - kinematics: {{name: {kinematics}}}\n"
+            f"    shape: {{name: circle, radius: 0.2}}\n    state: [2, 2, 0, 0]\n"
+            f"    goal: [8, 8, 0]\n    {key}: {{name: {name}}}\n")
+
+
+@pytest.mark.parametrize("kinematics", ["diff", "omni", "acker", "omni_angular"])
+def test_behavior_names_are_what_the_loader_accepts(kinematics):
+    names = ubot.behavior_names(kinematics)
+    for name in ("dash", "rvo", "sfm", "orca", "smooth_dash"):
+        try:
+            ubot.Simulation.from_yaml(robot_world(kinematics, "behavior", name)).close()
+            loaded = True
+        except ubot.WorldError as err:
+            assert err.key == "robot[0].behavior.name", err
+            loaded = False
+        assert loaded == (name in names), (kinematics, name)
+    assert ubot.behavior_names(kinematics)[0] == "dash"
+
+
+def test_group_behavior_names_follow_the_registry():
+    assert ubot.behavior_names() == ["dash", "rvo", "sfm"]
+    assert ubot.group_behavior_names("diff") == ubot.group_behavior_names("omni") == ["orca"]
+    assert ubot.group_behavior_names("acker") == [] and ubot.group_behavior_names() == ["orca"]
+    with pytest.raises(ubot.WorldError, match="orca"):
+        ubot.Simulation.from_yaml(robot_world("acker", "group_behavior", "orca"))
+    with pytest.raises(ValueError, match="unknown kinematics 'legs'"):
+        ubot.behavior_names("legs")
+    with pytest.raises(ValueError, match="unknown kinematics"):
+        ubot.group_behavior_names("static")

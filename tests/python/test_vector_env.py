@@ -161,3 +161,171 @@ def test_replacing_a_returned_array_changes_nothing_inside(noisy_world):
     assert obs["lidar"].shape == (2, 1, 3) and obs["state"].shape == (2, 1, 3)
     with pytest.raises(ValueError):
         obs["lidar"].resize((1,))  # numpy refuses: the env holds a reference
+
+
+# Two robots with different limits: the action bounds are each robot's own.
+TWO_ROBOTS = WALL_WORLD.replace("""obstacle:""", """  - kinematics: {name: omni}
+    shape: {name: circle, radius: 0.2}
+    state: [2, 8, 0]
+    goal: [4, 8, 0]
+    vel_min: [-0.5, -0.25]
+    vel_max: [0.5, 0.25]
+    sensors:
+      - {type: lidar2d, range_min: 0, range_max: 6, angle_range: 3.141592653589793, number: 3}
+obstacle:""")
+
+
+@pytest.fixture
+def two_robots(tmp_path):
+    path = tmp_path / f"two_{os.getpid()}.yaml"
+    path.write_text(TWO_ROBOTS.replace("number: 3}", "number: 3, noise: true, std: 0.05}"))
+    return path
+
+
+def test_gymnasium_spaces_shapes_dtypes_and_bounds(two_robots):
+    envs = ubot.VectorEnv(two_robots, num_envs=4, seed=1, max_steps=25,
+                          observations=("lidar", "state", "goal", "flags", "velocity"))
+    assert envs.num_envs == 4
+    assert envs.metadata["autoreset_mode"] == ubot.spaces.AutoresetMode.SAME_STEP
+    assert envs.metadata["autoreset_mode"].value == "SameStep"
+    single, batched = envs.single_observation_space, envs.observation_space
+    assert {k: (single[k].shape, single[k].dtype) for k in single.keys()} == {
+        "lidar": ((2, 3), np.float32), "state": ((2, 3), np.float32),
+        "goal": ((2, 3), np.float32), "flags": ((2, 3), np.bool_),
+        "velocity": ((2, 2), np.float32)}
+    assert all(batched[k].shape == (4, *single[k].shape) for k in single.keys())
+    # Bounds: each robot's lidar range_max, its velocity limits (as the Simulation reads them).
+    sim = ubot.Simulation(two_robots)
+    limits_low = np.array([sim.object(n).vel_min for n in ("robot_0", "robot_1")])
+    limits_high = np.array([sim.object(n).vel_max for n in ("robot_0", "robot_1")])
+    np.testing.assert_array_equal(limits_high, [[1, 1], [0.5, 0.25]])
+    assert envs.single_action_space.shape == (2, 2)
+    assert envs.single_action_space.dtype == np.float64
+    np.testing.assert_array_equal(envs.single_action_space.low, limits_low)
+    np.testing.assert_array_equal(envs.single_action_space.high, limits_high)
+    np.testing.assert_array_equal(envs.action_space.high, np.stack([limits_high] * 4))
+    np.testing.assert_array_equal(single["lidar"].high, [[8] * 3, [6] * 3])
+    np.testing.assert_array_equal(single["lidar"].low, np.zeros((2, 3)))
+    np.testing.assert_array_equal(single["velocity"].high, limits_high)
+    # Every observation of a noisy run with random actions (some outside the limits: clipped)
+    # lies in the observation space.
+    obs, _ = envs.reset()
+    assert envs.observation_space.contains(obs)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        obs, reward, terminated, truncated, info = envs.step(rng.uniform(-2, 2, (4, 2, 2)))
+        assert envs.observation_space.contains(obs)
+        assert reward.shape == terminated.shape == truncated.shape == (4,)
+        assert reward.dtype == np.float64 and terminated.dtype == truncated.dtype == np.bool_
+    # Robot 1's last commands, clipped to its limits (the random actions went up to 2 m/s).
+    assert (np.abs(obs["velocity"][:, 1]) <= [0.5, 0.25]).all()
+    assert (np.abs(obs["velocity"][:, 1]) == [0.5, 0.25]).any()
+
+
+def test_spaces_are_gymnasiums_when_it_is_importable(two_robots):
+    gymnasium = pytest.importorskip(
+        "gymnasium", reason="Gymnasium is not installed (not a Debian 12 package, and no wheel "
+        "on this machine): the stand-in spaces are tested instead")
+    envs = ubot.VectorEnv(two_robots, num_envs=2)
+    assert isinstance(envs, gymnasium.vector.VectorEnv)
+    assert isinstance(envs.single_action_space, gymnasium.spaces.Box)
+    assert isinstance(envs.observation_space, gymnasium.spaces.Dict)
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+
+
+def test_action_space_samples_are_seeded_and_in_bounds(two_robots):
+    envs = ubot.VectorEnv(two_robots, num_envs=3)
+    envs.action_space.seed(7)
+    first = [envs.action_space.sample() for _ in range(3)]
+    envs.action_space.seed(7)
+    assert all(np.array_equal(a, envs.action_space.sample()) for a in first)
+    assert all(envs.action_space.contains(a) and a.shape == (3, 2, 2) for a in first)
+    assert not np.array_equal(first[0], first[1])
+
+
+def rollout(envs, seed, steps=40):
+    obs, _ = envs.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    out = [obs["lidar"].copy()]
+    for _ in range(steps):
+        obs, *_ = envs.step(rng.uniform(-1, 1, (envs.num_envs, 2, 2)))
+        out.append(obs["lidar"].copy())
+    return np.array(out)
+
+
+def test_reset_seed_determinism(two_robots):
+    envs = ubot.VectorEnv(two_robots, num_envs=3, max_steps=15)
+    a = rollout(envs, 9)
+    b = rollout(envs, 9)  # the same env, reset with the same seed, after a run
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a, rollout(ubot.VectorEnv(two_robots, num_envs=3, seed=9,
+                                                            max_steps=15), 9))
+    assert envs.seed == 9 and not np.array_equal(a, rollout(envs, 10))
+    with pytest.raises(TypeError, match="seed must be an int"):
+        envs.reset(seed=[1, 2, 3])
+
+
+@pytest.fixture
+def crash_world(tmp_path):
+    # The robot starts 0.05 m from the wall's face: driving at 1 m/s it collides in one step.
+    path = tmp_path / f"crash2_{os.getpid()}.yaml"
+    path.write_text(WALL_WORLD.replace("state: [2, 5, 0]", "state: [5.25, 5, 0]"))
+    return path
+
+
+CRASH = np.array([[[1.0, 0.0]], [[0.0, 0.0]]])  # env 0 drives into the wall, env 1 waits
+
+
+def test_same_step_autoreset_puts_the_last_observation_in_final_obs(crash_world):
+    envs = ubot.VectorEnv(crash_world, num_envs=2)
+    envs.reset()
+    obs, reward, terminated, truncated, info = envs.step(CRASH)
+    np.testing.assert_array_equal(terminated, [True, False])
+    np.testing.assert_array_equal(info["_final_obs"], [True, False])
+    assert info["final_obs"].dtype == object and info["final_obs"][1] is None
+    final = info["final_obs"][0]
+    assert final["flags"].tolist() == [[False, True, True]]  # the collision, as it ended
+    np.testing.assert_allclose(final["state"], [[5.35, 5, 0]], atol=1e-6)
+    assert final["lidar"].shape == (1, 3) and final["lidar"].dtype == np.float32
+    np.testing.assert_array_equal(final["state"], info["final_observation"]["state"][0])
+    assert info["final_info"] == {} and info["_final_info"].tolist() == [True, False]
+    # The returned observation is env 0's new episode at its start; env 1 goes on.
+    np.testing.assert_allclose(obs["state"][:, 0], [[5.25, 5, 0]] * 2)
+    assert envs.episode(0) == 1 and envs.episode(1) == 0
+    final["state"][:] = 0  # a copy: the env's arrays are untouched
+    assert info["final_observation"]["state"][0, 0, 0] == pytest.approx(5.35)
+    obs, reward, terminated, truncated, info = envs.step(np.zeros((2, 1, 2)))
+    assert "final_obs" not in info and not terminated.any()
+
+
+def test_disabled_autoreset_waits_for_reset_mask(crash_world):
+    envs = ubot.VectorEnv(crash_world, num_envs=2, seed=4, auto_reset=False)
+    assert envs.metadata["autoreset_mode"] == ubot.spaces.AutoresetMode.DISABLED
+    envs.reset()
+    obs, reward, terminated, truncated, info = envs.step(CRASH)
+    np.testing.assert_array_equal(terminated, [True, False])
+    assert info == {} and envs.episode(0) == 0
+    np.testing.assert_allclose(obs["state"][0, 0], [5.35, 5, 0], atol=1e-6)  # not reset
+    with pytest.raises(ValueError, match=r"envs \[0\] ended"):
+        envs.step(np.zeros((2, 1, 2)))
+    for bad in (np.array([1, 0]), np.array([True]), np.array([False, False])):
+        with pytest.raises(ValueError, match="reset_mask"):
+            envs.reset(options={"reset_mask": bad})
+    with pytest.raises(ValueError, match="not both"):
+        envs.reset(seed=3, options={"reset_mask": np.array([True, False])})
+    with pytest.raises(ValueError, match="unknown options"):
+        envs.reset(options={"colour": 1})
+    obs, info = envs.reset(options={"reset_mask": np.array([True, False])})
+    assert info == {} and envs.episode(0) == 1 and envs.episode(1) == 0
+    assert envs.episode_seed(0) == stream_seed(4, "vector_env/0/1")
+    np.testing.assert_allclose(obs["state"][:, 0], [[5.25, 5, 0]] * 2)
+    assert (envs.episode_steps(0), envs.episode_steps(1)) == (0, 1)  # env 1 went on
+    envs.step(np.zeros((2, 1, 2)))  # both may step again
+    assert (envs.episode_steps(0), envs.episode_steps(1)) == (1, 2)
+
+
+def test_close_follows_gymnasium(crash_world):
+    envs = ubot.VectorEnv(crash_world, num_envs=1)
+    assert not envs.closed and envs.unwrapped is envs and envs.render_mode is None
+    envs.close()
+    assert envs.closed

@@ -7,7 +7,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -111,6 +113,11 @@ struct KinematicsModel {
 };
 
 enum class BehaviorKind { kNone, kDash, kRvo, kSfm };
+// The behaviours the loader builds in (`behavior: {name: ...}`), in BehaviorKind order, and
+// whether one is there for a kinematics: the loader's check, and ubot.behavior_names() from
+// Python, both read these.
+std::span<const std::string_view> builtin_behavior_names();
+bool builtin_behavior_available(std::string_view name, KinematicsKind kinematics);
 enum class RvoMode { kRvo, kVo, kHrvo };
 enum class TargetRoles { kAll, kRobot, kObstacle };
 

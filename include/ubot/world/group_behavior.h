@@ -61,6 +61,8 @@ void register_group_behavior_class(KinematicsKind kinematics, const std::string&
 void register_group_behavior(KinematicsKind kinematics, const std::string& name,
                              GroupBehaviorFunction function);
 bool group_behavior_registered(KinematicsKind kinematics, const std::string& name);
+// The names registered for that kinematics (built in and added), sorted.
+std::vector<std::string> group_behavior_names(KinematicsKind kinematics);
 
 // A group's behaviour, held by value: copying copies the behaviour (GroupBehavior::clone), so
 // WorldState stays a plain copyable value.

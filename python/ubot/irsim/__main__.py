@@ -1,7 +1,9 @@
 """``python3 -m ubot.irsim SCRIPT.py [ARGS]``: runs an IR-SIM script on ubot.
 
 ``irsim`` and every ``irsim.X`` the script (or a module it imports) asks for resolve to
-``ubot.irsim.X``; a module this layer does not provide raises ImportError naming it.
+``ubot.irsim.X``; a module this layer does not provide raises ImportError naming it. When
+pyrvo (RVO2's binding, not in Debian) is not installed, ``pyrvo`` resolves to ``ubot.pyrvo``,
+its API over ubot's ORCA; an installed pyrvo is left alone.
 """
 
 import importlib
@@ -33,10 +35,21 @@ class _IrsimAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__spec__ = self._own_spec  # already executed as ubot.irsim.X
 
 
+class _PyrvoStandIn(importlib.abc.MetaPathFinder):
+    """Finds ``pyrvo`` as ``ubot.pyrvo``; placed last, so an installed pyrvo comes first."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "pyrvo":
+            return None
+        return importlib.util.spec_from_loader(fullname, _IrsimAlias(), is_package=False)
+
+
 def install() -> None:
-    """Makes ``import irsim`` resolve to ubot.irsim in this interpreter."""
+    """Makes ``import irsim`` resolve to ubot.irsim (and a missing pyrvo to ubot.pyrvo)."""
     if not any(isinstance(f, _IrsimAlias) for f in sys.meta_path):
         sys.meta_path.insert(0, _IrsimAlias())
+    if not any(isinstance(f, _PyrvoStandIn) for f in sys.meta_path):
+        sys.meta_path.append(_PyrvoStandIn())
 
 
 def main(argv) -> int:

@@ -8,7 +8,6 @@ and passes their output as commands. The removed keys are blanked out of the tex
 newlines kept), so a native error still names the file's own line and column.
 """
 
-import functools
 import os
 from dataclasses import dataclass, field
 
@@ -39,32 +38,18 @@ class LoadedWorld:
     world: dict  # the YAML 'world' section
 
 
-@functools.lru_cache(maxsize=None)
 def native_knows(kinematics: str, key: str, name: str) -> bool:
-    """Whether ubot's loader accepts ``key: {name: NAME}`` on a robot of that kinematics.
+    """Whether ubot's loader has ``key: {name: NAME}`` for a robot of that kinematics.
 
-    Asked by loading a one-robot world, so the answer follows whatever the native build
-    supports (other behaviours are added over time) instead of a list copied here.
+    Asked of the native registries (``ubot.behavior_names``, ``ubot.group_behavior_names``),
+    so the answer follows whatever the build supports. An unknown kinematics counts as known:
+    the native loader then reports the bad kinematics itself.
     """
-    if key == "group_behavior":
-        # An unknown group behaviour loads (with a warning, as in IR-SIM), so ask the registry.
-        return ubot._core._group_behavior_known(kinematics, name)
-    probe = {
-        "world": {"width": 10, "height": 10},
-        "robot": [{
-            "kinematics": {"name": kinematics},
-            "shape": {"name": "circle", "radius": 0.2},
-            "state": [2, 2, 0],
-            "goal": [8, 8, 0],
-            key: {"name": name},
-        }],
-    }
+    names = ubot.group_behavior_names if key == "group_behavior" else ubot.behavior_names
     try:
-        ubot.Simulation.from_yaml(yaml.safe_dump(probe)).close()
-    except ubot.WorldError as err:
-        where = err.key or ""
-        return not (where.endswith(key) or where.endswith(key + ".name"))
-    return True
+        return name in names(kinematics)
+    except ValueError:
+        return True
 
 
 def _entries(doc: dict, role: str) -> list:

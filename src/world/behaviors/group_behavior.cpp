@@ -87,6 +87,16 @@ bool group_behavior_registered(KinematicsKind kinematics, const std::string& nam
   return static_cast<bool>(find(kinematics, name));
 }
 
+std::vector<std::string> group_behavior_names(KinematicsKind kinematics) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  std::vector<std::string> names;
+  for (const auto& [key, factory] : r.factories) {
+    if (key.first == kinematics) names.push_back(key.second);  // the map keeps them sorted
+  }
+  return names;
+}
+
 namespace detail {
 
 std::vector<GroupRun> make_group_runs(const World& world) {
