@@ -13,6 +13,7 @@
 #include "irsim_keys.h"
 #include "mapping_reader.h"
 #include "object_reader.h"
+#include "random_placement.h"
 #include "resource_estimate.h"
 #include "ros2_reader.h"
 #include "ubot/core/error.h"
@@ -50,8 +51,7 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   if (auto f = m.get("step_time")) {
     w.step_time = f->as_at_most(config::kMaxStepTime, "s");
     if (w.step_time < config::kMinStepTime) {
-      f->fail(
-          fmt::format("must be at least {:g} s, got {}", config::kMinStepTime, f->node().Scalar()));
+      f->fail(fmt::format("must be at least {:g} s, got {}", config::kMinStepTime, f->scalar()));
     }
   }
   if (auto f = m.get("sample_time")) {
@@ -100,16 +100,19 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   return w;
 }
 
+bool all_numbers(const Field& list) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list.item(i).is_number()) return false;
+  }
+  return true;
+}
+
 // numpy-style "values that describe several objects": a list of lists / mappings / strings is
 // one value per object (padded with its last value, or truncated); anything else is shared by
 // all objects (IR-SIM's convert_list_length).
 std::vector<Field> per_object(const Field& f, int n, std::vector<std::string>& warnings) {
   std::vector<Field> out;
-  const bool list_of_items = f.is_sequence() && f.size() > 0 &&
-                             !std::all_of(f.node().begin(), f.node().end(), [](const auto& item) {
-                               double d;
-                               return item.IsScalar() && YAML::convert<double>::decode(item, d);
-                             });
+  const bool list_of_items = f.is_sequence() && f.size() > 0 && !all_numbers(f);
   if (!list_of_items) return std::vector<Field>(static_cast<std::size_t>(n), f);
   const int given = static_cast<int>(f.size());
   if (given > n) {
@@ -129,26 +132,6 @@ struct Placement {
   std::vector<std::optional<Field>> goal_fields;
   std::vector<std::vector<double>> goals;  // generated goals (circle / random)
 };
-
-// IR-SIM's random_uniform: points drawn one by one in [low, high), re-drawn (up to 1000 times)
-// while closer than min_distance to an earlier point.
-std::vector<std::vector<double>> random_points(RandomStream& rng, const Eigen::Vector3d& low,
-                                               const Eigen::Vector3d& high, int n,
-                                               double min_distance) {
-  std::vector<std::vector<double>> points;
-  for (int i = 0; i < n; ++i) {
-    std::vector<double> candidate(3);
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-      for (int k = 0; k < 3; ++k) candidate[k] = rng.uniform(low[k], high[k]);
-      const bool far_enough = std::all_of(points.begin(), points.end(), [&](const auto& p) {
-        return std::hypot(p[0] - candidate[0], p[1] - candidate[1]) >= min_distance;
-      });
-      if (far_enough) break;
-    }
-    points.push_back(candidate);
-  }
-  return points;
-}
 
 // `ground: true | false | {z: height}`: a ground plane (3D extension) at z (default 0).
 std::optional<double> read_ground(const Field& field) {
@@ -177,8 +160,7 @@ class WorldLoader {
     Mapping top(root_);
     model_.file = *root_.file();
     std::optional<std::uint64_t> yaml_seed;
-    const Field world =
-        top.get("world").value_or(Field(YAML::Node(), "world", root_.file(), root_.node().Mark()));
+    const Field world = top.get("world").value_or(Field::missing("world", root_));
     model_.world = read_world_settings(world, model_.file, yaml_seed, model_.warnings);
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
     model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
@@ -207,6 +189,8 @@ class WorldLoader {
       return first_group + 1;
     }
     if (!list.is_sequence()) list.fail("expected a list of object groups (or one mapping)");
+    // One object per entry at least: no doubling copies of 100 000 objects' models.
+    model_.objects.reserve(model_.objects.size() + list.size());
     for (std::size_t g = 0; g < list.size(); ++g) {
       read_group(list.item(g), role, first_group + static_cast<int>(g));
     }
@@ -224,6 +208,7 @@ class WorldLoader {
       number = static_cast<int>(n);
     }
     const Placement placement = place(m, number, role, group);
+    model_.objects.reserve(model_.objects.size() + static_cast<std::size_t>(number));
     config::ObjectReader reader(
         m, number, model_.warnings,
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
@@ -324,8 +309,8 @@ class WorldLoader {
       const double min_distance = d->non_negative("min_distance", 1.0);
       RandomStream rng(
           stream_seed(model_.seed, fmt::format("distribution/{}/{}", role_name(role), group)));
-      p.states = random_points(rng, low, high, number, min_distance);
-      p.goals = random_points(rng, low, high, number, min_distance);
+      p.states = config::random_points(rng, low, high, number, min_distance);
+      p.goals = config::random_points(rng, low, high, number, min_distance);
     }
     if (d) d->finish();
     if (name != "manual") {
