@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <numbers>
 #include <set>
@@ -165,6 +167,7 @@ class WorldLoader {
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
     model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
     int group = 0;
+    if (options_.progress) expected_objects_ = count_objects(top);
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
     // Before the simulation allocates images, point buffers and bodies.
@@ -182,6 +185,29 @@ class WorldLoader {
   }
 
  private:
+  // The objects the robot and obstacle lists declare (each group's `number`, 1 when absent or
+  // unreadable: the reading proper reports that), for the progress display's total.
+  static std::uint64_t count_objects(Mapping& top) {
+    std::uint64_t total = 0;
+    for (const char* role : {"robot", "obstacle"}) {
+      const auto list = top.get(role);
+      if (!list) continue;
+      const auto count = [](const Field& group) -> std::uint64_t {
+        if (!group.is_map()) return 1;
+        const auto n = Mapping(group).get("number");
+        if (!n || !n->is_number()) return 1;
+        const double v = std::strtod(std::string(n->scalar()).c_str(), nullptr);
+        return v >= 1 && v <= 1e6 ? static_cast<std::uint64_t>(v) : 1;
+      };
+      if (list->is_sequence()) {
+        for (std::size_t g = 0; g < list->size(); ++g) total += count(list->item(g));
+      } else {
+        total += count(*list);
+      }
+    }
+    return total;
+  }
+
   // Returns the next free group index.
   int read_groups(const Field& list, Role role, int first_group) {
     if (list.is_map()) {
@@ -235,6 +261,10 @@ class WorldLoader {
         object.goals = reader.read_goals(placement.goal_fields[i]);
       }
       model_.objects.push_back(std::move(object));
+      if (options_.progress) {
+        options_.progress("objects", model_.objects.size(),
+                          std::max<std::uint64_t>(expected_objects_, model_.objects.size()));
+      }
     }
     m.finish();
   }
@@ -332,6 +362,7 @@ class WorldLoader {
 
   Field root_;
   LoadOptions options_;
+  std::uint64_t expected_objects_ = 0;  // for progress only
   WorldModel model_;
   config::MeshCache meshes_;
 };
@@ -339,7 +370,13 @@ class WorldLoader {
 }  // namespace
 
 WorldModel load_world(const std::string& path, const LoadOptions& options) {
-  return WorldLoader(config::load_yaml_file(path), options).load();
+  config::ParseProgress parsing = nullptr;
+  if (options.progress) {
+    parsing = [&](std::uint64_t done, std::uint64_t total) {
+      options.progress("parsing", done, total);
+    };
+  }
+  return WorldLoader(config::load_yaml_file(path, parsing), options).load();
 }
 
 WorldModel load_world_from_string(const std::string& yaml, const std::string& name,

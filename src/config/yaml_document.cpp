@@ -208,8 +208,9 @@ struct Event {
 
 }  // namespace
 
-std::shared_ptr<const YamlDocument> YamlDocument::parse(std::string_view text,
-                                                        const std::string& name) {
+std::shared_ptr<const YamlDocument> YamlDocument::parse(
+    std::string_view text, const std::string& name,
+    const std::function<void(std::uint64_t done, std::uint64_t total)>& progress) {
   if (text.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw Error(
         fmt::format("{}: {} bytes is beyond the 4 GB a world file may have", name, text.size()));
@@ -219,7 +220,8 @@ std::shared_ptr<const YamlDocument> YamlDocument::parse(std::string_view text,
   yaml_parser_set_input_string(&parser.p, reinterpret_cast<const unsigned char*>(text.data()),
                                text.size());
   YamlBuilder builder(*doc, name);
-  for (;;) {
+  for (std::uint64_t events = 1;; ++events) {
+    if (progress && events % 65536 == 0) progress(parser.p.mark.index, text.size());
     Event event;
     if (yaml_parser_parse(&parser.p, &event.e) == 0) throw_parse_error(parser.p, name);
     if (!builder.handle(event.e)) break;

@@ -5,6 +5,7 @@
 // few, proportional to the nodes. Parsed with libyaml's event API (the parser PyYAML, and so
 // IR-SIM, uses), which also reads about 8x faster than yaml-cpp's.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -34,7 +35,10 @@ class YamlDocument {
 
   // Parses the first document of `text`. Malformed YAML and duplicate keys are ubot::Error
   // "name:line:col: ..."; an empty document has root() == kNone.
-  static std::shared_ptr<const YamlDocument> parse(std::string_view text, const std::string& name);
+  // `progress` (if set) hears the bytes parsed now and then.
+  static std::shared_ptr<const YamlDocument> parse(
+      std::string_view text, const std::string& name,
+      const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = nullptr);
 
   std::uint32_t root() const { return root_; }
   const YamlNode& node(std::uint32_t id) const { return nodes_[id]; }

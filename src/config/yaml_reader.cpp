@@ -382,9 +382,9 @@ std::string Mapping::string(std::string_view key, std::string fallback) {
   return f ? f->as_string() : fallback;
 }
 
-Field parse_yaml(const std::string& text, const std::string& name) {
+Field parse_yaml(const std::string& text, const std::string& name, const ParseProgress& progress) {
   check_utf8(text, name);
-  const std::shared_ptr<const YamlDocument> doc = YamlDocument::parse(text, name);
+  const std::shared_ptr<const YamlDocument> doc = YamlDocument::parse(text, name, progress);
   if (doc->root() == YamlDocument::kNone || doc->node(doc->root()).kind == YamlKind::kNull) {
     throw Error(fmt::format("{}: the file is empty", name));
   }
@@ -396,7 +396,7 @@ Field parse_yaml(const std::string& text, const std::string& name) {
   return Field(doc, doc->root(), "", std::make_shared<const std::string>(name), mark);
 }
 
-Field load_yaml_file(const std::string& path) {
+Field load_yaml_file(const std::string& path, const ParseProgress& progress) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", path));
@@ -416,7 +416,7 @@ Field load_yaml_file(const std::string& path) {
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  return parse_yaml(text, path);
+  return parse_yaml(text, path, progress);
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

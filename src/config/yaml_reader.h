@@ -123,9 +123,12 @@ class Mapping {
 
 // Parses a whole YAML file; missing, unreadable, empty or malformed files are ubot::Error with
 // the file (and line/column for syntax errors).
-Field load_yaml_file(const std::string& path);
+// `progress` (if set) hears the bytes parsed now and then.
+using ParseProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+Field load_yaml_file(const std::string& path, const ParseProgress& progress = nullptr);
 // Parses YAML text; `name` stands in for the file name in messages.
-Field parse_yaml(const std::string& text, const std::string& name);
+Field parse_yaml(const std::string& text, const std::string& name,
+                 const ParseProgress& progress = nullptr);
 
 // Levenshtein distance, for "did you mean" hints.
 std::size_t edit_distance(std::string_view a, std::string_view b);
