@@ -55,6 +55,7 @@ class YamlBuilder {
     std::unique_ptr<std::unordered_map<std::string_view, std::uint32_t>> keys;
   };
   static constexpr std::size_t kLinearKeys = 16;
+  static constexpr std::size_t kMaxDepth = 256;
 
   std::uint32_t new_node(YamlKind kind, const yaml_event_t& e) {
     if (doc_.nodes_.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
@@ -106,6 +107,12 @@ class YamlBuilder {
   }
 
   void open(YamlKind kind, const yaml_event_t& e, const yaml_char_t* anchor) {
+    // libyaml checks every pending simple key at each token, O(depth) a token: a million '['
+    // took minutes. No world nests more than a handful of levels.
+    if (open_.size() >= kMaxDepth) {
+      throw Error(fmt::format("{}:{}:{}: YAML nested deeper than {} levels", name_,
+                              e.start_mark.line + 1, e.start_mark.column + 1, kMaxDepth));
+    }
     const std::uint32_t id = new_node(kind, e);
     remember_anchor(anchor, id);
     open_.push_back({id, pending_.size(), true, nullptr});

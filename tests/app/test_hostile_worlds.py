@@ -204,6 +204,20 @@ class LargeWorlds(unittest.TestCase):
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertIn(f"loading {world}: objects 3000/3000\n", run.stderr)
 
+    def test_alias_bombs_are_not_expanded(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-laughs-{os.getpid()}-") as tmp:
+            text = "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+            for i in range(1, 30):
+                text += f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n"
+            world = write(os.path.join(tmp, "w.yaml"), text + "world: *a29\n")
+            v = ubot("validate", world)  # 9^30 numbers if expanded
+            self.assertEqual(v.returncode, 2)
+            self.assertIn(f"{world}:30:6: world: expected a mapping of keys, got a list", v.stderr)
+            loop = write(os.path.join(tmp, "loop.yaml"), "world: &x {a: *x}\n")
+            v = ubot("validate", loop)
+            self.assertEqual(v.returncode, 2)
+            self.assertIn(f"{loop}:1:15: alias '*x' inside its own anchor", v.stderr)
+
     def test_a_million_placed_obstacles_validate(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-million-{os.getpid()}-") as tmp:
             world = write(os.path.join(tmp, "w.yaml"), (

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
 #include "yaml_document.h"
 
 namespace {
@@ -74,6 +75,19 @@ TEST(LargeWorld, YamlNodesPerObstacleAreFixedAndCompact) {
     EXPECT_EQ(doc->node_count(), 9u + 12u * n) << n;
     EXPECT_LT(doc->bytes(), 6 * yaml.size()) << n;  // yaml-cpp: ~60x
   }
+}
+
+TEST(LargeWorld, NestingIsLimited) {
+  // A million '[' kept libyaml busy for minutes (O(depth) work a token); 256 levels are allowed.
+  const std::string deep = "world: " + std::string(1000000, '[') + std::string(1000000, ']');
+  try {
+    YamlDocument::parse(deep, "deep.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "deep.yaml:1:263: YAML nested deeper than 256 levels");
+  }
+  const std::string ok = "world: " + std::string(255, '[') + std::string(255, ']');
+  EXPECT_NO_THROW(YamlDocument::parse(ok, "ok.yaml"));
 }
 
 TEST(LargeWorld, PeakMemoryPerObjectDoesNotGrowWithTheWorld) {
