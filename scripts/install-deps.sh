@@ -5,7 +5,7 @@ set -euo pipefail
 
 build_pkgs=(
   cmake g++ make pkg-config ccache
-  libeigen3-dev libyaml-cpp-dev libembree-dev libtbb-dev
+  libeigen3-dev libyaml-dev libembree-dev libtbb-dev
   libcairo2-dev libgif-dev libpng-dev libassimp-dev
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -1,11 +1,13 @@
 // The `ubot` command line. Exit codes: 0 success, 2 bad world file, input file or arguments,
 // 1 other errors.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <filesystem>
 
 #include "cli_checks.h"
+#include "load_progress.h"
 #include "map_command.h"
 #include "run_command.h"
 #include "sweep_command.h"
@@ -20,11 +22,17 @@ constexpr int kBadInput = 2;
 // "validate means it runs" (issue 16): the world is loaded and its simulation built (scene,
 // sensors), as `ubot run` does before its first step, so whatever run refuses at load validate
 // refuses with the same message.
-int validate(const std::string& world, const std::string& memory_limit) {
-  ubot::WorldModel m = ubot::load_world(world, ubot::app::load_options({}, memory_limit));
+int validate(const std::string& world, const std::string& memory_limit, bool show_progress) {
+  ubot::app::LoadProgressLine progress(world, show_progress, false);
+  ubot::LoadOptions load = ubot::app::load_options({}, memory_limit);
+  load.progress = progress.callback();
+  ubot::WorldModel m = ubot::load_world(world, load);
+  progress.finish();
   for (const std::string& w : m.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   const std::size_t objects = m.objects.size();
+  progress.stage(fmt::format("building the scene ({} objects)", objects));
   const ubot::Simulation sim(std::move(m), {.threads = 1});
+  progress.finish();
   std::printf("%s: ok (%zu objects)\n", world.c_str(), objects);
   return 0;
 }
@@ -46,6 +54,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out, "Output directory (default out/<world name>)");
   run_cmd->add_flag("--render", run.render, "Also write run.gif");
   run_cmd->add_flag("--quiet", run.quiet, "No progress line and no summary");
+  const char* progress_help =
+      "Show the load progress line even when stderr is not a terminal (it is shown on one)";
+  run_cmd->add_flag("--progress", run.progress, progress_help);
   run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none")
       ->check(ubot::app::kFramesChoice);
   run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores, at most 256)")
@@ -80,6 +91,8 @@ int main(int argc, char** argv) {
       "Refuse a world whose memory estimate exceeds SIZE (e.g. 8G; default UBOT_MEMORY_LIMIT, "
       "else half of the machine's memory)";
   validate_cmd->add_option("--memory-limit", validate_memory_limit, memory_help);
+  bool validate_progress = false;
+  validate_cmd->add_flag("--progress", validate_progress, progress_help);
   run_cmd->add_option("--memory-limit", run.memory_limit, memory_help);
 
   ubot::app::MapOptions map;
@@ -98,7 +111,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*sweep_cmd) return ubot::app::run_sweep(sweep_cmd->remaining());
-    if (*validate_cmd) return validate(validate_world, validate_memory_limit);
+    if (*validate_cmd) return validate(validate_world, validate_memory_limit, validate_progress);
     if (*map_cmd) return ubot::app::run_map_command(map);
     if (run.out.empty()) {
       run.out = (std::filesystem::path("out") / std::filesystem::path(run.world).stem()).string();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <string_view>
 #include <vector>
 
 #include "ubot/core/error.h"
@@ -51,6 +52,23 @@ void remove_file(const fs::path& file) {
   fs::remove(file, ec);
 }
 
+// Removes the `*.part` files under `dir` (symbolic links to folders not followed): a killed run
+// (SIGKILL, a power cut) leaves its outputs' temporary files and no manifest; the names are
+// ubot's own (kPartialSuffix), so they are its to remove.
+void remove_partial_files(const fs::path& dir) {
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  std::vector<fs::path> partial;
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > std::string_view(kPartialSuffix).size() && name.ends_with(kPartialSuffix) &&
+        it->is_regular_file(ec) && !it->is_symlink(ec)) {
+      partial.push_back(it->path());
+    }
+  }
+  for (const fs::path& p : partial) remove_file(p);
+}
+
 }  // namespace
 
 OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
@@ -69,6 +87,7 @@ OutputFolder::~OutputFolder() {
 }
 
 void OutputFolder::remove_previous_outputs() {
+  remove_partial_files(dir_);
   const fs::path manifest = dir_ / kManifestName;
   std::ifstream in(manifest);
   if (!in) return;

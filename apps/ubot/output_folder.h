@@ -3,7 +3,8 @@
 // after it started writing) the files it wrote into the folder are listed in DIR/.ubot-outputs;
 // the next run into the same folder first removes the files that list names, so no stale output
 // of an earlier run (a camera image beyond this run's last, a map of another format) is mistaken
-// for this one's. Files ubot did not list are never touched.
+// for this one's. It also removes every `*.part` file in the folder (the temporary names of
+// outputs being written, left by a killed run). Other files ubot did not list are never touched.
 #include <filesystem>
 #include <string>
 

@@ -1,6 +1,7 @@
 #include "run_command.h"
 
 #include "interrupt.h"
+#include "load_progress.h"
 #include "output_folder.h"
 #include "run_sinks.h"
 
@@ -128,7 +129,11 @@ int run(const RunOptions& options) {
   // With the ROS 2 bridge the run goes on until --steps or Ctrl-C, not until the robots are done.
   const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
-  WorldModel model = load_world(options.world, load_options(options.seed, options.memory_limit));
+  LoadProgressLine load_progress(options.world, options.progress, options.quiet);
+  LoadOptions load = load_options(options.seed, options.memory_limit);
+  load.progress = load_progress.callback();
+  WorldModel model = load_world(options.world, load);
+  load_progress.finish();
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
@@ -137,7 +142,9 @@ int run(const RunOptions& options) {
   // run's files go, and an unwritable folder fails before the first step.
   OutputFolder folder(options.out);
   const std::filesystem::path& out = folder.path();
+  load_progress.stage(fmt::format("building the scene ({} objects)", model.objects.size()));
   Simulation sim(std::move(model), {.threads = options.threads});
+  load_progress.finish();
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
   if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));

@@ -15,8 +15,9 @@ struct RunOptions {
   std::string out;                    // output directory
   bool render = false;                // also write run.gif
   bool quiet = false;                 // no progress line, no summary
-  std::string frames = "every";       // frames.jsonl: every | N | none
-  int threads = 0;                    // sensor threads, 0 = all cores
+  bool progress = false;  // --progress: the load progress line even when stderr is no terminal
+  std::string frames = "every";  // frames.jsonl: every | N | none
+  int threads = 0;               // sensor threads, 0 = all cores
   std::string map;    // --map PATH: map the lidars into PATH (.las/.ply/.pcd); "" = the world's
   bool ros2 = false;  // ROS 2 bridge: publish topics, receive cmd_vel
   std::optional<int> ros_domain_id;       // overrides ROS_DOMAIN_ID

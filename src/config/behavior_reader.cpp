@@ -92,8 +92,7 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
     return g;
   }
   // Not built in: a behaviour registered at run time (the Python module's). Its keys are its own.
-  for (const auto& entry : field->node()) {
-    const std::string key = entry.first.Scalar();
+  for (const std::string& key : field->keys()) {
     if (key == "name" || key == "wander" || key == "loop" || key == "range_low" ||
         key == "range_high") {
       continue;

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <numbers>
 #include <set>
@@ -13,6 +15,7 @@
 #include "irsim_keys.h"
 #include "mapping_reader.h"
 #include "object_reader.h"
+#include "random_placement.h"
 #include "resource_estimate.h"
 #include "ros2_reader.h"
 #include "ubot/core/error.h"
@@ -50,8 +53,7 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   if (auto f = m.get("step_time")) {
     w.step_time = f->as_at_most(config::kMaxStepTime, "s");
     if (w.step_time < config::kMinStepTime) {
-      f->fail(
-          fmt::format("must be at least {:g} s, got {}", config::kMinStepTime, f->node().Scalar()));
+      f->fail(fmt::format("must be at least {:g} s, got {}", config::kMinStepTime, f->scalar()));
     }
   }
   if (auto f = m.get("sample_time")) {
@@ -100,16 +102,19 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
   return w;
 }
 
+bool all_numbers(const Field& list) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list.item(i).is_number()) return false;
+  }
+  return true;
+}
+
 // numpy-style "values that describe several objects": a list of lists / mappings / strings is
 // one value per object (padded with its last value, or truncated); anything else is shared by
 // all objects (IR-SIM's convert_list_length).
 std::vector<Field> per_object(const Field& f, int n, std::vector<std::string>& warnings) {
   std::vector<Field> out;
-  const bool list_of_items = f.is_sequence() && f.size() > 0 &&
-                             !std::all_of(f.node().begin(), f.node().end(), [](const auto& item) {
-                               double d;
-                               return item.IsScalar() && YAML::convert<double>::decode(item, d);
-                             });
+  const bool list_of_items = f.is_sequence() && f.size() > 0 && !all_numbers(f);
   if (!list_of_items) return std::vector<Field>(static_cast<std::size_t>(n), f);
   const int given = static_cast<int>(f.size());
   if (given > n) {
@@ -129,26 +134,6 @@ struct Placement {
   std::vector<std::optional<Field>> goal_fields;
   std::vector<std::vector<double>> goals;  // generated goals (circle / random)
 };
-
-// IR-SIM's random_uniform: points drawn one by one in [low, high), re-drawn (up to 1000 times)
-// while closer than min_distance to an earlier point.
-std::vector<std::vector<double>> random_points(RandomStream& rng, const Eigen::Vector3d& low,
-                                               const Eigen::Vector3d& high, int n,
-                                               double min_distance) {
-  std::vector<std::vector<double>> points;
-  for (int i = 0; i < n; ++i) {
-    std::vector<double> candidate(3);
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-      for (int k = 0; k < 3; ++k) candidate[k] = rng.uniform(low[k], high[k]);
-      const bool far_enough = std::all_of(points.begin(), points.end(), [&](const auto& p) {
-        return std::hypot(p[0] - candidate[0], p[1] - candidate[1]) >= min_distance;
-      });
-      if (far_enough) break;
-    }
-    points.push_back(candidate);
-  }
-  return points;
-}
 
 // `ground: true | false | {z: height}`: a ground plane (3D extension) at z (default 0).
 std::optional<double> read_ground(const Field& field) {
@@ -177,12 +162,12 @@ class WorldLoader {
     Mapping top(root_);
     model_.file = *root_.file();
     std::optional<std::uint64_t> yaml_seed;
-    const Field world =
-        top.get("world").value_or(Field(YAML::Node(), "world", root_.file(), root_.node().Mark()));
+    const Field world = top.get("world").value_or(Field::missing("world", root_));
     model_.world = read_world_settings(world, model_.file, yaml_seed, model_.warnings);
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
     model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
     int group = 0;
+    if (options_.progress) expected_objects_ = count_objects(top);
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
     // Before the simulation allocates images, point buffers and bodies.
@@ -200,6 +185,29 @@ class WorldLoader {
   }
 
  private:
+  // The objects the robot and obstacle lists declare (each group's `number`, 1 when absent or
+  // unreadable: the reading proper reports that), for the progress display's total.
+  static std::uint64_t count_objects(Mapping& top) {
+    std::uint64_t total = 0;
+    for (const char* role : {"robot", "obstacle"}) {
+      const auto list = top.get(role);
+      if (!list) continue;
+      const auto count = [](const Field& group) -> std::uint64_t {
+        if (!group.is_map()) return 1;
+        const auto n = Mapping(group).get("number");
+        if (!n || !n->is_number()) return 1;
+        const double v = std::strtod(std::string(n->scalar()).c_str(), nullptr);
+        return v >= 1 && v <= 1e6 ? static_cast<std::uint64_t>(v) : 1;
+      };
+      if (list->is_sequence()) {
+        for (std::size_t g = 0; g < list->size(); ++g) total += count(list->item(g));
+      } else {
+        total += count(*list);
+      }
+    }
+    return total;
+  }
+
   // Returns the next free group index.
   int read_groups(const Field& list, Role role, int first_group) {
     if (list.is_map()) {
@@ -207,6 +215,8 @@ class WorldLoader {
       return first_group + 1;
     }
     if (!list.is_sequence()) list.fail("expected a list of object groups (or one mapping)");
+    // One object per entry at least: no doubling copies of 100 000 objects' models.
+    model_.objects.reserve(model_.objects.size() + list.size());
     for (std::size_t g = 0; g < list.size(); ++g) {
       read_group(list.item(g), role, first_group + static_cast<int>(g));
     }
@@ -224,6 +234,7 @@ class WorldLoader {
       number = static_cast<int>(n);
     }
     const Placement placement = place(m, number, role, group);
+    model_.objects.reserve(model_.objects.size() + static_cast<std::size_t>(number));
     config::ObjectReader reader(
         m, number, model_.warnings,
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
@@ -250,6 +261,10 @@ class WorldLoader {
         object.goals = reader.read_goals(placement.goal_fields[i]);
       }
       model_.objects.push_back(std::move(object));
+      if (options_.progress) {
+        options_.progress("objects", model_.objects.size(),
+                          std::max<std::uint64_t>(expected_objects_, model_.objects.size()));
+      }
     }
     m.finish();
   }
@@ -324,8 +339,8 @@ class WorldLoader {
       const double min_distance = d->non_negative("min_distance", 1.0);
       RandomStream rng(
           stream_seed(model_.seed, fmt::format("distribution/{}/{}", role_name(role), group)));
-      p.states = random_points(rng, low, high, number, min_distance);
-      p.goals = random_points(rng, low, high, number, min_distance);
+      p.states = config::random_points(rng, low, high, number, min_distance);
+      p.goals = config::random_points(rng, low, high, number, min_distance);
     }
     if (d) d->finish();
     if (name != "manual") {
@@ -347,6 +362,7 @@ class WorldLoader {
 
   Field root_;
   LoadOptions options_;
+  std::uint64_t expected_objects_ = 0;  // for progress only
   WorldModel model_;
   config::MeshCache meshes_;
 };
@@ -354,7 +370,13 @@ class WorldLoader {
 }  // namespace
 
 WorldModel load_world(const std::string& path, const LoadOptions& options) {
-  return WorldLoader(config::load_yaml_file(path), options).load();
+  config::ParseProgress parsing = nullptr;
+  if (options.progress) {
+    parsing = [&](std::uint64_t done, std::uint64_t total) {
+      options.progress("parsing", done, total);
+    };
+  }
+  return WorldLoader(config::load_yaml_file(path, parsing), options).load();
 }
 
 WorldModel load_world_from_string(const std::string& yaml, const std::string& name,

@@ -246,7 +246,7 @@ PlotModel read_plot(const std::optional<Field>& field, Role role) {
   if (auto f = m.get("color")) p.color = f->as_color();
   // The rest are matplotlib keyword arguments that IR-SIM forwards to its plots; they have no
   // meaning here, so they are accepted as IR-SIM accepts them.
-  for (const auto& entry : field->node()) m.ignore(entry.first.Scalar());
+  for (const std::string& key : field->keys()) m.ignore(key);
   m.finish();
   return p;
 }
@@ -380,7 +380,7 @@ std::vector<std::string> ObjectReader::read_tags(int index) const {
     return tags;
   };
   // (Fields are not reassigned: assigning a yaml-cpp node would overwrite the document.)
-  if (tags_->is_sequence() && tags_->size() > 0 && tags_->node()[0].IsSequence()) {
+  if (tags_->is_sequence() && tags_->size() > 0 && tags_->item(0).is_sequence()) {
     return read(tags_->item(std::min<std::size_t>(index, tags_->size() - 1)));
   }
   return read(*tags_);
@@ -519,7 +519,7 @@ std::vector<std::vector<double>> ObjectReader::read_goals(const std::optional<Fi
     g.resize(3, 0.0);
     return g;
   };
-  if (goal->is_sequence() && goal->size() > 0 && goal->node()[0].IsSequence()) {
+  if (goal->is_sequence() && goal->size() > 0 && goal->item(0).is_sequence()) {
     std::vector<std::vector<double>> goals;
     for (std::size_t i = 0; i < goal->size(); ++i) goals.push_back(read_one(goal->item(i)));
     return goals;

@@ -3,14 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <sstream>
-
-#include <yaml-cpp/eventhandler.h>
+#include <limits>
 
 #include "ubot/core/color.h"
 #include "ubot/core/error.h"
@@ -18,80 +17,48 @@
 namespace ubot::config {
 namespace {
 
-std::string describe(const YAML::Node& node) {
-  if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsMap()) return "a mapping";
-  if (node.IsSequence()) return "a list";
-  return fmt::format("'{}'", node.Scalar());
-}
-
-std::optional<double> parse_number(const YAML::Node& node) {
-  if (!node.IsScalar()) return std::nullopt;
+// yaml-cpp's YAML::convert<double> (what worlds were read with before): a whole decimal number,
+// trailing blanks allowed, or .inf / -.inf / .nan in their three spellings; out of range
+// (1e400) is no number.
+std::optional<double> parse_number_text(std::string_view text) {
+  for (std::string_view inf : {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"}) {
+    if (text == inf) return std::numeric_limits<double>::infinity();
+  }
+  for (std::string_view inf : {"-.inf", "-.Inf", "-.INF"}) {
+    if (text == inf) return -std::numeric_limits<double>::infinity();
+  }
+  for (std::string_view nan : {".nan", ".NaN", ".NAN"}) {
+    if (text == nan) return std::numeric_limits<double>::quiet_NaN();
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  if (text.size() > 1 && text[0] == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
   double value = 0.0;
-  if (!YAML::convert<double>::decode(node, value)) return std::nullopt;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
   return value;
 }
 
-// YAML forbids duplicate keys in a mapping, but yaml-cpp keeps one of them silently (so
-// `radius: 1` then `radius: 2` would load without a word). The node tree has lost the duplicate,
-// so the check walks the parser's events instead, keeping the keys seen in each open mapping.
-class DuplicateKeyFinder : public YAML::EventHandler {
- public:
-  explicit DuplicateKeyFinder(const std::string& file) : file_(file) {}
-
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override { node_done(); }
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { node_done(); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                const std::string& value) override {
-    if (!open_.empty() && open_.back().is_map && open_.back().key_next) check_key(value, mark);
-    node_done();
+// yaml-cpp's YAML::convert<bool>: y/n, yes/no, true/false, on/off, each in lower case, upper
+// case or capitalised.
+std::optional<bool> parse_bool_text(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string capitalised = lower;
+  if (!capitalised.empty()) {
+    capitalised[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(capitalised[0])));
   }
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {
-    open_.push_back({false, false, {}});
+  std::string upper = lower;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (text != lower && text != upper && text != capitalised) return std::nullopt;
+  for (std::string_view t : {"y", "yes", "true", "on"}) {
+    if (lower == t) return true;
   }
-  void OnSequenceEnd() override { close(); }
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {
-    open_.push_back({true, true, {}});
+  for (std::string_view f : {"n", "no", "false", "off"}) {
+    if (lower == f) return false;
   }
-  void OnMapEnd() override { close(); }
-
- private:
-  struct Open {
-    bool is_map;
-    bool key_next;  // the next complete node in this mapping is a key (else a value)
-    std::map<std::string, YAML::Mark> keys;
-  };
-
-  void check_key(const std::string& key, const YAML::Mark& mark) {
-    const auto [it, inserted] = open_.back().keys.emplace(key, mark);
-    if (inserted) return;
-    throw Error(fmt::format(
-        "{}:{}:{}: duplicate key '{}' (first at line {}, column {}; YAML "
-        "allows a key once per mapping)",
-        file_, mark.line + 1, mark.column + 1, key, it->second.line + 1, it->second.column + 1));
-  }
-  // A key or a value of the enclosing mapping is complete: keys and values alternate.
-  void node_done() {
-    if (!open_.empty() && open_.back().is_map) open_.back().key_next = !open_.back().key_next;
-  }
-  void close() {
-    open_.pop_back();
-    node_done();
-  }
-
-  const std::string& file_;
-  std::vector<Open> open_;
-};
-
-void check_duplicate_keys(const std::string& text, const std::string& name) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  DuplicateKeyFinder finder(name);
-  parser.HandleNextDocument(finder);  // YAML::Load reads the first document only
+  return std::nullopt;
 }
 
 // The length of the UTF-8 sequence starting at text[i] (1 to 4), or 0 when it is not valid UTF-8
@@ -145,10 +112,45 @@ void check_utf8(std::string_view text, const std::string& name) {
 
 }  // namespace
 
-Field::Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
-             YAML::Mark mark)
-    : node_(std::move(node)), path_(std::move(path)), file_(std::move(file)), mark_(mark) {
-  if (node_.IsDefined() && !node_.IsNull()) mark_ = node_.Mark();
+Field::Field(std::shared_ptr<const YamlDocument> doc, std::uint32_t node, std::string path,
+             std::shared_ptr<const std::string> file, YamlMark mark)
+    : doc_(std::move(doc)),
+      node_(node),
+      path_(std::move(path)),
+      file_(std::move(file)),
+      mark_(mark) {
+  if (node_ != YamlDocument::kNone && !is_null()) mark_ = doc_->mark(node_);
+}
+
+Field Field::missing(std::string path, const Field& parent) {
+  return Field(parent.doc_, YamlDocument::kNone, std::move(path), parent.file_, parent.mark_);
+}
+
+YamlKind Field::kind() const {
+  return node_ == YamlDocument::kNone ? YamlKind::kNull : doc_->node(node_).kind;
+}
+
+std::string_view Field::scalar() const {
+  return node_ == YamlDocument::kNone ? std::string_view() : doc_->scalar(node_);
+}
+
+std::size_t Field::size() const {
+  const YamlKind k = kind();
+  return k == YamlKind::kSequence || k == YamlKind::kMap ? doc_->node(node_).size : 0;
+}
+
+std::optional<double> Field::parse_number() const {
+  if (!is_scalar()) return std::nullopt;
+  return parse_number_text(scalar());
+}
+
+bool Field::is_number() const { return parse_number().has_value(); }
+
+std::string Field::describe() const {
+  if (is_null()) return "nothing";
+  if (is_map()) return "a mapping";
+  if (is_sequence()) return "a list";
+  return fmt::format("'{}'", scalar());
 }
 
 std::string Field::location() const {
@@ -162,24 +164,24 @@ void Field::fail(std::string_view message) const {
 }
 
 void Field::fail_type(std::string_view expected) const {
-  fail(fmt::format("expected {}, got {}", expected, describe(node_)));
+  fail(fmt::format("expected {}, got {}", expected, describe()));
 }
 
 double Field::as_number() const {
-  const auto value = parse_number(node_);
+  const auto value = parse_number();
   if (!value || std::isnan(*value)) fail_type("a number");
   // The one limit every number of a world obeys: beyond it a position, length, angle or time is
   // nonsense, and sums of such values (a sensor's offset on a body far out) could leave the
   // range Embree's ray checks accept (an abort, not an error).
   if (std::isfinite(*value) && std::abs(*value) > kMaxMagnitude) {
-    fail(fmt::format("{} is beyond the limit of ±1e9 for any number in a world", node_.Scalar()));
+    fail(fmt::format("{} is beyond the limit of ±1e9 for any number in a world", scalar()));
   }
   return *value;
 }
 
 double Field::as_at_most(double max, std::string_view unit) const {
   const double value = as_positive();
-  if (value > max) fail(fmt::format("must be at most {:g} {}, got {}", max, unit, node_.Scalar()));
+  if (value > max) fail(fmt::format("must be at most {:g} {}, got {}", max, unit, scalar()));
   return value;
 }
 
@@ -214,27 +216,25 @@ double Field::as_non_negative() const {
 
 std::int64_t Field::as_integer() const {
   // Not as_finite(): seeds and counts may exceed the ±1e9 limit of other numbers.
-  const auto parsed = parse_number(node_);
+  const auto parsed = parse_number();
   if (!parsed || std::isnan(*parsed)) fail_type("a number");
   const double value = *parsed;
   if (!std::isfinite(value)) fail(fmt::format("expected a finite number, got {}", value));
   if (value != std::floor(value) || std::abs(value) > 9.0e15) {
-    fail(fmt::format("expected a whole number, got {}", node_.Scalar()));
+    fail(fmt::format("expected a whole number, got {}", scalar()));
   }
   return static_cast<std::int64_t>(value);
 }
 
 bool Field::as_bool() const {
-  bool value = false;
-  if (!node_.IsScalar() || !YAML::convert<bool>::decode(node_, value)) {
-    fail_type("true or false");
-  }
-  return value;
+  const auto value = is_scalar() ? parse_bool_text(scalar()) : std::nullopt;
+  if (!value) fail_type("true or false");
+  return *value;
 }
 
 std::string Field::as_string() const {
-  if (!node_.IsScalar()) fail_type("a string");
-  return node_.Scalar();
+  if (!is_scalar()) fail_type("a string");
+  return std::string(scalar());
 }
 
 std::string Field::as_color() const {
@@ -249,29 +249,29 @@ std::string Field::as_color() const {
 }
 
 std::vector<double> Field::as_numbers(std::size_t min_size, std::size_t max_size) const {
-  if (!node_.IsSequence()) {
+  if (!is_sequence()) {
     fail_type(min_size == max_size ? fmt::format("a list of {} numbers", min_size)
                                    : "a list of numbers");
   }
-  if (node_.size() < min_size || node_.size() > max_size) {
+  if (size() < min_size || size() > max_size) {
     if (min_size == max_size) {
-      fail(fmt::format("expected {} numbers, got {}", min_size, node_.size()));
+      fail(fmt::format("expected {} numbers, got {}", min_size, size()));
     }
-    fail(fmt::format("expected {} to {} numbers, got {}", min_size, max_size, node_.size()));
+    fail(fmt::format("expected {} to {} numbers, got {}", min_size, max_size, size()));
   }
   std::vector<double> values;
-  values.reserve(node_.size());
-  for (std::size_t i = 0; i < node_.size(); ++i) values.push_back(item(i).as_number());
+  values.reserve(size());
+  for (std::size_t i = 0; i < size(); ++i) values.push_back(item(i).as_number());
   return values;
 }
 
 std::vector<std::vector<double>> Field::as_points(std::size_t min_points) const {
-  if (!node_.IsSequence()) fail_type("a list of [x, y] points");
-  if (node_.size() < min_points) {
-    fail(fmt::format("needs at least {} vertices, got {}", min_points, node_.size()));
+  if (!is_sequence()) fail_type("a list of [x, y] points");
+  if (size() < min_points) {
+    fail(fmt::format("needs at least {} vertices, got {}", min_points, size()));
   }
   std::vector<std::vector<double>> points;
-  for (std::size_t i = 0; i < node_.size(); ++i) {
+  for (std::size_t i = 0; i < size(); ++i) {
     std::vector<double> p = item(i).as_numbers(2, 2);
     for (std::size_t k = 0; k < p.size(); ++k) {
       if (!std::isfinite(p[k])) item(i).item(k).as_finite();
@@ -299,27 +299,38 @@ std::string Field::as_choice(std::span<const std::string_view> choices) const {
 }
 
 Field Field::item(std::size_t index) const {
-  return Field(node_[index], fmt::format("{}[{}]", path_, index), file_, mark_);
+  const std::uint32_t child = is_sequence() ? doc_->item(node_, index) : YamlDocument::kNone;
+  return Field(doc_, child, fmt::format("{}[{}]", path_, index), file_, mark_);
+}
+
+std::vector<std::string> Field::keys() const {
+  std::vector<std::string> out;
+  if (!is_map()) return out;
+  const std::span<const std::uint32_t> pairs = doc_->pairs(node_);
+  for (std::size_t k = 0; k < pairs.size(); k += 2) out.emplace_back(doc_->scalar(pairs[k]));
+  return out;
 }
 
 Mapping::Mapping(const Field& field) : field_(field) {
   if (!field.is_null() && !field.is_map()) {
-    field.fail(fmt::format("expected a mapping of keys, got {}", describe(field.node())));
+    field.fail(fmt::format("expected a mapping of keys, got {}", field.describe()));
   }
 }
 
 bool Mapping::has(std::string_view key) const {
-  return !field_.is_null() && field_.node()[std::string(key)].IsDefined();
+  return field_.is_map() && field_.doc_->find(field_.node_, key) != YamlDocument::kNone;
 }
 
 std::optional<Field> Mapping::get(std::string_view key) {
   known_.emplace(key);
-  if (field_.is_null()) return std::nullopt;
-  const YAML::Node child = field_.node()[std::string(key)];
-  if (!child.IsDefined() || child.IsNull()) return std::nullopt;
+  if (!field_.is_map()) return std::nullopt;
+  const std::uint32_t child = field_.doc_->find(field_.node_, key);
+  if (child == YamlDocument::kNone || field_.doc_->node(child).kind == YamlKind::kNull) {
+    return std::nullopt;
+  }
   const std::string path =
       field_.path().empty() ? std::string(key) : fmt::format("{}.{}", field_.path(), key);
-  return Field(child, path, field_.file(), field_.node().Mark());
+  return Field(field_.doc_, child, path, field_.file(), field_.mark_);
 }
 
 Field Mapping::require(std::string_view key) {
@@ -328,13 +339,14 @@ Field Mapping::require(std::string_view key) {
 }
 
 void Mapping::finish() const {
-  if (field_.is_null()) return;
+  if (!field_.is_map()) return;
   const std::vector<std::string> known(known_.begin(), known_.end());
-  for (const auto& entry : field_.node()) {
-    const std::string key = entry.first.Scalar();
+  const std::span<const std::uint32_t> pairs = field_.doc_->pairs(field_.node_);
+  for (std::size_t k = 0; k < pairs.size(); k += 2) {
+    const std::string key(field_.doc_->scalar(pairs[k]));
     if (known_.contains(key)) continue;
     const std::string path = field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
-    const Field at(entry.first, field_.path(), field_.file(), field_.node().Mark());
+    const Field at(field_.doc_, pairs[k], field_.path(), field_.file(), field_.mark_);
     // A key longer than any real one gets no hint (the edit distance is quadratic: a 25 MB key
     // took a minute and 3.7 GB) and is shown cut short.
     constexpr std::size_t kLongKey = 64;
@@ -342,7 +354,7 @@ void Mapping::finish() const {
       at.fail(
           fmt::format("unknown key '{}...' ({} characters)", key.substr(0, kLongKey), key.size()));
     }
-    const Field named(entry.first, path, field_.file(), field_.node().Mark());
+    const Field named(field_.doc_, pairs[k], path, field_.file(), field_.mark_);
     const std::string hint = nearest_word(key, known);
     named.fail(fmt::format("unknown key '{}'{}", key,
                            hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
@@ -370,25 +382,21 @@ std::string Mapping::string(std::string_view key, std::string fallback) {
   return f ? f->as_string() : fallback;
 }
 
-Field parse_yaml(const std::string& text, const std::string& name) {
+Field parse_yaml(const std::string& text, const std::string& name, const ParseProgress& progress) {
   check_utf8(text, name);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw Error(fmt::format("{}:{}:{}: malformed YAML: {}", name, e.mark.line + 1,
-                            e.mark.column + 1, e.msg));
+  const std::shared_ptr<const YamlDocument> doc = YamlDocument::parse(text, name, progress);
+  if (doc->root() == YamlDocument::kNone || doc->node(doc->root()).kind == YamlKind::kNull) {
+    throw Error(fmt::format("{}: the file is empty", name));
   }
-  check_duplicate_keys(text, name);  // the text parsed: its events are well-formed
-  if (!root.IsDefined() || root.IsNull()) throw Error(fmt::format("{}: the file is empty", name));
-  if (!root.IsMap()) {
+  const YamlMark mark = doc->mark(doc->root());
+  if (doc->node(doc->root()).kind != YamlKind::kMap) {
     throw Error(fmt::format("{}:{}:{}: expected a mapping at the top level (world:, robot:, ...)",
-                            name, root.Mark().line + 1, root.Mark().column + 1));
+                            name, mark.line + 1, mark.column + 1));
   }
-  return Field(root, "", std::make_shared<const std::string>(name), root.Mark());
+  return Field(doc, doc->root(), "", std::make_shared<const std::string>(name), mark);
 }
 
-Field load_yaml_file(const std::string& path) {
+Field load_yaml_file(const std::string& path, const ParseProgress& progress) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", path));
@@ -402,9 +410,13 @@ Field load_yaml_file(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot be read", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_yaml(text.str(), path);
+  // Read at once into one string of the file's size (a stringstream would hold two copies).
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw Error(fmt::format("{}: cannot be read", path));
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_yaml(text, path, progress);
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

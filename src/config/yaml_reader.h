@@ -4,8 +4,6 @@
 // robot[0].sensors[0].range_max: expected a number, got 'far'"). Mappings are read through a
 // Mapping that remembers which keys were asked for; finish() rejects any other key, with a
 // "did you mean" hint.
-#include <yaml-cpp/yaml.h>
-
 #include <Eigen/Core>
 
 #include <cstdint>
@@ -16,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "yaml_document.h"
 
 namespace ubot::config {
 
@@ -29,21 +29,27 @@ inline constexpr double kMaxStepTime = 3600;  // s: world.step_time and sample_t
 
 class Field {
  public:
-  Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
-        YAML::Mark mark);
+  // Node `node` of `doc` (YamlDocument::kNone: a missing value, located at `mark`).
+  Field(std::shared_ptr<const YamlDocument> doc, std::uint32_t node, std::string path,
+        std::shared_ptr<const std::string> file, YamlMark mark);
+  // A missing value at `path`, located where `parent` is.
+  static Field missing(std::string path, const Field& parent);
 
   const std::string& path() const { return path_; }
-  const YAML::Node& node() const { return node_; }
   const std::shared_ptr<const std::string>& file() const { return file_; }
   // "file:line:column" (1-based) of the value, or of its parent when it is missing.
   std::string location() const;
   // Throws ubot::Error "file:line:col: path: message".
   [[noreturn]] void fail(std::string_view message) const;
 
-  bool is_null() const { return !node_.IsDefined() || node_.IsNull(); }
-  bool is_map() const { return node_.IsMap(); }
-  bool is_sequence() const { return node_.IsSequence(); }
-  bool is_scalar() const { return node_.IsScalar(); }
+  bool is_null() const { return kind() == YamlKind::kNull; }
+  bool is_map() const { return kind() == YamlKind::kMap; }
+  bool is_sequence() const { return kind() == YamlKind::kSequence; }
+  bool is_scalar() const { return kind() == YamlKind::kScalar; }
+  // A scalar that reads as a number (what as_number() accepts before its limits), NaN aside.
+  bool is_number() const;
+  // The scalar's text as written ("" for any other value).
+  std::string_view scalar() const;
 
   // Any number (".inf" allowed) whose magnitude, when finite, is at most kMaxMagnitude; every
   // other reader below goes through it, so no number of a world exceeds ±1e9 (integers aside).
@@ -68,15 +74,24 @@ class Field {
   std::string as_choice(std::initializer_list<std::string_view> choices) const;
   std::string as_choice(std::span<const std::string_view> choices) const;
 
-  std::size_t size() const { return node_.size(); }
+  // Elements of a sequence, pairs of a mapping, else 0.
+  std::size_t size() const;
   Field item(std::size_t index) const;  // a sequence element, path "path[index]"
+  // A mapping's keys in file order (empty for other values); a non-scalar key reads as "".
+  std::vector<std::string> keys() const;
 
  private:
+  friend class Mapping;
   [[noreturn]] void fail_type(std::string_view expected) const;
-  YAML::Node node_;
+  YamlKind kind() const;  // kNull when missing
+  std::string describe() const;
+  std::optional<double> parse_number() const;
+
+  std::shared_ptr<const YamlDocument> doc_;
+  std::uint32_t node_ = YamlDocument::kNone;
   std::string path_;
   std::shared_ptr<const std::string> file_;
-  YAML::Mark mark_;
+  YamlMark mark_;
 };
 
 class Mapping {
@@ -108,9 +123,12 @@ class Mapping {
 
 // Parses a whole YAML file; missing, unreadable, empty or malformed files are ubot::Error with
 // the file (and line/column for syntax errors).
-Field load_yaml_file(const std::string& path);
+// `progress` (if set) hears the bytes parsed now and then.
+using ParseProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+Field load_yaml_file(const std::string& path, const ParseProgress& progress = nullptr);
 // Parses YAML text; `name` stands in for the file name in messages.
-Field parse_yaml(const std::string& text, const std::string& name);
+Field parse_yaml(const std::string& text, const std::string& name,
+                 const ParseProgress& progress = nullptr);
 
 // Levenshtein distance, for "did you mean" hints.
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -129,6 +129,34 @@ class SafeWrites(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(out, "frames.jsonl")))
             self.assertFalse(os.path.exists(os.path.join(out, "frames.jsonl.part")))
 
+    def test_a_killed_runs_part_files_are_removed_by_the_next_run(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-killed-{os.getpid()}-") as out:
+            p = subprocess.Popen([UBOT, "run", os.path.join(ROOT, "tests", "data",
+                                                            "mcap_world.yaml"),
+                                  "--steps", "100000", "--realtime", "5", "--out", out, "--quiet",
+                                  "--mcap", os.path.join(out, "r.mcap")])
+            try:
+                deadline = time.monotonic() + 60
+                while not os.path.exists(os.path.join(out, "frames.jsonl.part")):
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.05)
+            finally:
+                p.kill()  # SIGKILL: no handler runs, no manifest is written
+                p.wait(timeout=60)
+            left = [n for n in files_under(out) if n.endswith(".part")]
+            self.assertIn("frames.jsonl.part", left)
+            self.assertNotIn(MANIFEST, files_under(out))
+            os.makedirs(os.path.join(out, "sub"))
+            write(os.path.join(out, "sub", "old.bin.part"), "a .part file in a subfolder")
+            write(os.path.join(out, "notes.txt"), "the user's own file")
+            r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out",
+                     out, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            names = files_under(out)
+            self.assertEqual([n for n in names if n.endswith(".part")], [])
+            self.assertIn("notes.txt", names)
+            self.assertIn("frames.jsonl", names)
+
     def test_a_full_disk_leaves_no_truncated_file_under_its_name(self):
         # RLIMIT_FSIZE stands in for a full disk: a write past 64 KiB fails (EFBIG; SIGXFSZ,
         # which would kill the process instead, is ignored, as a full disk sends none).

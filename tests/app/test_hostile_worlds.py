@@ -180,6 +180,55 @@ class MemoryEstimates(unittest.TestCase):
         self.assertEqual(ubot("validate", world, "--memory-limit", "1.5G").returncode, 0)
 
 
+class LargeWorlds(unittest.TestCase):
+    """Item 2: a large world loads with a progress line on request, none in a log otherwise."""
+
+    def world_of(self, tmp, n):
+        lines = ["world: {width: 100, height: 100}", "obstacle:"]
+        for i in range(n):
+            lines.append(f"  - {{shape: {{name: circle, radius: 0.2}}, state: [{i % 100}, {i // 100}, 0]}}")
+        return write(os.path.join(tmp, "big.yaml"), "\n".join(lines) + "\n")
+
+    def test_progress_is_shown_when_asked_and_not_in_a_log_otherwise(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-progress-{os.getpid()}-") as tmp:
+            world = self.world_of(tmp, 3000)
+            quiet = ubot("validate", world)
+            self.assertEqual(quiet.returncode, 0, quiet.stderr)
+            self.assertEqual(quiet.stderr, "")  # stderr is a pipe here: no progress line
+            shown = ubot("validate", "--progress", world)
+            self.assertEqual(shown.returncode, 0, shown.stderr)
+            self.assertIn(f"loading {world}: objects 3000/3000\n", shown.stderr)
+            self.assertIn(f"loading {world}: building the scene (3000 objects)\n", shown.stderr)
+            run = ubot("run", world, "--steps", "1", "--progress", "--out",
+                       os.path.join(tmp, "out"))
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn(f"loading {world}: objects 3000/3000\n", run.stderr)
+
+    def test_alias_bombs_are_not_expanded(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-laughs-{os.getpid()}-") as tmp:
+            text = "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+            for i in range(1, 30):
+                text += f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n"
+            world = write(os.path.join(tmp, "w.yaml"), text + "world: *a29\n")
+            v = ubot("validate", world)  # 9^30 numbers if expanded
+            self.assertEqual(v.returncode, 2)
+            self.assertIn(f"{world}:30:6: world: expected a mapping of keys, got a list", v.stderr)
+            loop = write(os.path.join(tmp, "loop.yaml"), "world: &x {a: *x}\n")
+            v = ubot("validate", loop)
+            self.assertEqual(v.returncode, 2)
+            self.assertIn(f"{loop}:1:15: alias '*x' inside its own anchor", v.stderr)
+
+    def test_a_million_placed_obstacles_validate(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-million-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), (
+                "world: {width: 1000, height: 1000}\nobstacle:\n  - number: 1000000\n"
+                "    distribution: {name: random, range_low: [0, 0, 0], range_high: [1000, 1000, 0],"
+                " min_distance: 0.1}\n    shape: {name: circle, radius: 0.01}\n"))
+            v = ubot("validate", world, timeout=300)  # was hours: every try scanned every point
+            self.assertEqual(v.returncode, 0, v.stderr)
+            self.assertIn("ok (1000000 objects)", v.stdout)
+
+
 class Accepted(unittest.TestCase):
     def test_a_sensor_without_name_or_type_is_a_lidar2d_with_a_warning(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-noname-{os.getpid()}-") as tmp:

@@ -36,7 +36,8 @@ const BadCase kCases[] = {
     {"number 2.5", "robot:\n  - number: 2.5\n",
      "bad.yaml:2:13: robot[0].number: expected a whole number, got 2.5"},
     {"malformed YAML", "world: {height: 10\nrobot: []\n",
-     "bad.yaml:2:6: malformed YAML: end of map flow not found"},
+     "bad.yaml:2:6: malformed YAML: did not find expected ',' or '}' (while parsing a flow "
+     "mapping at line 1, column 8)"},
     {"lidar with 0 beams", "robot:\n  - sensors:\n      - {name: lidar2d, number: 0}\n",
      "bad.yaml:3:33: robot[0].sensors[0].number: a lidar needs at least 1 beam, got 0"},
     {"range_min > range_max",

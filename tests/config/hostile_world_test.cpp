@@ -137,3 +137,52 @@ TEST(NonRegularFiles, AFifoMaterialNextToAnObjIsSkippedNotWaitedOn) {
 
 }  // namespace
 }  // namespace ubot
+
+namespace ubot {
+namespace {
+
+std::string mesh_world_error(const std::filesystem::path& dir, const std::string& mesh) {
+  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: " << mesh << "}}\n";
+  return file_error((dir / "w.yaml").string());
+}
+
+// Fuzzing found a PLY file (a header broken by 0xFF bytes) on which Debian's assimp 5.2 crashed
+// with SIGSEGV; ubot checks a PLY header itself before assimp sees the file.
+TEST(HostileMesh, ThePlyThatCrashedAssimpIsRefusedWithAMessage) {
+  const std::filesystem::path dir = fresh_dir("assimp_ply_crash");
+  std::filesystem::copy_file(UBOT_SOURCE_DIR "/tests/config/data/assimp-5.2-ply-segv.ply",
+                             dir / "crash.ply");
+  EXPECT_EQ(mesh_world_error(dir, "crash.ply"),
+            (dir / "w.yaml").string() +
+                ":2:32: obstacle[0].shape.file: " + (dir / "crash.ply").string() +
+                ": not a valid PLY mesh: a header byte 0xFF that is not text");
+}
+
+TEST(HostileMesh, PlyElementsThatDoNotFitTheFileAreRefused) {
+  const std::filesystem::path dir = fresh_dir("ply_counts");
+  std::ofstream(dir / "big.ply", std::ios::binary)
+      << "ply\nformat binary_little_endian 1.0\nelement vertex 1000000\nproperty float x\n"
+         "property float y\nproperty float z\nelement face 1\nproperty list uchar int "
+         "vertex_indices\nend_header\n"
+      << std::string(40, '\0');
+  EXPECT_EQ(mesh_world_error(dir, "big.ply"),
+            (dir / "w.yaml").string() +
+                ":2:32: obstacle[0].shape.file: " + (dir / "big.ply").string() +
+                ": not a valid PLY mesh: its elements need at least 12000001 bytes, the file "
+                "has 40 after the header");
+}
+
+TEST(HostileMesh, AWellFormedPlyMeshStillLoads) {
+  const std::filesystem::path dir = fresh_dir("ply_ok");
+  std::ofstream(dir / "tri.ply") << "ply\nformat ascii 1.0\ncomment a triangle\nelement vertex 3\n"
+                                    "property float x\nproperty float y\nproperty float z\n"
+                                    "element face 1\nproperty list uchar int vertex_indices\n"
+                                    "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: tri.ply}}\n";
+  const WorldModel m = load_world((dir / "w.yaml").string());
+  ASSERT_EQ(m.objects.size(), 1u);
+  EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
+}
+
+}  // namespace
+}  // namespace ubot

@@ -10,7 +10,8 @@ namespace ubot::config {
 namespace {
 
 Field parse(const std::string& text) {
-  return Field(YAML::Load(text), "", std::make_shared<const std::string>("w.yaml"), YAML::Mark());
+  const auto doc = YamlDocument::parse(text, "w.yaml");
+  return Field(doc, doc->root(), "", std::make_shared<const std::string>("w.yaml"), YamlMark());
 }
 
 std::string error_of(const std::function<void()>& f) {

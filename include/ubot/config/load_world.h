@@ -2,12 +2,19 @@
 // Loading IR-SIM-compatible world files (SPEC §1). Strict: unknown keys, wrong types,
 // out-of-range values and unknown names fail with "file:line:column: key.path: message".
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ubot/config/world_model.h"
 
 namespace ubot {
+
+// Told how far a load is: `stage` "parsing" (done / total bytes of the file) or "objects" (done /
+// total objects read). Called often (each object): a display throttles itself.
+using LoadProgress =
+    std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)>;
 
 struct LoadOptions {
   // Overrides the world's seed (YAML world.seed, else 0). Random placement derives from it.
@@ -16,6 +23,7 @@ struct LoadOptions {
   // the machine's memory (docs/worlds.md, "Limits").
   // (A default member initializer: `{.seed = 5}` stays warning-free.)
   std::optional<std::uint64_t> memory_limit = std::nullopt;
+  LoadProgress progress = nullptr;  // `ubot --progress`; null: none
 };
 
 // A size as `--memory-limit` and UBOT_MEMORY_LIMIT take it: bytes, or a number with K, M, G or T
