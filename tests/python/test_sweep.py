@@ -207,6 +207,22 @@ metrics: [path_length, "boom:score"]
     assert "WorldError" in error and "robot[0].shape.radius" in error
 
 
+def test_key_paths_index_a_single_robot_mapping_as_irsim_lists_it():
+    from ubot.sweep.run import ParameterError, set_key_path
+
+    world = {"robot": {"kinematics": {"name": "diff"}, "sensors": [{"std": 0.1}]},
+             "obstacle": [{"shape": {"name": "circle", "radius": 1.0}}]}
+    set_key_path(world, "robot[0].sensors[0].std", 0.3)
+    set_key_path(world, "robot.kinematics.name", "omni")
+    set_key_path(world, "obstacle[0].shape.radius", 2.0)
+    assert world["robot"] == {"kinematics": {"name": "omni"}, "sensors": [{"std": 0.3}]}
+    assert world["obstacle"][0]["shape"]["radius"] == 2.0
+    with pytest.raises(ParameterError, match=r"robot\[1\].state: robot is not a list"):
+        set_key_path(world, "robot[1].state", [0, 0, 0])
+    with pytest.raises(ParameterError, match=r"replace robot itself, not robot\[0\]"):
+        set_key_path(world, "robot[0]", {})
+
+
 def test_a_run_that_kills_its_worker_becomes_an_error_row(work):
     """Run 1's metric ends the worker process; Dask gives up on it (allowed-failures 0 here, 3 by
     default) and the sweep still has every row. Worker saturation 1: the worker holds only the

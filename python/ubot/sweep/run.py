@@ -33,6 +33,14 @@ def set_key_path(world, path, value):
         last = i == len(tokens) - 1
         here = f"{walked}[{token}]" if isinstance(token, int) else (
             f"{walked}.{token}" if walked else token)
+        if isinstance(token, int) and token == 0 and isinstance(node, dict) and walked in (
+                "robot", "obstacle"):
+            # IR-SIM's shorthand: `robot:` (or `obstacle:`) given as one mapping is the list of
+            # that one entry, so `robot[0]...` works whichever way the world writes it.
+            if last:
+                raise ParameterError(f"{path}: replace {walked} itself, not {here}")
+            walked = here
+            continue
         if isinstance(token, int):
             if not isinstance(node, list):
                 raise ParameterError(f"{path}: {walked or 'the world'} is not a list")
