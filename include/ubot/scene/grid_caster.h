@@ -8,7 +8,8 @@
 // no longer shrink its jump). Every distance is computed afresh from the cell boundary it reaches,
 // t = (x_boundary - x_origin) / dx, so ranges are exact to the cell boundaries in double precision
 // (no accumulated steps). Occupied cells are closed squares: a ray through the corner of an
-// occupied cell hits it there; a ray starting inside or on one hits at 0. Vertical extent: cells
+// occupied cell hits it there (except, with jumps, at a lattice corner on a free square's side,
+// docs/grid-maps.md); a ray starting inside or on one hits at 0. Vertical extent: cells
 // span [z_min, z_max]; 3D rays are walked in their xy projection and hit a cell's wall, top or
 // bottom where they are inside that extent.
 //
