@@ -37,31 +37,26 @@ int cell_of_scaled(double scaled, int lo, int hi) {
   return c < lo ? lo : c > hi ? hi : c;
 }
 
-// Chebyshev distance to the nearest occupied cell: two chamfer passes over the 8-neighbourhood
-// with unit steps give it exactly (Rosenfeld and Pfaltz, 1966).
-std::vector<std::uint8_t> clearance_field(int nx, int ny, const std::vector<std::uint8_t>& occ,
-                                          int cap) {
-  std::vector<std::uint8_t> d(occ.size());
-  auto at = [&](int i, int j) -> std::uint8_t& { return d[static_cast<std::size_t>(j) * nx + i]; };
-  auto relax = [&](int i, int j, int a, int b) {
-    if (a >= 0 && a < nx && b >= 0 && b < ny) at(i, j) = std::min<int>(at(i, j), at(a, b) + 1);
+// For each cell, the side m of the largest free square with that cell as its corner, reaching
+// toward (si, sj): 0 for an occupied cell, else 1 + the least of its three neighbours' toward
+// (si, sj) (the classic largest-square recurrence), capped; cells off the grid count as free.
+std::vector<std::uint8_t> free_square_field(int nx, int ny, const std::vector<std::uint8_t>& occ,
+                                            int cap, int si, int sj) {
+  std::vector<std::uint8_t> m(occ.size());
+  auto at = [&](int i, int j) -> int {
+    if (i < 0 || i >= nx || j < 0 || j >= ny) return cap;
+    return m[static_cast<std::size_t>(j) * nx + i];
   };
-  for (std::size_t c = 0; c < occ.size(); ++c) d[c] = occ[c] ? 0 : static_cast<std::uint8_t>(cap);
-  for (int j = 0; j < ny; ++j) {
-    for (int i = 0; i < nx; ++i) {
-      for (const auto& [a, b] : {std::pair{i - 1, j}, {i - 1, j - 1}, {i, j - 1}, {i + 1, j - 1}}) {
-        relax(i, j, a, b);
-      }
+  for (int n = 0; n < ny; ++n) {
+    const int j = sj > 0 ? ny - 1 - n : n;  // the neighbours toward sj come first
+    for (int l = 0; l < nx; ++l) {
+      const int i = si > 0 ? nx - 1 - l : l;
+      const std::size_t c = static_cast<std::size_t>(j) * nx + i;
+      const int least = std::min({at(i + si, j), at(i, j + sj), at(i + si, j + sj)});
+      m[c] = occ[c] ? 0 : static_cast<std::uint8_t>(std::min(cap, least + 1));
     }
   }
-  for (int j = ny - 1; j >= 0; --j) {
-    for (int i = nx - 1; i >= 0; --i) {
-      for (const auto& [a, b] : {std::pair{i + 1, j}, {i + 1, j + 1}, {i, j + 1}, {i - 1, j + 1}}) {
-        relax(i, j, a, b);
-      }
-    }
-  }
-  return d;
+  return m;
 }
 
 }  // namespace
@@ -74,7 +69,9 @@ GridCaster::GridCaster(int nx, int ny, const Eigen::Vector2d& origin, const Eige
       max_jump < 1 || max_jump > kMaxClearance) {
     throw Error("GridCaster: inconsistent grid (cells, sizes or vertical extent)");
   }
-  clearance_ = clearance_field(nx, ny, occupied, max_jump);
+  for (int q = 0; q < 4; ++q) {
+    clearance_[q] = free_square_field(nx, ny, occupied, max_jump, q & 1 ? -1 : 1, q & 2 ? -1 : 1);
+  }
   inv_cell_ = cell.cwiseInverse();
 }
 
@@ -101,6 +98,7 @@ struct GridCaster::Walk {
   double inv_x = 0.0, inv_y = 0.0, t = 0.0, t1 = 0.0;
   int i = 0, j = 0, si = 1, sj = 1;
   int face = 0;  // the face the ray entered the current cell through: 0 none, 1 x, 2 y
+  const std::uint8_t* field = nullptr;  // the free squares toward (si, sj)
   GridHit hit;
 };
 
@@ -122,6 +120,7 @@ bool GridCaster::start(Walk& w, const Eigen::Vector3d& origin, const Eigen::Vect
   w.j = cell_of_scaled((origin.y() + t0 * direction.y() - origin_.y()) * inv_cell_.y(), 0, ny_ - 1);
   w.si = direction.x() > 0.0 ? 1 : -1;
   w.sj = direction.y() > 0.0 ? 1 : -1;
+  w.field = clearance_[(w.si < 0 ? 1 : 0) + (w.sj < 0 ? 2 : 0)].data();
   w.face = 0;
   w.hit = {};
   return true;
@@ -141,9 +140,10 @@ GridHit GridCaster::hit_in_cell(const Walk& w, double ta, double tb, int face) c
 // One step: tests the current cell, then leaves the free square around it. True when the walk
 // has ended (w.hit holds the hit, or none).
 inline bool GridCaster::step(Walk& w) const {
-  const int k = clearance(w.i, w.j);
-  // The free square [i - r, i + r] x [j - r, j + r] around the cell (r = k - 1; just the cell
-  // when it is occupied or next to an occupied one); the ray leaves it at tx or ty.
+  const int k = w.field[static_cast<std::size_t>(w.j) * nx_ + w.i];
+  // The free square from the cell to (i + si r, j + sj r) (r = k - 1; just the cell when it is
+  // occupied or its free square has side 1): the ray, moving toward (si, sj), leaves it at tx or
+  // ty.
   const int r = k > 0 ? k - 1 : 0;
   const int edge_i = w.i + w.si * r, edge_j = w.j + w.sj * r;  // its far column and row
   const double tx =
@@ -161,14 +161,16 @@ inline bool GridCaster::step(Walk& w) const {
     w.i = edge_i + w.si;
     if (r > 0) {
       w.j = cell_of_scaled((w.o.y() + tx * w.d.y() - origin_.y()) * inv_cell_.y(),
-                           std::max(w.j - r, 0), std::min(w.j + r, ny_ - 1));
+                           std::max(std::min(w.j, edge_j), 0),
+                           std::min(std::max(w.j, edge_j), ny_ - 1));
     }
     w.face = 1;
   } else if (ty < tx) {
     w.j = edge_j + w.sj;
     if (r > 0) {
       w.i = cell_of_scaled((w.o.x() + ty * w.d.x() - origin_.x()) * inv_cell_.x(),
-                           std::max(w.i - r, 0), std::min(w.i + r, nx_ - 1));
+                           std::max(std::min(w.i, edge_i), 0),
+                           std::min(std::max(w.i, edge_i), nx_ - 1));
     }
     w.face = 2;
   } else {

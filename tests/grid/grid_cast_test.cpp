@@ -130,6 +130,43 @@ TEST(GridCast, MergedRectanglesCoverExactlyTheOccupiedCells) {
   }
 }
 
+// The jumps cross the largest free square with the ray's cell as its corner toward the ray's
+// direction: rays along cell edges (the squares' near sides) and rays from cell corners and
+// edges must still meet every cell the plain walk meets. Cells of 0.25 x 0.5 m from (-3, 2) are
+// exact in binary, so the origins and the axis-parallel rays lie exactly on cell edges.
+TEST(GridCast, JumpsAlongCellEdgesAndFromCornersGiveThePlainWalksHits) {
+  RandomGrid r(17, 0.15);
+  r.grid.cell = {0.25, 0.5};
+  const GridMap& g = r.grid;
+  const GridCaster jumps = caster_of(g), plain = caster_of(g, 1);
+  // Along the cell edges, and across them at yaws that meet no lattice corner exactly.
+  const std::vector<Eigen::Vector3d> directions = {{1, 0, 0},
+                                                   {-1, 0, 0},
+                                                   {0, 1, 0},
+                                                   {0, -1, 0},
+                                                   {std::cos(0.3), std::sin(0.3), 0},
+                                                   {std::cos(2.0), std::sin(2.0), 0},
+                                                   {std::cos(-1.1), std::sin(-1.1), 0},
+                                                   {std::cos(-2.7), std::sin(-2.7), 0}};
+  int hits = 0;
+  for (int i = 0; i <= g.nx; i += 3) {
+    for (int j = 0; j <= g.ny; j += 2) {
+      // A cell corner, and the middle of a cell's left edge.
+      for (const double dy : {0.0, 0.5}) {
+        const Eigen::Vector3d o(g.origin.x() + i * g.cell.x(), g.origin.y() + (j + dy) * g.cell.y(),
+                                0.0);
+        for (const Eigen::Vector3d& d : directions) {
+          const scene::GridHit a = jumps.cast(o, d, 20.0), b = plain.cast(o, d, 20.0);
+          ASSERT_EQ(a.distance, b.distance) << i << " " << j << " " << dy << " " << d.transpose();
+          EXPECT_EQ(a.normal, b.normal);
+          hits += a.hit();
+        }
+      }
+    }
+  }
+  EXPECT_GT(hits, 3000);
+}
+
 TEST(GridCast, JumpsGiveThePlainWalksRangesBitForBitAndMatchTheScene) {
   for (const double fill : {0.05, 0.3, 0.6}) {
     const RandomGrid r(11, fill);

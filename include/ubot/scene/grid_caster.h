@@ -1,18 +1,22 @@
 #pragma once
 // Ray casting on an occupancy grid by a 2D DDA (Amanatides and Woo, 1987): a ray walks the cells
-// it crosses in order and stops at the first occupied one. Empty space is crossed in jumps: each
-// free cell stores its Chebyshev distance k to the nearest occupied cell (capped at 255), so the
-// (2k - 1)-cell square around it is free and the ray leaves that square in one step (the
-// "proximity clouds" of Cohen and Sheffer, 1994). Every distance is computed afresh
-// from the cell boundary it reaches, t = (x_boundary - x_origin) / dx, so ranges are exact to the
-// cell boundaries in double precision (no accumulated steps). Occupied cells are closed squares:
-// a ray through the corner of an occupied cell hits it there; a ray starting inside or on one
-// hits at 0. Vertical extent: cells span [z_min, z_max]; 3D rays are walked in their xy
-// projection and hit a cell's wall, top or bottom where they are inside that extent.
+// it crosses in order and stops at the first occupied one. Empty space is crossed in jumps: for
+// each of the four diagonal directions (x sign, y sign), each free cell stores the side m of the
+// largest free square having the cell as its corner and reaching that way (capped at 255); a ray
+// moving that way from the cell stays in the square until it leaves it, in one step (a
+// directional form of the "proximity clouds" of Cohen and Sheffer, 1994: obstacles behind the ray
+// no longer shrink its jump). Every distance is computed afresh from the cell boundary it reaches,
+// t = (x_boundary - x_origin) / dx, so ranges are exact to the cell boundaries in double precision
+// (no accumulated steps). Occupied cells are closed squares: a ray through the corner of an
+// occupied cell hits it there (except, with jumps, at a lattice corner on a free square's side,
+// docs/grid-maps.md); a ray starting inside or on one hits at 0. Vertical extent: cells
+// span [z_min, z_max]; 3D rays are walked in their xy projection and hit a cell's wall, top or
+// bottom where they are inside that extent.
 //
 // The Scene holds one (Scene::set_grid) and casts every ray through it: measured against the
 // other exact candidate, merged cell rectangles as Scene bodies, it is 40x faster
 // (bench/grid_bench.cpp, docs/grid-maps.md).
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -58,8 +62,10 @@ class GridCaster {
   Eigen::Vector2d upper() const;
 
  private:
-  // 0 for an occupied cell, else the Chebyshev distance to the nearest occupied one (<= 255).
-  int clearance(int i, int j) const { return clearance_[static_cast<std::size_t>(j) * nx_ + i]; }
+  // 0 for an occupied cell, else the side of the largest free square with the cell as its corner
+  // toward (+x, +y) (<= 255); clearance_[q] holds the squares toward (x sign, y sign) =
+  // (q & 1 ? - : +, q & 2 ? - : +).
+  int clearance(int i, int j) const { return clearance_[0][static_cast<std::size_t>(j) * nx_ + i]; }
   struct Walk;
   bool start(Walk& w, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
              double max_distance) const;
@@ -70,7 +76,7 @@ class GridCaster {
 
   int nx_, ny_;
   Eigen::Vector2d origin_, cell_, inv_cell_;
-  std::vector<std::uint8_t> clearance_;
+  std::array<std::vector<std::uint8_t>, 4> clearance_;
   double z_min_, z_max_;
 };
 
