@@ -108,17 +108,25 @@ class SafeWrites(unittest.TestCase):
             for n in ("frames.jsonl", "world.png", "run.gif", "m.pcd", "r.mcap", MANIFEST):
                 self.assertIn(n, names)
 
+    @staticmethod
+    def start_long_run(out):
+        """A run of mcap_world.yaml slowed to 5x real time, recording into `out`: long enough to
+        be looked at, signalled or killed while it writes."""
+        return subprocess.Popen([UBOT, "run", os.path.join(ROOT, "tests", "data", "mcap_world.yaml"),
+                                 "--steps", "100000", "--realtime", "5", "--out", out, "--quiet",
+                                 "--mcap", os.path.join(out, "r.mcap")])
+
+    def wait_for(self, path, seconds=60):
+        deadline = time.monotonic() + seconds
+        while not os.path.exists(path):
+            self.assertLess(time.monotonic(), deadline, f"{path} never appeared")
+            time.sleep(0.05)
+
     def test_during_a_run_outputs_exist_only_as_part_files(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-during-{os.getpid()}-") as out:
-            p = subprocess.Popen([UBOT, "run", os.path.join(ROOT, "tests", "data",
-                                                            "mcap_world.yaml"),
-                                  "--steps", "100000", "--realtime", "5", "--out", out, "--quiet",
-                                  "--mcap", os.path.join(out, "r.mcap")])
+            p = self.start_long_run(out)
             try:
-                deadline = time.monotonic() + 60
-                while not os.path.exists(os.path.join(out, "r.mcap.part")):
-                    self.assertLess(time.monotonic(), deadline)
-                    time.sleep(0.05)
+                self.wait_for(os.path.join(out, "r.mcap.part"))
                 time.sleep(0.5)
                 self.assertTrue(os.path.exists(os.path.join(out, "frames.jsonl.part")))
                 self.assertFalse(os.path.exists(os.path.join(out, "frames.jsonl")))
@@ -131,15 +139,9 @@ class SafeWrites(unittest.TestCase):
 
     def test_a_killed_runs_part_files_are_removed_by_the_next_run(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-killed-{os.getpid()}-") as out:
-            p = subprocess.Popen([UBOT, "run", os.path.join(ROOT, "tests", "data",
-                                                            "mcap_world.yaml"),
-                                  "--steps", "100000", "--realtime", "5", "--out", out, "--quiet",
-                                  "--mcap", os.path.join(out, "r.mcap")])
+            p = self.start_long_run(out)
             try:
-                deadline = time.monotonic() + 60
-                while not os.path.exists(os.path.join(out, "frames.jsonl.part")):
-                    self.assertLess(time.monotonic(), deadline)
-                    time.sleep(0.05)
+                self.wait_for(os.path.join(out, "frames.jsonl.part"))
             finally:
                 p.kill()  # SIGKILL: no handler runs, no manifest is written
                 p.wait(timeout=60)

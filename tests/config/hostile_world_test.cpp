@@ -32,6 +32,17 @@ std::filesystem::path fresh_dir(const std::string& name) {
   return dir;
 }
 
+// w.yaml in `dir`: one obstacle, the mesh file `mesh` (a path relative to `dir`).
+std::string write_mesh_world(const std::filesystem::path& dir, const std::string& mesh) {
+  const std::filesystem::path world = dir / "w.yaml";
+  std::ofstream(world) << "obstacle:\n  - {shape: {name: mesh, file: " << mesh << "}}\n";
+  return world.string();
+}
+
+std::string mesh_world_error(const std::filesystem::path& dir, const std::string& mesh) {
+  return file_error(write_mesh_world(dir, mesh));
+}
+
 TEST(DuplicateKeys, AreAnErrorNamingBothLines) {
   EXPECT_EQ(load_error("obstacle:\n  - shape:\n      name: circle\n      radius: 1\n"
                        "      radius: 2\n"),
@@ -117,8 +128,7 @@ TEST(NonRegularFiles, AFifoWorldIsRefusedNotWaitedOn) {
 TEST(NonRegularFiles, AFifoMeshIsRefusedNamingIt) {
   const std::filesystem::path dir = fresh_dir("fifo_mesh");
   ASSERT_EQ(mkfifo((dir / "part.obj").c_str(), 0600), 0);
-  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: part.obj}}\n";
-  EXPECT_EQ(file_error((dir / "w.yaml").string()),
+  EXPECT_EQ(mesh_world_error(dir, "part.obj"),
             (dir / "w.yaml").string() +
                 ":2:32: obstacle[0].shape.file: " + (dir / "part.obj").string() +
                 ": not a regular file (a directory, device or FIFO), not a mesh");
@@ -129,21 +139,9 @@ TEST(NonRegularFiles, AFifoMaterialNextToAnObjIsSkippedNotWaitedOn) {
   const std::filesystem::path dir = fresh_dir("fifo_mtl");
   ASSERT_EQ(mkfifo((dir / "m.mtl").c_str(), 0600), 0);
   std::ofstream(dir / "tri.obj") << "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
-  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: tri.obj}}\n";
-  const WorldModel m = load_world((dir / "w.yaml").string());
+  const WorldModel m = load_world(write_mesh_world(dir, "tri.obj"));
   ASSERT_EQ(m.objects.size(), 1u);
   EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
-}
-
-}  // namespace
-}  // namespace ubot
-
-namespace ubot {
-namespace {
-
-std::string mesh_world_error(const std::filesystem::path& dir, const std::string& mesh) {
-  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: " << mesh << "}}\n";
-  return file_error((dir / "w.yaml").string());
 }
 
 // Fuzzing found a PLY file (a header broken by 0xFF bytes) on which Debian's assimp 5.2 crashed
@@ -178,8 +176,7 @@ TEST(HostileMesh, AWellFormedPlyMeshStillLoads) {
                                     "property float x\nproperty float y\nproperty float z\n"
                                     "element face 1\nproperty list uchar int vertex_indices\n"
                                     "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
-  std::ofstream(dir / "w.yaml") << "obstacle:\n  - {shape: {name: mesh, file: tri.ply}}\n";
-  const WorldModel m = load_world((dir / "w.yaml").string());
+  const WorldModel m = load_world(write_mesh_world(dir, "tri.ply"));
   ASSERT_EQ(m.objects.size(), 1u);
   EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
 }

@@ -64,11 +64,15 @@ def run(folder: str, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+def write_script(folder: str, script: str) -> None:
+    """go.py (the script) and go.yaml (WORLD, the world it loads) in `folder`."""
+    for name, text in (("go.py", script), ("go.yaml", WORLD)):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+
+
 def test_script_runs_with_irsim_resolving_to_ubot(folder):
-    with open(os.path.join(folder, "go.py"), "w") as f:
-        f.write(SCRIPT)
-    with open(os.path.join(folder, "go.yaml"), "w") as f:
-        f.write(WORLD)
+    write_script(folder, SCRIPT)
     done = run(folder, "go.py", "--fast", "7")
     assert done.returncode == 0, done.stderr
     assert "args ['--fast', '7']" in done.stdout
@@ -102,10 +106,7 @@ print("steps", steps, "arrived", env.robot.arrive)
 def test_max_steps_ends_a_script_whose_robots_never_arrive(folder):
     # The robot's goal is 2 m away at 1 m/s: it arrives after about 20 steps, so a limit of 7
     # ends the loop first, and without the limit the loop ends at the arrival.
-    with open(os.path.join(folder, "go.py"), "w") as f:
-        f.write(LOOP_SCRIPT)
-    with open(os.path.join(folder, "go.yaml"), "w") as f:
-        f.write(WORLD)
+    write_script(folder, LOOP_SCRIPT)
     limited = run(folder, "--max-steps", "7", "go.py")
     assert limited.returncode == 0, limited.stderr
     assert "steps 7 arrived False" in limited.stdout
