@@ -282,17 +282,48 @@ def unshare_prefix():
         if probe.returncode == 0 else []
 
 
+# A user metric that makes every run last at least 0.3 s, whatever the machine's speed, so the
+# moment "2 runs are in and worker 0 holds one" comes in every sweep (with runs of a few
+# milliseconds a fast machine finished the sweep before it).
+HOLD_METRIC = """
+import time
+
+
+def hold(sim, run):
+    time.sleep(0.3)
+    return 0
+"""
+
+
+def cluster_logs(work):
+    logs = []
+    for name in ("scheduler.log", "w0.log", "w1.log"):
+        path = os.path.join(work, name)
+        if os.path.exists(path):
+            with open(path) as f:
+                logs.append(f"--- {name} ---\n" + f.read()[-4000:])
+    return "\n".join(logs)
+
+
 def test_a_real_scheduler_and_two_workers_give_the_same_table_even_when_one_dies(work):
-    sweep_file = write(work, "s.yaml", SWEEP.format(steps=300))
+    write(work, "sweep_hold.py", HOLD_METRIC)
+    sweep_file = write(work, "s.yaml", SWEEP.format(steps=300) + "metrics: [arrival_time, "
+                       "collisions, min_clearance, path_length, sweep_hold:hold]\n")
     serial = csv_lines(serial_table(ubot.sweep.load(sweep_file)))
     cmd = unshare_prefix() + [sys.executable, os.path.join(HERE, "sweep_cluster.py"),
                               sweep_file, work]
-    subprocess.run(cmd, check=True, timeout=180)
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the cluster sweep did not end in 180 s\n" + cluster_logs(work))
+    assert result.returncode == 0, result.stderr + cluster_logs(work)
     for name in ("full", "killed"):
         with open(os.path.join(work, name, "results.csv")) as f:
             assert f.read().splitlines() == serial, name
     with open(os.path.join(work, "killed_at")) as f:
-        done, held = map(int, f.read().split())
+        killed_at = f.read()
+    assert killed_at != "none", "the sweep ended before worker 0 could be killed holding a run"
+    done, held = map(int, killed_at.split())
     assert done < 8 and held >= 1  # the worker died mid-sweep holding runs, and none was lost
 
 
