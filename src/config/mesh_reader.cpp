@@ -11,11 +11,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <sstream>
 #include <string_view>
 
 #include "ubot/core/error.h"
+#include "ubot/core/ply_header.h"
 
 namespace ubot::config {
 
@@ -46,87 +45,19 @@ bool looks_like_ply(const std::string& path) {
   return in.read(magic, 3) && std::string_view(magic, 3) == "ply";
 }
 
-// Bytes of a PLY scalar type (both spellings), 0 for an unknown one.
-std::uint64_t ply_type_size(const std::string& type) {
-  static const std::map<std::string, std::uint64_t> sizes = {
-      {"char", 1},   {"int8", 1},    {"uchar", 1},  {"uint8", 1},  {"short", 2}, {"int16", 2},
-      {"ushort", 2}, {"uint16", 2},  {"int", 4},    {"int32", 4},  {"uint", 4},  {"uint32", 4},
-      {"float", 4},  {"float32", 4}, {"double", 8}, {"float64", 8}};
-  const auto it = sizes.find(type);
-  return it == sizes.end() ? 0 : it->second;
-}
-
 // Debian's assimp 5.2 crashes (SIGSEGV) inside its PLY importer on a malformed header
 // (tests/config/data/assimp-5.2-ply-segv.ply): a .ply mesh is only handed to assimp once its
-// header is well-formed text ending in `end_header` and its elements fit in the bytes after it
-// (a list counts its count only, the least it can take).
+// header passes the shared PLY header reader (text only, known formats and types) and its
+// elements fit in the bytes after it (a list counts its length only, the least it can take).
 void check_ply_header(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  const auto fail = [&](const std::string& why) {
-    throw Error(fmt::format("{}: not a valid PLY mesh: {}", path, why));
-  };
-  constexpr std::size_t kMaxHeader = 1 << 16;
-  std::string line;
-  std::size_t header_bytes = 0;
-  bool binary = false, ended = false;
-  std::uint64_t element_count = 0;
-  std::uint64_t least_body = 0;  // bytes the elements need at least (binary), or lines (ascii)
-  for (int n = 0; std::getline(in, line); ++n) {
-    header_bytes += line.size() + 1;
-    if (header_bytes > kMaxHeader) fail("no end_header in its first 64 KiB");
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    for (const char c : line) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (byte < 0x20 || byte > 0x7e) {
-        fail(fmt::format("a header byte 0x{:02X} that is not text", static_cast<unsigned>(byte)));
-      }
-    }
-    std::istringstream words(line);
-    std::string word;
-    words >> word;
-    if (n == 0) {
-      if (line != "ply") fail("it does not start with 'ply'");
-      continue;
-    }
-    if (word == "end_header") {
-      ended = true;
-      break;
-    }
-    if (word == "format") {
-      std::string format;
-      words >> format;
-      if (format != "ascii" && format != "binary_little_endian" && format != "binary_big_endian") {
-        fail(fmt::format("unknown format '{}'", format));
-      }
-      binary = format != "ascii";
-    } else if (word == "element") {
-      std::string name;
-      std::uint64_t count = 0;
-      if (!(words >> name >> count) || count > (std::uint64_t{1} << 32)) {
-        fail(fmt::format("bad element line '{}'", line));
-      }
-      if (!binary) least_body += count;  // a line each at least
-      element_count = count;
-    } else if (word == "property") {
-      std::string type, count_type;
-      words >> type;
-      const bool list = type == "list";
-      if (list) words >> count_type >> type;
-      const std::uint64_t size = ply_type_size(list ? count_type : type);
-      if (size == 0 || ply_type_size(type) == 0) fail(fmt::format("bad property line '{}'", line));
-      if (binary) least_body += element_count * size;
-    } else if (word != "comment" && word != "obj_info") {
-      fail(fmt::format("unknown header line '{}'", line));
-    }
-  }
-  if (!ended) fail("no end_header line");
+  std::string head(kMaxPlyHeaderBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const PlyHeader header = read_ply_header(head, path + ": not a valid PLY mesh");
   std::error_code ec;
   const std::uint64_t file = std::filesystem::file_size(path, ec);
-  const std::uint64_t body = file > header_bytes ? file - header_bytes : 0;
-  if (least_body > body) {
-    fail(fmt::format("its elements need at least {} bytes, the file has {} after the header",
-                     least_body, body));
-  }
+  check_ply_body_size(header, file > header.body_offset ? file - header.body_offset : 0);
 }
 
 }  // namespace

@@ -84,14 +84,14 @@ class ByteWriter {
   std::vector<char> bytes_;
 };
 
-// Text header helpers (PLY / PCD): the header ends at the line `end_marker...`; returns the
-// header lines and the offset of the first data byte; an error if the marker never comes.
+// A text header (PCD; PLY has ubot/core/ply_header.h): the header ends at the line `end_marker...`;
+// returns the header lines and the offset of the first data byte; an error if the marker never
+// comes.
 struct TextHeader {
   std::vector<std::string> lines;
   std::size_t data_offset = 0;
 };
 TextHeader read_text_header(const ByteReader& in, std::string_view end_marker,
                             std::size_t max_bytes = 1 << 20);
-std::vector<std::string> split_words(std::string_view line);
 
 }  // namespace ubot::mapping::detail

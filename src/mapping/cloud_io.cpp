@@ -10,6 +10,7 @@
 #include "binary_io.h"
 #include "ubot/core/error.h"
 #include "ubot/core/output_files.h"
+#include "ubot/core/words.h"
 #include "ubot/mapping/point_cloud_io.h"
 
 namespace ubot::mapping {
@@ -69,18 +70,6 @@ TextHeader read_text_header(const ByteReader& in, std::string_view end_marker,
   in.fail(fmt::format("truncated header: no '{}' line in the first {} bytes", end_marker, limit));
 }
 
-std::vector<std::string> split_words(std::string_view line) {
-  std::vector<std::string> words;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i > start) words.emplace_back(line.substr(start, i - start));
-  }
-  return words;
-}
-
 }  // namespace detail
 
 const char* format_name(CloudFormat format) {
@@ -112,7 +101,7 @@ std::string metadata_text(const MapMetadata& m) {
 }
 
 std::optional<MapMetadata> parse_metadata(const std::string& text) {
-  const std::vector<std::string> words = detail::split_words(text);
+  const std::vector<std::string> words = split_words(text);
   if (words.size() != 4 || words[0] != "ubot_map") return std::nullopt;
   auto number = [](std::string_view s, double& out) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);

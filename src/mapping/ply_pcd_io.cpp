@@ -8,6 +8,9 @@
 #include <map>
 
 #include "binary_io.h"
+#include "ubot/core/error.h"
+#include "ubot/core/ply_header.h"
+#include "ubot/core/words.h"
 #include "ubot/mapping/point_cloud_io.h"
 
 namespace ubot::mapping {
@@ -15,7 +18,6 @@ namespace {
 
 using detail::ByteReader;
 using detail::ByteWriter;
-using detail::split_words;
 
 // The largest PCD record accepted (COUNT x SIZE summed over the fields): far above any real
 // cloud (a 308-bin FPFH descriptor is 1.2 kB), small enough that the sum cannot overflow.
@@ -59,20 +61,6 @@ std::uint16_t to_u16(double v) {
   return static_cast<std::uint16_t>(std::clamp(std::round(v), 0.0, 65535.0));
 }
 
-// PLY property types.
-bool ply_type(const std::string& name, Field& f) {
-  static const std::map<std::string, std::pair<char, int>> types = {
-      {"char", {'I', 1}},  {"int8", {'I', 1}},    {"uchar", {'U', 1}},  {"uint8", {'U', 1}},
-      {"short", {'I', 2}}, {"int16", {'I', 2}},   {"ushort", {'U', 2}}, {"uint16", {'U', 2}},
-      {"int", {'I', 4}},   {"int32", {'I', 4}},   {"uint", {'U', 4}},   {"uint32", {'U', 4}},
-      {"float", {'F', 4}}, {"float32", {'F', 4}}, {"double", {'F', 8}}, {"float64", {'F', 8}}};
-  const auto it = types.find(name);
-  if (it == types.end()) return false;
-  f.kind = it->second.first;
-  f.size = it->second.second;
-  return true;
-}
-
 std::uint64_t parse_count(const ByteReader& in, const std::string& word, std::string_view what) {
   std::uint64_t n = 0;
   const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), n);
@@ -83,14 +71,15 @@ std::uint64_t parse_count(const ByteReader& in, const std::string& word, std::st
 }
 
 // Reads `count` records of `record_size` bytes from `offset` into points, using the named
-// fields (x, y, z required; intensity, red/green/blue optional).
-void read_records(const ByteReader& in, std::size_t offset, std::uint64_t count,
+// fields (x, y, z required; intensity, red/green/blue optional). The records must fill the
+// bytes from `offset` to `end` (the end of the file, or of the PLY vertex block) exactly.
+void read_records(const ByteReader& in, std::size_t offset, std::size_t end, std::uint64_t count,
                   std::size_t record_size, const std::map<std::string, Field>& fields,
                   std::string_view count_field, LoadedCloud& out) {
   for (const char* axis : {"x", "y", "z"}) {
     if (!fields.count(axis)) in.fail(fmt::format("no '{}' field", axis));
   }
-  const std::uint64_t available = in.size() - std::min(in.size(), offset);
+  const std::uint64_t available = end - std::min(end, offset);
   if (record_size == 0 || count > available / record_size || count * record_size != available) {
     in.fail(fmt::format(
         "{} says {} points of {} bytes, but {} bytes of data follow the header at offset {}{}",
@@ -172,78 +161,52 @@ LoadedCloud read_ply(const std::string& path) {
   return read_ply_bytes(detail::read_file(path), path);
 }
 
+// The element whose records read_ply_bytes reads: the first 'vertex', after nothing but empty
+// elements (the body of another would lie before it).
+const PlyElement& vertex_element(const PlyHeader& header, const ByteReader& in) {
+  for (const PlyElement& e : header.elements) {
+    if (e.name == "vertex") return e;
+    if (e.count != 0) {
+      throw Error(header.error_at(
+          e.line, fmt::format("element '{}' comes before 'vertex' (not supported)", e.name)));
+    }
+  }
+  in.fail("no 'element vertex' in the header");
+}
+
 LoadedCloud read_ply_bytes(const std::vector<char>& data, const std::string& path) {
   const ByteReader in(data, path);
   LoadedCloud out;
   out.info.format = CloudFormat::kPly;
   out.info.file_bytes = data.size();
-  if (data.size() < 4 || std::string_view(in.at(0), 4) != "ply\n") {
-    in.fail("not a PLY file: it does not start with the line 'ply' (offset 0)");
+  const PlyHeader header = read_ply_header(std::string_view(data.data(), data.size()), path);
+  if (header.format != PlyFormat::kBinaryLittleEndian) {
+    throw Error(header.error_at(
+        header.format_line, fmt::format("format '{}' is not supported (binary_little_endian only)",
+                                        ply_format_name(header.format))));
   }
-  const detail::TextHeader header = detail::read_text_header(in, "end_header");
+  out.info.version = header.version;
+  const PlyElement& vertex = vertex_element(header, in);
+  require_scalar_properties(header, vertex);
   std::map<std::string, Field> fields;
-  std::uint64_t count = 0;
   std::size_t record = 0;
-  enum { kNone, kBefore, kVertex, kAfter } element = kNone;
-  for (std::size_t i = 1; i + 1 < header.lines.size(); ++i) {
-    const std::vector<std::string> w = split_words(header.lines[i]);
-    if (w.empty() || w[0] == "comment" || w[0] == "obj_info") continue;
-    const std::string where = fmt::format("header line {}", i + 1);
-    if (w[0] == "format") {
-      if (w.size() < 2 || w[1] != "binary_little_endian") {
-        in.fail(fmt::format("{}: format '{}' is not supported (binary_little_endian only)", where,
-                            w.size() > 1 ? w[1] : ""));
-      }
-      out.info.version = w.size() > 2 ? w[2] : "";
-    } else if (w[0] == "element") {
-      if (w.size() != 3) in.fail(where + ": expected 'element NAME COUNT'");
-      if (element == kVertex) {
-        element = kAfter;
-      } else if (element == kNone || element == kBefore) {
-        if (w[1] == "vertex") {
-          element = kVertex;
-          count = parse_count(in, w[2], where);
-        } else {
-          element = kBefore;
-          const std::uint64_t n = parse_count(in, w[2], where);
-          if (n != 0) {
-            in.fail(
-                fmt::format("{}: element '{}' comes before 'vertex' (not supported)", where, w[1]));
-          }
-        }
-      }
-    } else if (w[0] == "property") {
-      if (element != kVertex) continue;  // properties of other (later) elements
-      if (w.size() != 3) {
-        in.fail(fmt::format("{}: vertex property '{}' is not supported (lists are not)", where,
-                            header.lines[i]));
-      }
-      Field f;
-      if (!ply_type(w[1], f)) in.fail(fmt::format("{}: unknown PLY type '{}'", where, w[1]));
-      f.offset = record;
-      record += static_cast<std::size_t>(f.size);
-      fields[w[2]] = f;
-    } else {
-      in.fail(fmt::format("{}: unexpected '{}'", where, w[0]));
-    }
+  for (const PlyProperty& p : vertex.properties) {
+    fields[p.name] = Field{p.type.kind, p.type.size, record};
+    record += static_cast<std::size_t>(p.type.size);
   }
-  if (element == kNone) in.fail("no 'element vertex' in the header");
-  if (out.info.version.empty()) in.fail("no 'format' line in the header");
   if (const std::string m = comment_metadata(header.lines, "comment "); !m.empty()) {
     out.info.map = parse_metadata(m);
   }
-  // Data after the vertices (other elements) is allowed: limit the check to the vertex block
-  // (when it fits the file; else read_records reports the mismatch). Division, not count *
-  // record, so that a huge count cannot wrap around.
-  const std::size_t after_header = data.size() - header.data_offset;
-  if (element == kAfter && record != 0 && count <= after_header / record) {
-    const std::size_t vertex_bytes = static_cast<std::size_t>(count) * record;
-    std::vector<char> head(data.begin(), data.begin() + header.data_offset + vertex_bytes);
-    const ByteReader vin(head, path);
-    read_records(vin, header.data_offset, count, record, fields, "'element vertex'", out);
-    return out;
+  // Data after the vertices (other elements) is allowed: the vertex block must fill the bytes
+  // up to them (when it fits the file; else read_records reports the mismatch), and they must
+  // fit in the rest.
+  const std::size_t after_header = data.size() - header.body_offset;
+  std::size_t end = data.size();
+  if (&vertex != &header.elements.back() && record != 0 && vertex.count <= after_header / record) {
+    end = header.body_offset + static_cast<std::size_t>(vertex.count) * record;
   }
-  read_records(in, header.data_offset, count, record, fields, "'element vertex'", out);
+  read_records(in, header.body_offset, end, vertex.count, record, fields, "'element vertex'", out);
+  check_ply_body_size(header, after_header);
   return out;
 }
 
@@ -354,7 +317,7 @@ LoadedCloud read_pcd_bytes(const std::vector<char>& data, const std::string& pat
   if (const std::string m = comment_metadata(header.lines, "# "); !m.empty()) {
     out.info.map = parse_metadata(m);
   }
-  read_records(in, header.data_offset, points, record, fields, "POINTS", out);
+  read_records(in, header.data_offset, in.size(), points, record, fields, "POINTS", out);
   return out;
 }
 
