@@ -2,6 +2,7 @@
 // blocks, /dev/zero never ends; both hung `ubot validate` before the loader checked the type).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -179,6 +180,39 @@ TEST(HostileMesh, AWellFormedPlyMeshStillLoads) {
   const WorldModel m = load_world(write_mesh_world(dir, "tri.ply"));
   ASSERT_EQ(m.objects.size(), 1u);
   EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
+}
+
+// The PLY seeds of fuzz_mesh (tests/fuzz/corpus/mesh: a first byte picking the extension, then
+// the file) are meshes that load: ascii quads, binary little-endian with colours, binary
+// big-endian doubles, all through the shared header check and assimp.
+TEST(HostileMesh, PlyMeshesOfEveryFormatLoad) {
+  const std::filesystem::path dir = fresh_dir("ply_formats_" + std::to_string(getpid()));
+  const struct {
+    const char* seed;
+    std::size_t vertices, triangles;
+  } seeds[] = {{"cube_ply_ascii", 8, 12}, {"pyramid_ply_le", 5, 6}, {"tetra_ply_be", 4, 4}};
+  for (const auto& s : seeds) {
+    std::ifstream in(std::string(UBOT_SOURCE_DIR "/tests/fuzz/corpus/mesh/") + s.seed,
+                     std::ios::binary);
+    ASSERT_EQ(in.get(), 2) << s.seed;  // the fuzzer's byte for ".ply"
+    const std::string name = std::string(s.seed) + ".ply";
+    std::ofstream(dir / name, std::ios::binary) << in.rdbuf();
+    const WorldModel m = load_world(write_mesh_world(dir, name));
+    ASSERT_EQ(m.objects.size(), 1u) << s.seed;
+    EXPECT_EQ(m.objects[0].shape.solid->mesh->vertices.size(), s.vertices) << s.seed;
+    EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), s.triangles) << s.seed;
+  }
+}
+
+// The shared reader's errors name the header line, behind the mesh's own prefix.
+TEST(HostileMesh, APlyHeaderErrorNamesItsLine) {
+  const std::filesystem::path dir = fresh_dir("ply_line_" + std::to_string(getpid()));
+  std::ofstream(dir / "t.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty int64 x\n"
+                                  "end_header\n0\n0\n0\n";
+  EXPECT_EQ(mesh_world_error(dir, "t.ply"),
+            (dir / "w.yaml").string() +
+                ":2:32: obstacle[0].shape.file: " + (dir / "t.ply").string() +
+                ": not a valid PLY mesh: header line 4: unknown PLY type 'int64'");
 }
 
 }  // namespace
