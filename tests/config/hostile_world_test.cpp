@@ -182,6 +182,26 @@ TEST(HostileMesh, AWellFormedPlyMeshStillLoads) {
   EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
 }
 
+// Found by fuzz_mesh: a binary PLY whose first face is an empty list (the tetrahedron seed with
+// a byte inserted in its vertices). Assimp's triangulation asserted on it and aborted `ubot
+// validate` (SIGABRT); ubot now checks the imported faces before assimp post-processes them.
+TEST(HostileMesh, APlyFaceWithoutVerticesIsRefusedNotAborted) {
+  const std::filesystem::path dir = fresh_dir("ply_empty_face_" + std::to_string(getpid()));
+  std::filesystem::copy_file(UBOT_SOURCE_DIR "/tests/config/data/assimp-5.2-ply-empty-face.ply",
+                             dir / "empty.ply");
+  EXPECT_EQ(mesh_world_error(dir, "empty.ply"),
+            (dir / "w.yaml").string() + ":2:32: obstacle[0].shape.file: " +
+                (dir / "empty.ply").string() + ": face 0 of mesh 0 has no vertex");
+  // The same in ascii: a face line "0".
+  std::ofstream(dir / "ascii.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                                      "property float y\nproperty float z\nelement face 2\n"
+                                      "property list uchar int vertex_indices\nend_header\n"
+                                      "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n0\n";
+  EXPECT_EQ(mesh_world_error(dir, "ascii.ply"),
+            (dir / "w.yaml").string() + ":2:32: obstacle[0].shape.file: " +
+                (dir / "ascii.ply").string() + ": face 1 of mesh 0 has no vertex");
+}
+
 // The PLY seeds of fuzz_mesh (tests/fuzz/corpus/mesh: a first byte picking the extension, then
 // the file) are meshes that load: ascii quads, binary little-endian with colours, binary
 // big-endian doubles, all through the shared header check and assimp.
