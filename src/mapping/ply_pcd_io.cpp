@@ -197,9 +197,9 @@ LoadedCloud read_ply_bytes(const std::vector<char>& data, const std::string& pat
   if (const std::string m = comment_metadata(header.lines, "comment "); !m.empty()) {
     out.info.map = parse_metadata(m);
   }
-  // Data after the vertices (other elements) is allowed: the vertex block must fill the bytes
-  // up to them (when it fits the file; else read_records reports the mismatch), and they must
-  // fit in the rest.
+  // Other elements after the vertices are allowed, and skipped: the vertices are read from the
+  // bytes their records take (when those fit in the file; else read_records reports the
+  // mismatch), and check_ply_body_size checks that the later elements fit in the rest.
   const std::size_t after_header = data.size() - header.body_offset;
   std::size_t end = data.size();
   if (&vertex != &header.elements.back() && record != 0 && vertex.count <= after_header / record) {

@@ -108,6 +108,17 @@ TEST(HostilePly, AVertexCountThatWrapsAroundIsRefused) {
       << e;
 }
 
+TEST(HostilePly, ElementsAfterTheVerticesMustFitTheRestOfTheFile) {
+  // Two float vertices (24 bytes), then 2 faces of at least one byte each (their list lengths).
+  const std::string h =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\n"
+      "property float y\nproperty float z\nelement face 2\n"
+      "property list uchar int vertex_indices\nend_header\n";
+  EXPECT_EQ(read_ply_bytes(bytes(h, 24 + 2), "faces.ply").cloud.points.size(), 2u);
+  EXPECT_EQ(error_of([&] { read_ply_bytes(bytes(h, 24 + 1), "hostile.ply"); }),
+            "hostile.ply: its elements need at least 26 bytes, the file has 25 after the header");
+}
+
 TEST(HostilePly, NegativeIntegersStillSignExtend) {
   // The sign extension of small signed fields no longer shifts a signed value (UBSan-clean).
   const std::string h =
