@@ -85,14 +85,18 @@ bool circle_chain_intersect(const WorldShape& circle, const WorldShape& chain) {
 }
 
 double circle_chain_distance(const WorldShape& circle, const WorldShape& chain) {
-  if (chain.closed && inside_ring(chain.vertices, circle.center)) return 0.0;
+  if (chain.closed && circle.box.overlaps(chain.box) &&
+      inside_ring(chain.vertices, circle.center)) {
+    return 0.0;
+  }
   return std::max(0.0, boundary_distance(chain, circle.center) - circle.radius);
 }
 
 // Two chains that do not meet are closest at a vertex of one of them: the smallest distance
-// from either chain's vertices to the other chain's edges.
+// from either chain's vertices to the other chain's edges. Chains whose bounding boxes are
+// apart cannot meet (the common case of a clearance: no crossing tests).
 double chain_chain_distance(const WorldShape& a, const WorldShape& b) {
-  if (chains_intersect(a, b)) return 0.0;
+  if (a.box.overlaps(b.box) && chains_intersect(a, b)) return 0.0;
   double best = std::numeric_limits<double>::infinity();
   for (const Vec2& v : a.vertices) best = std::min(best, boundary_distance(b, v));
   for (const Vec2& v : b.vertices) best = std::min(best, boundary_distance(a, v));
