@@ -6,7 +6,8 @@
 // the C++ core of ubot.VectorEnv's step without Python: N copies of (a) sharing one WorldModel,
 // each stepped on one thread, spread over the cores (docs/python.md, "Performance"),
 // and the cost of Simulation::snapshot() and restore() on examples/warehouse.yaml (after 50 steps,
-// so every sensor has output and history), next to one of its steps (docs/determinism.md).
+// so every sensor has output and history), next to one of its steps (docs/determinism.md),
+// and one exact shape-to-shape distance (geometry's distance(): the sweeps' min_clearance).
 // Worlds are generated with a fixed seed, so every run measures the same work.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -22,6 +23,7 @@
 #include "bench_worlds.h"
 #include "ubot/config/load_world.h"
 #include "ubot/sim/simulation.h"
+#include "ubot/world/geometry.h"
 
 namespace ubot {
 namespace {
@@ -186,6 +188,60 @@ void BM_WarehouseRestore(benchmark::State& state) {
   for (auto _ : state) sim->restore(at50);
 }
 BENCHMARK(BM_WarehouseRestore)->Unit(benchmark::kMicrosecond);
+
+// 256 shapes in a 20 m x 20 m square, a quarter each circles, rectangles, hexagons and
+// 3-vertex linestrings, at random poses (fixed seed).
+std::vector<WorldShape> shape_field() {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> xy(-10.0, 10.0), yaw(-3.14, 3.14), size(0.2, 1.0);
+  std::vector<WorldShape> out;
+  for (int i = 0; i < 256; ++i) {
+    ShapeModel m;
+    const double s = size(rng);
+    switch (i % 4) {
+      case 0:
+        m.radius = s;
+        break;
+      case 1:
+        m.kind = ShapeKind::kRectangle;
+        m.vertices = {{-s, -s / 2}, {s, -s / 2}, {s, s / 2}, {-s, s / 2}};
+        break;
+      case 2:
+        m.kind = ShapeKind::kPolygon;
+        for (int k = 0; k < 6; ++k)
+          m.vertices.push_back(s * Eigen::Vector2d(std::cos(k), std::sin(k)));
+        break;
+      default:
+        m.kind = ShapeKind::kLinestring;
+        m.vertices = {{-s, 0}, {0, s}, {s, 0}};
+    }
+    const double x = xy(rng), y = xy(rng);
+    out.push_back(place_shape(m, x, y, yaw(rng)));
+  }
+  return out;
+}
+
+// distance() from a robot (range(0): 0 a 0.2 m circle, 1 a 0.5 m x 0.3 m rectangle) to each
+// shape of the field in turn, the robot at a few places (touching some, clear of most).
+void BM_ShapeDistance(benchmark::State& state) {
+  const std::vector<WorldShape> field = shape_field();
+  ShapeModel robot;
+  if (state.range(0) == 1) {
+    robot.kind = ShapeKind::kRectangle;
+    robot.vertices = {{-0.25, -0.15}, {0.25, -0.15}, {0.25, 0.15}, {-0.25, 0.15}};
+  }
+  const std::vector<WorldShape> robots = {place_shape(robot, 0, 0, 0.3),
+                                          place_shape(robot, 4.5, -2, 1.2),
+                                          place_shape(robot, -7, 6, 2.5)};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(distance(robots[i % 3], field[i % field.size()]));
+    ++i;
+  }
+  state.counters["pairs/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ShapeDistance)->Arg(0)->Arg(1);
 
 }  // namespace
 }  // namespace ubot

@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/world/geometry.h"
 
 namespace py = pybind11;
 
@@ -164,6 +165,15 @@ void bind_simulation(py::module_& m) {
       .def(
           "restore", [](SimHandle& h, const SimulationSnapshot& s) { h.sim().restore(s); },
           py::arg("snapshot"))
+      .def(
+          "clearance",
+          [](const Handle& h, const py::handle& a, const py::handle& b) {
+            const World& w = h->sim().world();
+            return distance(w.shape(id_of(h, a)), w.shape(id_of(h, b)));
+          },
+          py::arg("a"), py::arg("b"),
+          "Distance (m) between objects a and b (names, ids or Objects) now: 0 when their shapes "
+          "touch or overlap.")
       .def("fov_detections", [](const SimHandle& h) { return h.sim().world().fov_detections(); })
       .def_property_readonly("world_name",
                              [](const SimHandle& h) { return h.sim().world().model().world.name; })

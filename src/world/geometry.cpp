@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ubot/core/angles.h"
 
@@ -40,11 +41,11 @@ double point_segment_distance(const Vec2& p, const Vec2& a, const Vec2& b) {
 }
 
 // Calls f(a, b) for every edge of the vertex chain (closing edge included for rings) and stops
-// at the first edge for which f returns true.
+// at the first edge for which f returns true. A single vertex is one zero-length edge (a point).
 template <typename F>
 bool any_edge(const WorldShape& s, F&& f) {
   const std::size_t n = s.vertices.size();
-  const std::size_t edges = s.closed ? n : n - 1;
+  const std::size_t edges = s.closed || n == 1 ? n : n - 1;
   for (std::size_t i = 0; i < edges; ++i) {
     if (f(s.vertices[i], s.vertices[(i + 1) % n])) return true;
   }
@@ -81,6 +82,25 @@ bool chains_intersect(const WorldShape& a, const WorldShape& b) {
 bool circle_chain_intersect(const WorldShape& circle, const WorldShape& chain) {
   if (chain.closed && inside_ring(chain.vertices, circle.center)) return true;
   return boundary_distance(chain, circle.center) <= circle.radius;
+}
+
+double circle_chain_distance(const WorldShape& circle, const WorldShape& chain) {
+  if (chain.closed && circle.box.overlaps(chain.box) &&
+      inside_ring(chain.vertices, circle.center)) {
+    return 0.0;
+  }
+  return std::max(0.0, boundary_distance(chain, circle.center) - circle.radius);
+}
+
+// Two chains that do not meet are closest at a vertex of one of them: the smallest distance
+// from either chain's vertices to the other chain's edges. Chains whose bounding boxes are
+// apart cannot meet (the common case of a clearance: no crossing tests).
+double chain_chain_distance(const WorldShape& a, const WorldShape& b) {
+  if (a.box.overlaps(b.box) && chains_intersect(a, b)) return 0.0;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Vec2& v : a.vertices) best = std::min(best, boundary_distance(b, v));
+  for (const Vec2& v : b.vertices) best = std::min(best, boundary_distance(a, v));
+  return best;
 }
 
 Aabb bounds(const WorldShape& s) {
@@ -168,6 +188,21 @@ bool intersects(const WorldShape& a, const WorldShape& b) {
   if (a.circle) return circle_chain_intersect(a, b);
   if (b.circle) return circle_chain_intersect(b, a);
   return chains_intersect(a, b);
+}
+
+double distance(const WorldShape& a, const WorldShape& b) {
+  if (!a.parts.empty()) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const WorldShape& part : a.parts) best = std::min(best, distance(part, b));
+    return best;
+  }
+  if (!b.parts.empty()) return distance(b, a);
+  if (a.circle && b.circle) {
+    return std::max(0.0, (a.center - b.center).norm() - a.radius - b.radius);
+  }
+  if (a.circle) return circle_chain_distance(a, b);
+  if (b.circle) return circle_chain_distance(b, a);
+  return chain_chain_distance(a, b);
 }
 
 bool contains(const WorldShape& shape, const Vec2& p) {

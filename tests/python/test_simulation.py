@@ -169,6 +169,33 @@ def test_unknown_names_raise_value_error(wall_sim):
         wall_sim.set_goals("robot_0", [[1]])
 
 
+def test_clearance_is_the_distance_between_the_shapes_now(wall_sim):
+    # The robot's disc (radius 0.2 at x = 2) and the wall's face x = 5.5.
+    assert wall_sim.clearance("robot_0", "obstacle_1") == pytest.approx(3.3, abs=1e-12)
+    wall = wall_sim.object("obstacle_1")
+    assert wall_sim.clearance(wall, 0) == wall_sim.clearance(0, "obstacle_1")
+    wall_sim.step({"robot_0": [0.5, 0.0]})
+    assert wall_sim.clearance("robot_0", 1) == pytest.approx(3.25, abs=1e-12)
+    wall_sim.set_state("robot_0", [5.4, 5, 0])  # overlapping the face
+    assert wall_sim.clearance("robot_0", "obstacle_1") == 0.0
+    wall_sim.set_state("robot_0", [6, 9.5, 0])  # 0.5 above the wall's top edge y = 9
+    assert wall_sim.clearance("robot_0", "obstacle_1") == pytest.approx(0.3, abs=1e-12)
+    assert wall_sim.clearance("robot_0", "robot_0") == 0.0
+
+
+def test_clearance_of_unknown_objects_raises():
+    sim, other = ubot.Simulation.from_yaml(WALL_WORLD), ubot.Simulation.from_yaml(WALL_WORLD)
+    with sim, other:
+        with pytest.raises(ValueError, match="no object named 'wall'"):
+            sim.clearance("robot_0", "wall")
+        with pytest.raises(ValueError, match="no object with id 2"):
+            sim.clearance(2, "robot_0")
+        with pytest.raises(ValueError, match="another simulation"):
+            sim.clearance(other.object(0), 1)
+        with pytest.raises(TypeError, match="name \\(str\\) or id \\(int\\)"):
+            sim.clearance("robot_0", 1.0)
+
+
 def test_a_closed_simulation_raises_ubot_error():
     sim = ubot.Simulation.from_yaml(WALL_WORLD)
     sim.step()
@@ -177,7 +204,7 @@ def test_a_closed_simulation_raises_ubot_error():
     sim.close()
     assert sim.closed
     for use in (sim.step, sim.done, sim.snapshot, lambda: sim.object(0), lambda: robot.state,
-                lambda: scan.ranges, lambda: sim.robot_names):
+                lambda: scan.ranges, lambda: sim.robot_names, lambda: sim.clearance(0, 1)):
         with pytest.raises(ubot.Error, match="closed"):
             use()
     sim.close()  # closing twice is fine

@@ -141,28 +141,47 @@ def test_the_row_matches_the_simulation_stepped_by_hand(work):
     assert xs[-1] + 0.2 >= 5.5 - 0.1  # it got to the wall
 
 
-class Shape:
-    """A stand-in for ubot.Object with just what metrics.Outline reads."""
-
-    def __init__(self, vertices=(), center=(0, 0), radius=0.0, closed=True):
-        self.vertices = np.array(vertices, float).reshape(-1, 2)
-        self.center, self.radius, self.closed = np.array(center, float), radius, closed
+# A circle robot of radius 0.5 at the origin that never moves (no goal), among static shapes
+# whose distances to it and to each other are worked out by hand.
+CLEARANCE_WORLD = """
+world: {width: 20, height: 20, offset: [-10, -10]}
+robot:
+  - shape: {name: circle, radius: 0.5}
+    state: [0, 0, 0]
+obstacle:
+  - {name: disc, shape: {name: circle, radius: 1.0}, state: [3, 4, 0]}
+  - name: square
+    shape: {name: polygon, vertices: [[2, -1], [4, -1], [4, 1], [2, 1]]}
+    state: [0, 0, 0]
+  - name: corner
+    shape: {name: polygon, vertices: [[5, 2], [6, 2], [6, 3], [5, 3]]}
+    state: [0, 0, 0]
+  - {name: line, shape: {name: linestring, vertices: [[3, -5], [3, 5]]}, state: [0, 0, 0]}
+  - {name: dot, shape: {name: circle, radius: 0.1}, state: [3, 0, 0]}
+  - {name: far, shape: {name: circle, radius: 0.1}, state: [-8, 0, 0], unobstructed: true}
+"""
 
 
 def test_clearance_geometry_against_hand_computed_distances():
-    d = lambda a, b: metrics.distance(metrics.Outline(a), metrics.Outline(b))  # noqa: E731
-    circle = Shape(center=(0, 0), radius=0.5)
-    square = Shape([(2, -1), (4, -1), (4, 1), (2, 1)])
-    assert d(circle, Shape(center=(3, 4), radius=1.0)) == pytest.approx(3.5)
-    assert d(circle, square) == pytest.approx(1.5)
-    assert d(square, circle) == pytest.approx(1.5)
-    assert d(Shape(center=(3, 0), radius=0.1), square) == 0.0  # inside
-    corner = Shape([(5, 2), (6, 2), (6, 3), (5, 3)])
-    assert d(square, corner) == pytest.approx(np.hypot(1, 1))
-    line = Shape([(3, -5), (3, 5)], closed=False)
-    assert d(square, line) == 0.0  # crosses it
-    assert d(Shape(center=(0, 0), radius=0.5), line) == pytest.approx(2.5)
-    assert d(Shape(center=(3, 0), radius=0.1), line) == 0.0  # on the open chain
+    with ubot.Simulation.from_yaml(CLEARANCE_WORLD, threads=1) as sim:
+        d = sim.clearance
+        assert d("robot_0", "disc") == pytest.approx(5 - 0.5 - 1)
+        assert d("robot_0", "square") == pytest.approx(1.5)
+        assert d("square", "robot_0") == pytest.approx(1.5)
+        assert d("dot", "square") == 0.0  # inside
+        assert d("square", "corner") == pytest.approx(np.hypot(1, 1))
+        assert d("square", "line") == 0.0  # crosses it
+        assert d("robot_0", "line") == pytest.approx(2.5)
+        assert d("dot", "line") == 0.0  # on the open chain
+        # The metric: the nearest collidable object (the unobstructed one, nearer, left out).
+        robot = metrics.robot_metrics(sim)[0]
+        assert robot.min_clearance == pytest.approx(1.5)
+        sim.set_state("far", [0.7, 0, 0])
+        robot.after_step(0.1, clearance=True)
+        assert robot.min_clearance == pytest.approx(1.5)
+        sim.set_state("dot", [0, 1.2, 0])
+        robot.after_step(0.2, clearance=True)
+        assert robot.min_clearance == pytest.approx(1.2 - 0.5 - 0.1)
 
 
 def test_resume_skips_the_runs_already_done(work, monkeypatch):

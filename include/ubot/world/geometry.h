@@ -1,6 +1,6 @@
 #pragma once
 // Shapes placed in the world plane, and the exact 2D predicates the world needs: intersection
-// (collisions), containment, centroids, and the field-of-view sector test.
+// (collisions), containment, distances (clearance), centroids, and the field-of-view sector test.
 #include <vector>
 
 #include <Eigen/Core>
@@ -38,6 +38,10 @@ WorldShape place_shape(const ShapeModel& shape, double x, double y, double yaw);
 
 // True when the two shapes share at least one point (touching counts), like shapely intersects.
 bool intersects(const WorldShape& a, const WorldShape& b);
+// Euclidean distance between the two shapes: 0 when they share a point (touching, overlapping,
+// or one inside the other), else the smallest distance between their points. Exact for circles
+// (no polygonising); a compound shape is its parts, not their hull. Symmetric.
+double distance(const WorldShape& a, const WorldShape& b);
 // True when p is inside or on a closed shape, or on a linestring.
 bool contains(const WorldShape& shape, const Eigen::Vector2d& p);
 // Distance from p to the shape's boundary (0 on it).
