@@ -6,8 +6,17 @@
 //   BM_WorldDrawing  RunDrawing::draw (the Drawing of that state)
 //   BM_WorldPicture  draw + paint + PNG file of world.png at the CLI's size (800 px), written to
 //                    the temporary directory
+// and, on worlds of N wandering diff robots each with a shown 90 deg, 5 m field of view (one
+// robot per 10 m2, so about two detections each; docs/fov.md):
+//   BM_FovDetections/N     the field-of-view sweep of all N observers (what
+//                          World::fov_detections computes once a step)
+//   BM_StepWithOutputs/N   one step, its frames.jsonl line (to /dev/null) and its picture's
+//                          Drawing: what a `--render` run does each step when sample_time is
+//                          step_time, the frames line and the picture sharing the detections
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -17,6 +26,7 @@
 #include "ubot/render/drawing.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/viz/run_drawing.h"
+#include "ubot/world/world.h"
 
 namespace ubot {
 namespace {
@@ -71,6 +81,51 @@ void BM_WorldPicture(benchmark::State& state) {
   std::filesystem::remove(path);
 }
 BENCHMARK(BM_WorldPicture)->Unit(benchmark::kMillisecond);
+
+// `robots` wandering diff robots with a shown field of view, one per 10 m2 of a square world.
+std::string fov_robots_yaml(int robots) {
+  const double size = std::sqrt(10.0 * robots);
+  return fmt::format(R"(
+world: {{width: {0}, height: {0}, step_time: 0.1, sample_time: 0.1, collision_mode: unobstructed}}
+robot:
+  - number: {1}
+    distribution: {{name: random, range_low: [0, 0, -3.14], range_high: [{0}, {0}, 3.14]}}
+    kinematics: {{name: diff}}
+    shape: {{name: circle, radius: 0.2}}
+    behavior: {{name: dash, wander: true, range_low: [0, 0, -3.14], range_high: [{0}, {0}, 3.14]}}
+    fov: 1.5707963267948966
+    fov_radius: 5
+    plot: {{show_fov: true}}
+)",
+                     size, robots);
+}
+
+WorldModel fov_world(int robots) {
+  return load_world_from_string(fov_robots_yaml(robots), "bench.yaml", {.seed = 1});
+}
+
+void BM_FovDetections(benchmark::State& state) {
+  const World world(fov_world(static_cast<int>(state.range(0))));
+  for (auto _ : state) benchmark::DoNotOptimize(world.sweep_fov_detections());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_FovDetections)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+void BM_StepWithOutputs(benchmark::State& state) {
+  Simulation sim(fov_world(static_cast<int>(state.range(0))), SimulationOptions{.threads = 1});
+  FramesWriter writer("/dev/null", sim);
+  viz::RunDrawing drawing(sim);
+  for (auto _ : state) {
+    sim.step();
+    writer.write_step(sim);
+    drawing.record(sim);
+    benchmark::DoNotOptimize(drawing.draw(sim));
+  }
+  writer.close();
+  state.counters["steps/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_StepWithOutputs)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ubot

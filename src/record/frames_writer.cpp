@@ -250,7 +250,7 @@ void FramesWriter::write_step(const Simulation& sim) {
       .value(nanos_to_seconds(w.time_ns()))
       .key("objects")
       .begin_array();
-  const std::vector<std::vector<int>> detections = w.fov_detections();
+  const std::vector<std::vector<int>>& detections = w.fov_detections();
   for (int id = 0; id < static_cast<int>(w.size()); ++id) {
     const ObjectState& s = w.object(id);
     json_.begin_object().key("id").value(id).key("state").array(s.state).key("velocity");

@@ -113,14 +113,16 @@ void add_sensors(const Simulation& sim, render::Drawing& d) {
 
 // A ring in the observer's colour around each object a shown field of view detects.
 void add_fov_highlights(const World& w, std::span<const render::Color> colors, render::Drawing& d) {
-  std::vector<std::vector<int>> seen;
+  // Asked for only when some sector shows; the world sweeps once a step for every reader (the
+  // frames line of the step gets the same lists).
+  const std::vector<std::vector<int>>* seen = nullptr;
   for (std::size_t id = 0; id < w.size(); ++id) {
     const ObjectModel& m = w.object_model(id);
     if (!m.plot->show_fov || !m.fov || !m.fov_radius) continue;
-    if (seen.empty()) seen = w.fov_detections();
+    if (!seen) seen = &w.fov_detections();
     render::Color color = colors[id];
     color.a = 1.0;
-    for (const int other : seen[id]) {
+    for (const int other : (*seen)[id]) {
       if (other >= static_cast<int>(w.size())) continue;  // the grid map: drawn as it is
       d.highlights.push_back({.shape = drawing_shape(w.shape(other)), .color = color});
     }

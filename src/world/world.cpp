@@ -132,6 +132,7 @@ void World::step(std::span<const Command> commands) {
   ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
   check_collisions();
+  fov_cache_.clear();
 }
 
 void World::move_object(int id, const Command& command) {
@@ -308,6 +309,7 @@ void World::teleport(int id, std::span<const double> state) {
   s.state[2] = wrap_to_region(s.state[2]);
   state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
   place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
+  fov_cache_.clear();
 }
 
 void World::set_goals(int id, std::vector<std::vector<double>> goals) {
@@ -320,6 +322,7 @@ void World::set_goals(int id, std::vector<std::vector<double>> goals) {
     g.resize(3, 0.0);
   }
   state_.objects[id].goals = std::move(goals);
+  fov_cache_.clear();
 }
 
 bool World::done() const {
@@ -417,7 +420,15 @@ bool World::fov_sees_grid(int observer) const {
                                      *m.fov_radius);
 }
 
-std::vector<std::vector<int>> World::fov_detections() const {
+const std::vector<std::vector<int>>& World::FovCache::get(const World& world) const {
+  const std::lock_guard lock(mutex_);
+  if (!value_) value_ = world.sweep_fov_detections();
+  return *value_;
+}
+
+const std::vector<std::vector<int>>& World::fov_detections() const { return fov_cache_.get(*this); }
+
+std::vector<std::vector<int>> World::sweep_fov_detections() const {
   const int n = static_cast<int>(size());
   std::vector<std::vector<int>> seen(n);
   // A grid of rows `cell` metres high, objects sorted by (row, x): an observer looks only at the

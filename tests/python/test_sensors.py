@@ -136,6 +136,22 @@ def test_fov_detections(sim):
     assert sim.fov_detections() == [[], []] and not rover.fov_detect_object("obstacle_1")
 
 
+def test_fov_detections_follow_restore_and_reset(sim):
+    # The detections are kept from one call to the next until the state changes: a restore or
+    # a reset must not hand back those of the state before it.
+    start = sim.snapshot()
+    sim.set_state("rover", [2, 5, math.pi])
+    assert sim.fov_detections() == [[], []]
+    sim.restore(start)
+    assert sim.fov_detections() == [[1], []]
+    sim.set_state("rover", [2, 5, math.pi])
+    assert sim.fov_detections() == [[], []]
+    sim.reset()
+    assert sim.fov_detections() == [[1], []]
+    sim.step()  # the rover has no behaviour: it stays facing the wall
+    assert sim.fov_detections() == [[1], []]
+
+
 def test_fmcw_lidar_has_radial_velocities():
     s = ubot.Simulation(example("fmcw_lidar_world.yaml"))
     s.step()

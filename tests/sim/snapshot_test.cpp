@@ -172,6 +172,33 @@ TEST(Snapshot, ResetEqualsAFreshSimulationWithThatSeed) {
   EXPECT_EQ(record_to(sim, 40, "reset3"), own);
 }
 
+// World::fov_detections keeps its sweep until the state changes: a restore, a reset and a
+// teleport through the Simulation must each give the detections of the new state, not the kept
+// ones. tests/data/fov_known_world.yaml: the watcher (0) turns 11.25° a step; it sees east (1)
+// and the wall (3) at step 0, north (2) and the wall at step 5 (tests/world/fov_test.cpp).
+TEST(Snapshot, FovDetectionsFollowRestoreResetAndTeleport) {
+  Simulation sim(load_world(std::string(UBOT_SOURCE_DIR) + "/tests/data/fov_known_world.yaml"));
+  const std::vector<int> at0 = {1, 3}, at5 = {2, 3};
+  ASSERT_EQ(sim.world().fov_detections()[0], at0);
+  const SimulationSnapshot start = sim.snapshot();
+  step_to(sim, 5);
+  ASSERT_EQ(sim.world().fov_detections()[0], at5);
+  const SimulationSnapshot five = sim.snapshot();
+  sim.restore(start);
+  EXPECT_EQ(sim.world().fov_detections()[0], at0);
+  sim.restore(five);
+  EXPECT_EQ(sim.world().fov_detections()[0], at5);
+  sim.reset(0);
+  EXPECT_EQ(sim.world().fov_detections()[0], at0);
+  // east to 2 m straight ahead of the watcher (5, 5) at yaw 0.
+  const std::vector<double> ahead = {7, 5, 0};
+  sim.teleport(1, ahead);
+  EXPECT_EQ(sim.world().fov_detections()[0], at0);  // still east and the wall
+  const std::vector<double> behind = {2, 5, 0};     // 3 m behind it
+  sim.teleport(1, behind);
+  EXPECT_EQ(sim.world().fov_detections()[0], std::vector<int>{3});
+}
+
 TEST(Snapshot, RestoresIntoAnotherSimulationOfTheSameModel) {
   const auto model = busy_model();
   Simulation straight(model);

@@ -1,10 +1,12 @@
 // Field of view (SPEC §10): which objects each observer detects, in a world whose geometry is
-// worked out by hand (tests/data/fov_known_world.yaml), and the all-at-once sweep the outputs use
-// against the pairwise test on a random crowd.
+// worked out by hand (tests/data/fov_known_world.yaml), the all-at-once sweep the outputs use
+// against the pairwise test on a random crowd, and the kept sweep (World::fov_detections) never
+// outliving the state it was swept from.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+#include <thread>
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/angles.h"
@@ -99,6 +101,76 @@ TEST(Fov, SweepMatchesThePairwiseTest) {
     pairs += expected.size();
   }
   EXPECT_GT(pairs, 500u);  // the crowd is dense enough to exercise the windows
+}
+
+// The kept detections follow every change of the state: a step, a teleport, a state assigned
+// back (Simulation::restore) and a copy, each compared with the hand-computed lists.
+TEST(Fov, KeptDetectionsAreSweptOnceAndFollowEveryStep) {
+  World w(load_world(kKnownWorld));
+  const std::vector<std::vector<int>>& first = w.fov_detections();
+  EXPECT_EQ(&w.fov_detections(), &first);  // kept: the second reader gets the same sweep
+  EXPECT_EQ(first, w.sweep_fov_detections());
+  EXPECT_EQ(first[kWatcher], kWatcherSees[0]);
+  for (int k = 1; k <= 8; ++k) {
+    w.step();
+    EXPECT_EQ(w.fov_detections()[kWatcher], kWatcherSees[k]) << "step " << k;
+  }
+}
+
+TEST(Fov, KeptDetectionsFollowATeleport) {
+  World w(load_world(kKnownWorld));
+  ASSERT_EQ(w.fov_detections()[kWatcher], kWatcherSees[0]);
+  // east to (5, 1.5), at bearing -90° 3.5 m away: 2.47 m from the sector's -45° edge, so out of
+  // it (radius 0.5).
+  const std::vector<double> behind = {5, 1.5, 0};
+  w.teleport(kEast, behind);
+  EXPECT_EQ(w.fov_detections()[kWatcher], (std::vector<int>{kWall}));
+  // north to (7, 5), 2 m straight ahead of the watcher; looking down (-90°, ±0.5 rad, 3 m) it
+  // sees nobody: the watcher is 90° off its heading, east 3.5 m beyond its reach.
+  const std::vector<double> ahead = {7, 5, -kPi / 2};
+  w.teleport(kNorth, ahead);
+  EXPECT_EQ(w.fov_detections()[kWatcher], (std::vector<int>{kNorth, kWall}));
+  EXPECT_TRUE(w.fov_detections()[kNorth].empty());
+  EXPECT_EQ(w.fov_detections(), w.sweep_fov_detections());
+}
+
+TEST(Fov, KeptDetectionsFollowAStateAssignedBack) {
+  World w(load_world(kKnownWorld));
+  const WorldState at0 = w.state();
+  for (int k = 1; k <= 5; ++k) w.step();
+  ASSERT_EQ(w.fov_detections()[kWatcher], kWatcherSees[5]);  // kept for step 5
+  w.set_state(at0);
+  EXPECT_EQ(w.fov_detections()[kWatcher], kWatcherSees[0]);
+  const WorldState at0_again = w.state();
+  w.step();
+  w.set_state(at0_again);
+  EXPECT_EQ(w.fov_detections()[kWatcher], kWatcherSees[0]);
+}
+
+TEST(Fov, ACopiedWorldKeepsItsOwnDetections) {
+  World w(load_world(kKnownWorld));
+  ASSERT_EQ(w.fov_detections()[kWatcher], kWatcherSees[0]);
+  const World copy = w;
+  for (int k = 1; k <= 5; ++k) w.step();
+  EXPECT_EQ(copy.fov_detections()[kWatcher], kWatcherSees[0]);
+  EXPECT_EQ(w.fov_detections()[kWatcher], kWatcherSees[5]);
+  World assigned = copy;
+  ASSERT_EQ(assigned.fov_detections()[kWatcher], kWatcherSees[0]);
+  assigned = w;  // assigned over: its kept step-0 sweep goes with its old state
+  EXPECT_EQ(assigned.fov_detections()[kWatcher], kWatcherSees[5]);
+}
+
+// Readers on several threads at once (sensors sample a const World in parallel) share one sweep.
+TEST(Fov, ConcurrentReadersShareOneSweep) {
+  const World w(load_world(kKnownWorld));
+  std::vector<const std::vector<std::vector<int>>*> seen(8, nullptr);
+  std::vector<std::thread> readers;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    readers.emplace_back([&w, &seen, i] { seen[i] = &w.fov_detections(); });
+  }
+  for (std::thread& t : readers) t.join();
+  for (const auto* s : seen) EXPECT_EQ(s, seen[0]);
+  EXPECT_EQ((*seen[0])[kWatcher], kWatcherSees[0]);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 // pose ([x, y, heading of its x axis]) so collisions, lidars and pictures work in the plane.
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -111,7 +112,10 @@ class World {
   // The running state, to copy out and assign back (Simulation::snapshot / restore). A state
   // assigned back must come from a world of the same model (Simulation checks that).
   const WorldState& state() const { return state_; }
-  void set_state(const WorldState& state) { state_ = state; }
+  void set_state(const WorldState& state) {
+    state_ = state;
+    fov_cache_.clear();
+  }
 
   // Puts object `id` at `state` (IR-SIM's set_state: [x, y, yaw], acker + steer; a shorter
   // vector keeps the remaining entries) as a jump, not a motion: its step motion rests there.
@@ -157,9 +161,15 @@ class World {
   // IR-SIM's get_fov_detected_objects: the ids, ascending, of every other object `observer`
   // detects (empty when it has no field of view).
   std::vector<int> fov_detected_objects(int observer) const;
-  // fov_detected_objects of every object at once (entry i for object i), found with a sweep
-  // along x instead of testing every pair: what the outputs record each step.
-  std::vector<std::vector<int>> fov_detections() const;
+  // fov_detected_objects of every object at once (entry i for object i): what the outputs
+  // record each step. Swept on the first call after the state last changed (step, teleport,
+  // set_goals, set_state) and kept until it next changes, so the frames line, the picture and
+  // the Python module of one step share one sweep. Safe to call from several threads at once;
+  // the reference lives until the next change of the state.
+  const std::vector<std::vector<int>>& fov_detections() const;
+  // The sweep itself, on every call (what fov_detections keeps): objects sorted along x, each
+  // observer testing only its neighbours instead of every pair.
+  std::vector<std::vector<int>> sweep_fov_detections() const;
   // True when `observer`'s field of view meets an occupied cell of the grid map; the lists above
   // then end with the map's IR-SIM id, size() (it comes after every robot and obstacle).
   bool fov_sees_grid(int observer) const;
@@ -215,6 +225,30 @@ class World {
   Nanos step_ns_ = 0;
   // What changes.
   WorldState state_;
+
+  // fov_detections of state_, once asked for; emptied by every member that changes state_
+  // (fog() aside: the detections do not read the fog). The mutex makes the first call from
+  // concurrent readers sweep once. A copied world starts empty (a mutex cannot be copied) and
+  // sweeps again when asked.
+  class FovCache {
+   public:
+    FovCache() = default;
+    FovCache(const FovCache&) {}
+    FovCache& operator=(const FovCache&) {
+      clear();
+      return *this;
+    }
+    void clear() {
+      const std::lock_guard lock(mutex_);
+      value_.reset();
+    }
+    const std::vector<std::vector<int>>& get(const World& world) const;
+
+   private:
+    mutable std::mutex mutex_;
+    mutable std::optional<std::vector<std::vector<int>>> value_;
+  };
+  FovCache fov_cache_;
 };
 
 }  // namespace ubot
