@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "support/error_of.h"
 #include "ubot/core/error.h"
 
 namespace ubot::config {
@@ -14,14 +15,7 @@ Field parse(const std::string& text) {
   return Field(doc, doc->root(), "", std::make_shared<const std::string>("w.yaml"), YamlMark());
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing_support::error_of;
 
 TEST(YamlReader, ReadsTypedValues) {
   Mapping m(parse("a: 1.5\nb: True\nc: hello\nd: [1, 2, 3]\ne: .inf\nf: 7\n"));

@@ -6,20 +6,13 @@
 
 #include <string>
 
+#include "support/error_of.h"
 #include "ubot/core/error.h"
 
 namespace ubot {
 namespace {
 
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing_support::error_of;
 
 std::string header_error(const std::string& text) {
   return error_of([&] { read_ply_header(text, "f.ply"); });

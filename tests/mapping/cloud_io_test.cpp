@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "support/error_of.h"
 #include "test_support.h"
 #include "ubot/core/error.h"
 #include "ubot/mapping/point_cloud_io.h"
@@ -30,14 +31,7 @@ PointCloud sample_cloud(const Eigen::Vector3d& near, bool color) {
   return c;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing_support::error_of;
 
 TEST(Las, Writes14HeaderFormat6WithTheSpecsLayout) {
   TempDir dir;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/error_of.h"
 #include "ubot/core/error.h"
 #include "ubot/mapping/point_cloud_io.h"
 
@@ -38,15 +39,7 @@ std::vector<char> las_bytes(const PointCloud& cloud, const CloudWriteOptions& op
   return std::vector<char>(std::istreambuf_iterator<char>(in), {});
 }
 
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing_support::error_of;
 
 void expect_error(const std::string& e, const std::string& needle) {
   EXPECT_NE(e.find("hostile.pcd"), std::string::npos) << e;

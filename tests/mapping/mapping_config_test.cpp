@@ -1,6 +1,7 @@
 // The `mapping:` section: defaults, selectors, strict keys and located errors.
 #include <gtest/gtest.h>
 
+#include "support/error_of.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/mapping/mapping_config.h"
@@ -24,12 +25,7 @@ WorldModel load(const std::string& mapping) {
 }
 
 std::string error_of(const std::string& mapping) {
-  try {
-    load(mapping);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing_support::error_of([&] { load(mapping); });
 }
 
 TEST(MappingConfig, DefaultsTakeEveryLidar) {

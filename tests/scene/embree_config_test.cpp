@@ -14,6 +14,7 @@
 
 #include "../../src/scene/embree_device.h"
 #include "scene_test_util.h"
+#include "support/error_of.h"
 #include "ubot/core/error.h"
 
 namespace ubot::scene {
@@ -48,12 +49,7 @@ class ScopedConfig {
 };
 
 std::string error_of(const std::string& text) {
-  try {
-    parse_embree_config(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing_support::error_of([&] { parse_embree_config(text); });
 }
 
 TEST(EmbreeConfig, DocumentedItemsPassThroughUnchanged) {
