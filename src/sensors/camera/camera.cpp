@@ -55,37 +55,39 @@ Camera::Camera(const SensorModel& model, const ObjectModel& owner, int index,
                std::uint64_t world_seed)
     : Sensor(model, owner, index, world_seed),
       params_(std::get<CameraModel>(model.params)),
-      mount_{params_.offset, rotation_from_rpy(params_.rpy)} {
-  const int w = params_.width, h = params_.height;
-  image_.width = w;
-  image_.height = h;
-  const std::size_t n = static_cast<std::size_t>(w) * h;
+      mount_{params_.offset, rotation_from_rpy(params_.rpy)},
+      table_(make_ray_table(params_)) {
+  const std::size_t n = static_cast<std::size_t>(params_.width) * params_.height;
+  image_.width = params_.width;
+  image_.height = params_.height;
   if (params_.depth) {
     image_.depth.assign(n, 0.0f);
   } else {
     image_.rgba.assign(n * 4, 0);
-    color_.assign(n * 3, 0.0);
   }
-  ray_of_pixel_.resize(n);
+}
+
+std::shared_ptr<const Camera::RayTable> Camera::make_ray_table(const CameraModel& params) {
+  auto table = std::make_shared<RayTable>();
+  const int w = params.width, h = params.height;
+  table->ray_of_pixel.resize(static_cast<std::size_t>(w) * h);
   for (int ty = 0; ty < h; ty += kTile) {
     for (int tx = 0; tx < w; tx += kTile) {
       for (int v = ty; v < std::min(h, ty + kTile); ++v) {
         for (int u = tx; u < std::min(w, tx + kTile); ++u) {
           const int p = v * w + u;
-          ray_of_pixel_[p] = static_cast<int>(pixel_of_ray_.size());
-          pixel_of_ray_.push_back(p);
-          const Eigen::Vector3d d(1.0, -(u - params_.cx) / params_.fx,
-                                  -(v - params_.cy) / params_.fy);
-          link_dir_.push_back(d);
-          inv_length_.push_back(1.0 / d.norm());
+          table->ray_of_pixel[p] = static_cast<int>(table->pixel_of_ray.size());
+          table->pixel_of_ray.push_back(p);
+          const Eigen::Vector3d d(1.0, -(u - params.cx) / params.fx, -(v - params.cy) / params.fy);
+          table->link_dir.push_back(d);
+          table->inv_length.push_back(1.0 / d.norm());
         }
       }
     }
   }
-  longest_ray_per_depth_ = 1.0 / *std::min_element(inv_length_.begin(), inv_length_.end());
-  rays_.resize(n);
-  hits_.resize(n);
-  media_entry_.resize(n);
+  table->longest_ray_per_depth =
+      1.0 / *std::min_element(table->inv_length.begin(), table->inv_length.end());
+  return table;
 }
 
 SampleStatus Camera::measure(const SensorContext& ctx) {
@@ -93,7 +95,8 @@ SampleStatus Camera::measure(const SensorContext& ctx) {
   image_.pose = pose;
   image_.medium_pixels = 0;
   build_rays(pose);
-  ctx.scene_3d().cast(rays_, object_id(), hits_);
+  scratch_->hits.resize(scratch_->rays.size());
+  ctx.scene_3d().cast(scratch_->rays, object_id(), scratch_->hits);
   if (params_.depth) {
     media_depth(ctx, pose);
     fill_depth();
@@ -106,10 +109,12 @@ SampleStatus Camera::measure(const SensorContext& ctx) {
 
 void Camera::build_rays(const Pose3d& pose) {
   const Eigen::Matrix3d r = pose.orientation.toRotationMatrix();
-  for (std::size_t k = 0; k < rays_.size(); ++k) {
-    rays_[k].origin = pose.position;
-    rays_[k].direction = r * link_dir_[k];  // optical z component 1: distances are depths
-    rays_[k].max_distance = params_.max_depth;
+  std::vector<scene::Ray>& rays = scratch_->rays;
+  rays.resize(table_->link_dir.size());
+  for (std::size_t k = 0; k < rays.size(); ++k) {
+    rays[k].origin = pose.position;
+    rays[k].direction = r * table_->link_dir[k];  // optical z component 1: distances are depths
+    rays[k].max_distance = params_.max_depth;
   }
 }
 
@@ -138,29 +143,32 @@ Eigen::Vector3d to_optical(const Pose3d& pose, const Eigen::Vector3d& p) {
 }  // namespace
 
 void Camera::media_depth(const SensorContext& ctx, const Pose3d& pose) {
-  std::fill(media_entry_.begin(), media_entry_.end(), kInf);
-  media_ = media::MediaView(ctx.media, model().common.smoke, pose.position,
-                            params_.max_depth * longest_ray_per_depth_);
-  for (const media::MediaView::Cell& cell : media_.cells()) {
+  Buffers& buf = *scratch_;
+  buf.media_entry.assign(buf.rays.size(), kInf);
+  buf.media = media::MediaView(ctx.media, model().common.smoke, pose.position,
+                               params_.max_depth * table_->longest_ray_per_depth);
+  for (const media::MediaView::Cell& cell : buf.media.cells()) {
     for_pixels_near(to_optical(pose, cell.center), cell.radius, [&](int p) {
-      const int k = ray_of_pixel_[p];
-      const double len = 1.0 / inv_length_[k];
+      const int k = table_->ray_of_pixel[p];
+      const double len = 1.0 / table_->inv_length[k];
       // The surface (or the far end of the range) bounds where the ray can enter a cell.
-      const double limit = (hits_[k].hit() ? hits_[k].distance : params_.max_depth) * len;
-      const double t = media::entry_distance(pose.position, rays_[k].direction * inv_length_[k],
-                                             cell.center, cell.radius, limit);
-      media_entry_[k] = std::min(media_entry_[k], t);
+      const double limit = (buf.hits[k].hit() ? buf.hits[k].distance : params_.max_depth) * len;
+      const double t =
+          media::entry_distance(pose.position, buf.rays[k].direction * table_->inv_length[k],
+                                cell.center, cell.radius, limit);
+      buf.media_entry[k] = std::min(buf.media_entry[k], t);
     });
   }
 }
 
 void Camera::fill_depth() {
+  const Buffers& buf = *scratch_;
   const bool noisy = model().common.noise && params_.std > 0.0;
   for (std::size_t p = 0; p < image_.depth.size(); ++p) {
-    const int k = ray_of_pixel_[p];
-    double d = hits_[k].hit() ? hits_[k].distance : kInf;
-    const double medium = media_entry_[k] * inv_length_[k];  // entry depth
-    if (media_entry_[k] < kInf && medium <= d) {
+    const int k = table_->ray_of_pixel[p];
+    double d = buf.hits[k].hit() ? buf.hits[k].distance : kInf;
+    const double medium = buf.media_entry[k] * table_->inv_length[k];  // entry depth
+    if (buf.media_entry[k] < kInf && medium <= d) {
       d = medium;
       ++image_.medium_pixels;
     }
@@ -191,10 +199,12 @@ void Camera::fill_color(const SensorContext& ctx) {
   resolve_colors(ctx);
   const scene::Scene& scene = ctx.scene_3d();
   const Eigen::Vector3d light = light_direction();
-  const std::size_t n = pixel_of_ray_.size();
+  const std::size_t n = table_->pixel_of_ray.size();
+  Buffers& buf = *scratch_;
+  buf.color.resize(3 * n);
   for (std::size_t p = 0; p < n; ++p) {
-    const scene::RayHit& h = hits_[ray_of_pixel_[p]];
-    double* c = &color_[3 * p];
+    const scene::RayHit& h = buf.hits[table_->ray_of_pixel[p]];
+    double* c = &buf.color[3 * p];
     if (!h.hit() || h.distance < params_.min_depth) {
       std::copy(kSky, kSky + 3, c);
       image_.rgba[4 * p + 3] = 0;
@@ -211,57 +221,60 @@ void Camera::fill_color(const SensorContext& ctx) {
 void Camera::media_color(const SensorContext& ctx, const Pose3d& pose) {
   const double reach =
       params_.media_occlusion
-          ? std::min(params_.preview_distance, params_.max_depth * longest_ray_per_depth_)
+          ? std::min(params_.preview_distance, params_.max_depth * table_->longest_ray_per_depth)
           : params_.preview_distance;
-  media_ = media::MediaView(ctx.media, model().common.smoke, pose.position, reach);
-  tinted_.clear();
-  for (int ci = 0; ci < static_cast<int>(media_.size()); ++ci) {
-    const media::MediaView::Cell& cell = media_.cells()[ci];
+  Buffers& buf = *scratch_;
+  buf.media = media::MediaView(ctx.media, model().common.smoke, pose.position, reach);
+  buf.tinted.clear();
+  for (int ci = 0; ci < static_cast<int>(buf.media.size()); ++ci) {
+    const media::MediaView::Cell& cell = buf.media.cells()[ci];
     for_pixels_near(to_optical(pose, cell.center), cell.radius, [&](int p) {
-      const int k = ray_of_pixel_[p];
+      const int k = table_->ray_of_pixel[p];
       double limit = params_.preview_distance;
-      if (params_.media_occlusion && hits_[k].hit()) {
-        limit = std::min(limit, hits_[k].distance / inv_length_[k]);
+      if (params_.media_occlusion && buf.hits[k].hit()) {
+        limit = std::min(limit, buf.hits[k].distance / table_->inv_length[k]);
       }
-      const double t = media::entry_distance(pose.position, rays_[k].direction * inv_length_[k],
-                                             cell.center, cell.radius, limit);
-      if (t < kInf) tinted_.push_back({p, t, ci});
+      const double t =
+          media::entry_distance(pose.position, buf.rays[k].direction * table_->inv_length[k],
+                                cell.center, cell.radius, limit);
+      if (t < kInf) buf.tinted.push_back({p, t, ci});
     });
   }
   // Each view cell's tint and opacity, once.
-  blends_.clear();
-  for (const media::MediaView::Cell& cell : media_.cells()) {
+  buf.blends.clear();
+  for (const media::MediaView::Cell& cell : buf.media.cells()) {
     const media::MediumSnapshot& s = ctx.media[cell.snapshot];
     const media::Tint tint = s.legacy_tag.empty() ? s.tint : params_.smoke_interference_tint;
-    blends_.push_back({tint.r, tint.g, tint.b,
-                       std::min(s.cells[cell.index].effective_density() *
-                                    params_.smoke_interference_opacity_scale,
-                                params_.max_smoke_interference_opacity)});
+    buf.blends.push_back({tint.r, tint.g, tint.b,
+                          std::min(s.cells[cell.index].effective_density() *
+                                       params_.smoke_interference_opacity_scale,
+                                   params_.max_smoke_interference_opacity)});
   }
   // Group the entries by pixel (a counting sort: linear), then per pixel farthest cell first:
   // the nearest smoke lies on top.
-  const std::size_t n = pixel_of_ray_.size();
-  first_.assign(n + 1, 0);
-  for (const Tinted& t : tinted_) ++first_[t.pixel + 1];
-  for (std::size_t p = 0; p < n; ++p) first_[p + 1] += first_[p];
-  ordered_.resize(tinted_.size());
-  fill_ = first_;
-  for (const Tinted& t : tinted_) ordered_[fill_[t.pixel]++] = t;
+  const std::size_t n = table_->pixel_of_ray.size();
+  buf.first.assign(n + 1, 0);
+  for (const Tinted& t : buf.tinted) ++buf.first[t.pixel + 1];
+  for (std::size_t p = 0; p < n; ++p) buf.first[p + 1] += buf.first[p];
+  buf.ordered.resize(buf.tinted.size());
+  buf.fill = buf.first;
+  for (const Tinted& t : buf.tinted) buf.ordered[buf.fill[t.pixel]++] = t;
   for (std::size_t p = 0; p < n; ++p) {
-    const auto begin = ordered_.begin() + first_[p], end = ordered_.begin() + first_[p + 1];
+    const auto begin = buf.ordered.begin() + buf.first[p],
+               end = buf.ordered.begin() + buf.first[p + 1];
     if (begin == end) continue;
     ++image_.medium_pixels;
     std::sort(begin, end, [](const Tinted& a, const Tinted& b) {
       return a.distance != b.distance ? a.distance > b.distance : a.cell < b.cell;
     });
-    double* c = &color_[3 * p];
+    double* c = &buf.color[3 * p];
     for (auto t = begin; t != end; ++t) {
-      const Blend& b = blends_[t->cell];
+      const Blend& b = buf.blends[t->cell];
       for (int i = 0; i < 3; ++i) c[i] = c[i] + (b.tint[i] - c[i]) * b.opacity;
     }
   }
-  for (std::size_t p = 0; p < pixel_of_ray_.size(); ++p) {
-    for (int i = 0; i < 3; ++i) image_.rgba[4 * p + i] = to_byte(color_[3 * p + i]);
+  for (std::size_t p = 0; p < table_->pixel_of_ray.size(); ++p) {
+    for (int i = 0; i < 3; ++i) image_.rgba[4 * p + i] = to_byte(buf.color[3 * p + i]);
   }
 }
 

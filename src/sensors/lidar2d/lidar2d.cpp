@@ -28,8 +28,6 @@ Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
   scan_.intensities.assign(n, 0.0f);
   scan_.hit_object.assign(n, -1);
   scan_.hit_medium.assign(n, -1);
-  media_distance_.assign(n, std::numeric_limits<double>::infinity());
-  media_cell_.assign(n, -1);
   if (params_.fmcw) scan_.radial_velocity.assign(n, 0.0);
   if (params_.has_velocity) scan_.velocity.assign(n, Eigen::Vector2d::Zero());
 }
@@ -59,53 +57,60 @@ SampleStatus Lidar2d::measure(const SensorContext& ctx) {
 }
 
 void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
+  Buffers& buf = *scratch_;
   const std::size_t n = angles_.size();
-  yaws_.resize(n);
+  buf.yaws.resize(n);
   const bool noisy_angles = model().common.noise && params_.angle_std > 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    yaws_[i] = pose.z() + angles_[i] + (noisy_angles ? rng().gaussian(params_.angle_std) : 0.0);
+    buf.yaws[i] = pose.z() + angles_[i] + (noisy_angles ? rng().gaussian(params_.angle_std) : 0.0);
   }
-  hits_.resize(n);
-  ctx.scene.cast_fan({pose.x(), pose.y(), scan_.z}, yaws_, params_.range_max, object_id(), hits_);
+  buf.hits.resize(n);
+  ctx.scene.cast_fan({pose.x(), pose.y(), scan_.z}, buf.yaws, params_.range_max, object_id(),
+                     buf.hits);
 }
 
 void Lidar2d::cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose) {
+  Buffers& buf = *scratch_;
   const std::size_t n = angles_.size();
   const Eigen::Vector3d origin(pose.x(), pose.y(), scan_.z);
-  media_ = media::MediaView(ctx.media, model().common.smoke, origin, params_.range_max);
-  if (media_.empty()) {
-    std::fill(media_cell_.begin(), media_cell_.end(), -1);
+  // Both rewritten by fan_entry_distances, or (no media) every cell -1 and no distance read.
+  buf.media_distance.resize(n);
+  buf.media_cell.resize(n);
+  buf.media = media::MediaView(ctx.media, model().common.smoke, origin, params_.range_max);
+  if (buf.media.empty()) {
+    std::fill(buf.media_cell.begin(), buf.media_cell.end(), -1);
     return;
   }
   // Only smoke in front of the surface a beam hits can cut it.
-  surface_distance_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) surface_distance_[i] = hits_[i].distance;
+  buf.surface_distance.resize(n);
+  for (std::size_t i = 0; i < n; ++i) buf.surface_distance[i] = buf.hits[i].distance;
   // How far the (possibly noisy) beam yaws stray from the nominal grid the culling works on.
   const double first = pose.z() + angles_[0], step = angle_increment();
   double jitter = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    jitter = std::max(jitter, std::abs(yaws_[i] - (first + static_cast<double>(i) * step)));
+    jitter = std::max(jitter, std::abs(buf.yaws[i] - (first + static_cast<double>(i) * step)));
   }
-  media_.fan_entry_distances({.origin = origin,
-                              .yaws = yaws_,
-                              .first_yaw = first,
-                              .step = step,
-                              .jitter = jitter,
-                              .max_distance = params_.range_max,
-                              .limits = surface_distance_},
-                             media_distance_, media_cell_);
+  buf.media.fan_entry_distances({.origin = origin,
+                                 .yaws = buf.yaws,
+                                 .first_yaw = first,
+                                 .step = step,
+                                 .jitter = jitter,
+                                 .max_distance = params_.range_max,
+                                 .limits = buf.surface_distance},
+                                buf.media_distance, buf.media_cell);
 }
 
 void Lidar2d::fill_ranges(const SensorContext& ctx) {
+  const Buffers& buf = *scratch_;
   const bool noisy = model().common.noise && params_.std > 0.0;
   const double range_min = params_.range_min, range_max = params_.range_max;
   // Raw pointers: the valid / hit stores are uint8_t, which may alias anything, so through the
   // vectors the compiler would reload every data pointer each beam (a tenth of a small world's
   // step in the profile).
   const std::size_t n = angles_.size();
-  const scene::RayHit* hits = hits_.data();
-  const double* media_distance = media_distance_.data();
-  const int* media_cell = media_cell_.data();
+  const scene::RayHit* hits = buf.hits.data();
+  const double* media_distance = buf.media_distance.data();
+  const int* media_cell = buf.media_cell.data();
   double* ranges = scan_.ranges.data();
   std::uint8_t* hit_out = scan_.hit.data();
   std::uint8_t* valid_out = scan_.valid.data();
@@ -136,11 +141,12 @@ void Lidar2d::fill_ranges(const SensorContext& ctx) {
     valid_out[i] = valid;
     intensities[i] = valid && !medium ? 1.0f : 0.0f;
     hit_object[i] = hit && !medium ? ctx.scene.user_id(h.body) : -1;
-    hit_medium[i] = hit && medium ? media_.cells()[media_cell[i]].snapshot : -1;
+    hit_medium[i] = hit && medium ? buf.media.cells()[media_cell[i]].snapshot : -1;
   }
 }
 
 void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose) {
+  const Buffers& buf = *scratch_;
   // Velocity of a point p rigidly attached to object id: v + w x (p - position).
   auto point_velocity = [&](int id, const Eigen::Vector2d& p) {
     const ObjectState& s = ctx.world.object(id);
@@ -158,11 +164,11 @@ void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector
       scan_.radial_velocity[i] = 0.0;
       continue;
     }
-    const Eigen::Vector2d dir(std::cos(yaws_[i]), std::sin(yaws_[i]));
+    const Eigen::Vector2d dir(std::cos(buf.yaws[i]), std::sin(buf.yaws[i]));
     Eigen::Vector2d v_rel;
     if (scan_.hit_medium[i] >= 0) {
       // A medium moves as its cell says (still smoke: 0), like a surface of that velocity.
-      const media::MediaView::Cell& c = media_.cells()[media_cell_[i]];
+      const media::MediaView::Cell& c = buf.media.cells()[buf.media_cell[i]];
       v_rel = ctx.media[c.snapshot].cells[c.index].velocity.head<2>();
     } else {
       v_rel = point_velocity(scan_.hit_object[i], origin + scan_.ranges[i] * dir);
@@ -174,10 +180,11 @@ void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector
 }
 
 void Lidar2d::fill_hit_velocity(const SensorContext& ctx) {
+  const Buffers& buf = *scratch_;
   // IR-SIM assigns a velocity to every beam whose ray met an object, whatever noise then did to
   // its range; a beam cut by a medium met no object.
   for (std::size_t i = 0; i < angles_.size(); ++i) {
-    const scene::RayHit& h = hits_[i];
+    const scene::RayHit& h = buf.hits[i];
     const int id = h.hit() && scan_.hit_medium[i] < 0 ? ctx.scene.user_id(h.body) : -1;
     scan_.velocity[i] = id >= 0 ? ctx.world.velocity_xy(id) : Eigen::Vector2d::Zero();
   }

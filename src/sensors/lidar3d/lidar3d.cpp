@@ -33,13 +33,6 @@ Lidar3d::Lidar3d(const SensorModel& model, const ObjectModel& owner, int index,
     cos_el_.push_back(std::cos(e));
     sin_el_.push_back(std::sin(e));
   }
-  const std::size_t n = channels() * columns();
-  column_origin_.resize(columns());
-  column_rotation_.resize(columns());
-  rays_.resize(n);
-  hits_.resize(n);
-  media_distance_.resize(n);
-  media_cell_.resize(n);
 }
 
 void Lidar3d::observe(const World& world, Nanos t) {
@@ -64,15 +57,24 @@ Pose3d Lidar3d::pose_at(Nanos t, const Pose3d& now) const {
 }
 
 SampleStatus Lidar3d::measure(const SensorContext& ctx) {
+  Buffers& buf = *scratch_;
+  const std::size_t n = channels() * columns();
+  buf.column_origin.resize(columns());
+  buf.column_rotation.resize(columns());
+  buf.rays.resize(n);
+  buf.hits.resize(n);
+  buf.media_distance.resize(n);
+  buf.media_cell.resize(n);
   place_columns(ctx);
   build_rays();
-  ctx.scene_3d().cast(rays_, object_id(), hits_);
+  ctx.scene_3d().cast(buf.rays, object_id(), buf.hits);
   cut_by_media(ctx);
   fill_points(ctx);
   return SampleStatus::kValid;
 }
 
 void Lidar3d::place_columns(const SensorContext& ctx) {
+  Buffers& buf = *scratch_;
   const Pose3d now = compose(ctx.world.pose3d(object_id()), mount_);
   sweep_.pose = now;
   const Nanos duration = seconds_to_nanos(sweep_duration());
@@ -80,25 +82,26 @@ void Lidar3d::place_columns(const SensorContext& ctx) {
   const Eigen::Matrix3d r_now = now.orientation.toRotationMatrix();
   for (std::size_t c = 0; c < columns(); ++c) {
     if (!params_.motion_distortion) {
-      column_origin_[c] = now.position;
-      column_rotation_[c] = r_now;
+      buf.column_origin[c] = now.position;
+      buf.column_rotation[c] = r_now;
       continue;
     }
     const Pose3d p = pose_at(sweep_.sweep_start + seconds_to_nanos(column_times_[c]), now);
-    column_origin_[c] = p.position;
-    column_rotation_[c] = p.orientation.toRotationMatrix();
+    buf.column_origin[c] = p.position;
+    buf.column_rotation[c] = p.orientation.toRotationMatrix();
   }
 }
 
 void Lidar3d::build_rays() {
+  Buffers& buf = *scratch_;
   // Column-major: the channels of one column are neighbours (one or two 16-ray packets from one
   // origin, nearly parallel: coherent traversal).
   const std::size_t nc = channels();
   for (std::size_t c = 0; c < columns(); ++c) {
-    const Eigen::Matrix3d& r = column_rotation_[c];
+    const Eigen::Matrix3d& r = buf.column_rotation[c];
     for (std::size_t k = 0; k < nc; ++k) {
-      scene::Ray& ray = rays_[c * nc + k];
-      ray.origin = column_origin_[c];
+      scene::Ray& ray = buf.rays[c * nc + k];
+      ray.origin = buf.column_origin[c];
       ray.direction =
           r * Eigen::Vector3d(cos_el_[k] * cos_az_[c], cos_el_[k] * sin_az_[c], sin_el_[k]);
       ray.max_distance = params_.range_max;
@@ -107,38 +110,39 @@ void Lidar3d::build_rays() {
 }
 
 void Lidar3d::cut_by_media(const SensorContext& ctx) {
-  std::fill(media_cell_.begin(), media_cell_.end(), -1);
+  Buffers& buf = *scratch_;
+  std::fill(buf.media_cell.begin(), buf.media_cell.end(), -1);
   // Every column origin lies within `travel` of the sweep's end: cells farther than
   // range_max + travel cannot be met.
   double travel = 0.0;
-  for (const Eigen::Vector3d& o : column_origin_) {
+  for (const Eigen::Vector3d& o : buf.column_origin) {
     travel = std::max(travel, (o - sweep_.pose.position).norm());
   }
-  media_ = media::MediaView(ctx.media, model().common.smoke, sweep_.pose.position,
-                            params_.range_max + travel);
-  if (media_.empty()) return;
-  std::fill(media_distance_.begin(), media_distance_.end(), kInf);
+  buf.media = media::MediaView(ctx.media, model().common.smoke, sweep_.pose.position,
+                               params_.range_max + travel);
+  if (buf.media.empty()) return;
+  std::fill(buf.media_distance.begin(), buf.media_distance.end(), kInf);
   const std::size_t nc = channels();
   for (std::size_t c = 0; c < columns(); ++c) {
     // A column's rays lie in the half-plane through its origin spanned by the sensor's z axis
     // and the column's forward direction f: a cell can only meet them when its centre is within
     // a radius of that plane and not more than a radius behind it.
-    const Eigen::Matrix3d& r = column_rotation_[c];
+    const Eigen::Matrix3d& r = buf.column_rotation[c];
     const Eigen::Vector3d f = r * Eigen::Vector3d(cos_az_[c], sin_az_[c], 0.0);
     const Eigen::Vector3d n = r * Eigen::Vector3d(-sin_az_[c], cos_az_[c], 0.0);
-    const Eigen::Vector3d& o = column_origin_[c];
-    for (int k = 0; k < static_cast<int>(media_.size()); ++k) {
-      const media::MediaView::Cell& cell = media_.cells()[k];
+    const Eigen::Vector3d& o = buf.column_origin[c];
+    for (int k = 0; k < static_cast<int>(buf.media.size()); ++k) {
+      const media::MediaView::Cell& cell = buf.media.cells()[k];
       const Eigen::Vector3d m = cell.center - o;
       if (std::abs(m.dot(n)) > cell.radius || m.dot(f) < -cell.radius) continue;
       for (std::size_t j = 0; j < nc; ++j) {
         const std::size_t i = c * nc + j;
-        const double limit = std::min(hits_[i].distance, params_.range_max);
+        const double limit = std::min(buf.hits[i].distance, params_.range_max);
         const double t =
-            media::entry_distance(o, rays_[i].direction, cell.center, cell.radius, limit);
-        if (t < media_distance_[i]) {
-          media_distance_[i] = t;
-          media_cell_[i] = k;
+            media::entry_distance(o, buf.rays[i].direction, cell.center, cell.radius, limit);
+        if (t < buf.media_distance[i]) {
+          buf.media_distance[i] = t;
+          buf.media_cell[i] = k;
         }
       }
     }
@@ -146,6 +150,7 @@ void Lidar3d::cut_by_media(const SensorContext& ctx) {
 }
 
 void Lidar3d::fill_points(const SensorContext& ctx) {
+  const Buffers& buf = *scratch_;
   sweep_.points.clear();
   sweep_.points_world.clear();
   sweep_.hit_object.clear();
@@ -156,11 +161,11 @@ void Lidar3d::fill_points(const SensorContext& ctx) {
     const auto time = static_cast<float>(column_times_[c]);
     for (std::size_t k = 0; k < nc; ++k) {
       const std::size_t i = c * nc + k;
-      const scene::RayHit& h = hits_[i];
+      const scene::RayHit& h = buf.hits[i];
       // A medium entered no farther than the surface wins (smoke in front of a wall, or at it).
-      const bool medium = media_cell_[i] >= 0 && media_distance_[i] <= h.distance;
+      const bool medium = buf.media_cell[i] >= 0 && buf.media_distance[i] <= h.distance;
       if (!medium && !h.hit()) continue;
-      const double distance = medium ? media_distance_[i] : h.distance;
+      const double distance = medium ? buf.media_distance[i] : h.distance;
       if (distance < params_.range_min) continue;  // blocked, but not measured
       double range = distance + (noisy ? rng().gaussian(params_.std) : 0.0);
       if (range > params_.range_max) continue;  // noise pushed it out of range: no return
@@ -170,9 +175,9 @@ void Lidar3d::fill_points(const SensorContext& ctx) {
                                static_cast<float>(e * sin_az_[c]),
                                static_cast<float>(range * sin_el_[k]), medium ? 0.0f : 1.0f,
                                static_cast<std::uint16_t>(k), 0, time});
-      sweep_.points_world.push_back(column_origin_[c] + range * rays_[i].direction);
+      sweep_.points_world.push_back(buf.column_origin[c] + range * buf.rays[i].direction);
       sweep_.hit_object.push_back(medium ? -1 : ctx.scene_3d().user_id(h.body));
-      sweep_.hit_medium.push_back(medium ? media_.cells()[media_cell_[i]].snapshot : -1);
+      sweep_.hit_medium.push_back(medium ? buf.media.cells()[buf.media_cell[i]].snapshot : -1);
     }
   }
 }

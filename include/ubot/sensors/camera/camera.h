@@ -25,12 +25,14 @@
 // with opacity min(effective density x opacity scale, max opacity), farthest cell first; alpha is
 // kept.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
 #include "ubot/core/pose3d.h"
+#include "ubot/core/scratch.h"
 #include "ubot/media/medium.h"
 #include "ubot/scene/scene.h"
 #include "ubot/sensors/sensor.h"
@@ -97,32 +99,44 @@ class Camera final : public Sensor {
   template <class F>
   void for_pixels_near(const Eigen::Vector3d& center, double radius, F&& f) const;
 
-  CameraModel params_;
-  Pose3d mount_;
-  CameraImage image_;
-  std::vector<int> pixel_of_ray_;          // rays in 4 x 4 tiles: ray k is pixel pixel_of_ray_[k]
-  std::vector<int> ray_of_pixel_;          // the inverse
-  std::vector<Eigen::Vector3d> link_dir_;  // per ray: (1, -(u - cx)/fx, -(v - cy)/fy)
-  std::vector<double> inv_length_;         // per ray: 1 / |link_dir|
-  double longest_ray_per_depth_ = 1.0;     // the longest ray's length per metre of depth
-  std::vector<scene::Ray> rays_;
-  std::vector<scene::RayHit> hits_;
-  std::vector<double> media_entry_;  // per ray: nearest medium entry (ray length), +inf none
-  struct Tinted {                    // a pixel whose ray enters a cell
+  // The rays' layout and link-frame directions: fixed by the model, computed once at
+  // construction and shared (immutable) by the clones that snapshots hold.
+  struct RayTable {
+    std::vector<int> pixel_of_ray;          // rays in 4 x 4 tiles: ray k is pixel pixel_of_ray[k]
+    std::vector<int> ray_of_pixel;          // the inverse
+    std::vector<Eigen::Vector3d> link_dir;  // per ray: (1, -(u - cx)/fx, -(v - cy)/fy)
+    std::vector<double> inv_length;         // per ray: 1 / |link_dir|
+    double longest_ray_per_depth = 1.0;     // the longest ray's length per metre of depth
+  };
+  static std::shared_ptr<const RayTable> make_ray_table(const CameraModel& params);
+  struct Tinted {  // a pixel whose ray enters a cell
     int pixel;
     double distance;
     int cell;
   };
-  std::vector<Tinted> tinted_, ordered_;   // in cell order; grouped by pixel
-  std::vector<std::size_t> first_, fill_;  // per pixel: its first entry in ordered_
   struct Blend {
     double tint[3];
     double opacity;
   };
-  std::vector<Blend> blends_;  // per view cell
-  media::MediaView media_;
+  // Working storage of one sample, rewritten by every sample before it is read: not state, so
+  // clones and restores leave it out (Scratch).
+  struct Buffers {
+    std::vector<scene::Ray> rays;
+    std::vector<scene::RayHit> hits;
+    std::vector<double> media_entry;       // per ray: nearest medium entry (ray length), +inf none
+    std::vector<Tinted> tinted, ordered;   // in cell order; grouped by pixel
+    std::vector<std::size_t> first, fill;  // per pixel: its first entry in ordered
+    std::vector<Blend> blends;             // per view cell
+    media::MediaView media;
+    std::vector<double> color;  // rgb_camera: RGB in [0, 1] per pixel
+  };
+
+  CameraModel params_;
+  Pose3d mount_;
+  std::shared_ptr<const RayTable> table_;
+  CameraImage image_;
   std::vector<Eigen::Vector3d> object_colors_;  // by object id, resolved at the first sample
-  std::vector<double> color_;                   // scratch: RGB in [0, 1] per pixel
+  Scratch<Buffers> scratch_;
 };
 
 }  // namespace ubot

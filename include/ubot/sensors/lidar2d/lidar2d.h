@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include "ubot/core/scratch.h"
 #include "ubot/scene/scene.h"
 #include "ubot/sensors/sensor.h"
 
@@ -73,13 +74,17 @@ class Lidar2d final : public Sensor {
   Lidar2dModel params_;
   std::vector<double> angles_;
   LaserScan scan_;
-  // Scratch, reused between samples.
-  std::vector<double> yaws_;
-  std::vector<scene::RayHit> hits_;
-  std::vector<double> surface_distance_;  // per beam, +inf for no surface hit
-  media::MediaView media_;                // this sample's cells near the sensor
-  std::vector<double> media_distance_;    // per beam: entry distance, +inf for none
-  std::vector<int> media_cell_;           // per beam: index into media_.cells(), -1 for none
+  // Working storage of one sample, rewritten by every sample before it is read: not state, so
+  // clones and restores leave it out (Scratch).
+  struct Buffers {
+    std::vector<double> yaws;
+    std::vector<scene::RayHit> hits;
+    std::vector<double> surface_distance;  // per beam, +inf for no surface hit
+    media::MediaView media;                // this sample's cells near the sensor
+    std::vector<double> media_distance;    // per beam: entry distance, +inf for none
+    std::vector<int> media_cell;           // per beam: index into media.cells(), -1 for none
+  };
+  Scratch<Buffers> scratch_;
 };
 
 }  // namespace ubot

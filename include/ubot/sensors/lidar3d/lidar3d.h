@@ -28,6 +28,7 @@
 #include <Eigen/Geometry>
 
 #include "ubot/core/pose3d.h"
+#include "ubot/core/scratch.h"
 #include "ubot/media/medium.h"
 #include "ubot/scene/scene.h"
 #include "ubot/sensors/sensor.h"
@@ -97,15 +98,19 @@ class Lidar3d final : public Sensor {
   LidarSweep sweep_;
   // The sensor's recent world poses (time, pose), oldest first: motion distortion only.
   std::deque<std::pair<Nanos, Pose3d>> history_;
-  // Scratch, reused between samples: per column its origin and orientation, per ray (column
-  // major) the ray, its surface hit, and its media entry.
-  std::vector<Eigen::Vector3d> column_origin_;
-  std::vector<Eigen::Matrix3d> column_rotation_;
-  std::vector<scene::Ray> rays_;
-  std::vector<scene::RayHit> hits_;
-  media::MediaView media_;
-  std::vector<double> media_distance_;
-  std::vector<int> media_cell_;
+  // Working storage of one sample, rewritten by every sample before it is read: per column its
+  // origin and orientation, per ray (column major) the ray, its surface hit, and its media
+  // entry. Not state: clones and restores leave it out (Scratch).
+  struct Buffers {
+    std::vector<Eigen::Vector3d> column_origin;
+    std::vector<Eigen::Matrix3d> column_rotation;
+    std::vector<scene::Ray> rays;
+    std::vector<scene::RayHit> hits;
+    media::MediaView media;
+    std::vector<double> media_distance;
+    std::vector<int> media_cell;
+  };
+  Scratch<Buffers> scratch_;
 };
 
 }  // namespace ubot
