@@ -13,6 +13,9 @@
 #include "ubot/core/error.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/record/mcap_recorder.h"
+#include "ubot/sensors/camera/camera.h"
+#include "ubot/sensors/lidar2d/lidar2d.h"
+#include "ubot/sensors/lidar3d/lidar3d.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {
@@ -211,6 +214,55 @@ TEST(Snapshot, RestoresIntoAnotherSimulationOfTheSameModel) {
   step_to(other, 5);
   other.restore(snapshot);
   EXPECT_EQ(record_to(other, 50, "other"), expected);
+}
+
+// What the sensors hold now: every camera image, lidar2d scan and lidar3d sweep, with each
+// sensor's sequence number and stamp, as bytes.
+std::string sensor_outputs(const Simulation& sim) {
+  std::string out;
+  auto add = [&out](const auto& v) {
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+  };
+  for (const auto& sensor : sim.sensors()) {
+    out += sensor->header().sensor_id + ":" + std::to_string(sensor->header().sequence) + "@" +
+           std::to_string(sensor->header().stamp) + ";";
+    if (const Camera* c = sensor_if<Camera>(*sensor)) {
+      add(c->image().depth);
+      add(c->image().rgba);
+    } else if (const Lidar2d* l = sensor_if<Lidar2d>(*sensor)) {
+      add(l->scan().ranges);
+    } else if (const Lidar3d* l3 = sensor_if<Lidar3d>(*sensor)) {
+      add(l3->sweep().points_world);
+    }
+  }
+  return out;
+}
+
+TEST(Snapshot, StaysUnchangedWhileItsSimulationStepsOn) {
+  // A snapshot shares no mutable state with the simulation it came from: after that simulation
+  // has stepped on (its cameras and lidars sampling again into their buffers), the snapshot
+  // still restores the outputs and the continuation of step 30, also into a simulation whose
+  // sensors have never sampled.
+  for (const auto& model : {warehouse_model(), busy_model()}) {
+    Simulation straight(model);
+    step_to(straight, 30);
+    const std::string outputs_at30 = sensor_outputs(straight);
+    const std::string expected = record_to(straight, 45, "straight");
+
+    Simulation sim(model);
+    step_to(sim, 30);
+    const SimulationSnapshot at30 = sim.snapshot();
+    step_to(sim, 60);
+    ASSERT_NE(sensor_outputs(sim), outputs_at30);  // the outputs did change meanwhile
+
+    Simulation fresh(model);
+    fresh.restore(at30);
+    EXPECT_EQ(sensor_outputs(fresh), outputs_at30);
+    EXPECT_EQ(record_to(fresh, 45, "fresh"), expected);
+    sim.restore(at30);
+    EXPECT_EQ(sensor_outputs(sim), outputs_at30);
+    EXPECT_EQ(record_to(sim, 45, "again"), expected);
+  }
 }
 
 TEST(Snapshot, RefusesASnapshotOfAnotherModel) {
