@@ -52,7 +52,9 @@ class Sensor {
   // Snapshots (Simulation::snapshot / restore): a sensor's runtime state (header, schedule,
   // random stream, histories, last output) is the sensor object itself, so a snapshot holds a
   // clone and a restore copies the clone's state back into this object (which stays the one
-  // sensors() lists). copy_state_from needs a sensor of the same type and model.
+  // sensors() lists). copy_state_from needs a sensor of the same type and model. Working buffers
+  // that every sample rewrites are Scratch (core/scratch.h): clones leave them out and
+  // copy_state_from keeps this object's, so neither copies more than the state.
   virtual std::unique_ptr<Sensor> clone() const = 0;
   virtual void copy_state_from(const Sensor& other) = 0;
   // The sensor as its concrete type, for visit_sensor (sensor_types.h).
