@@ -27,7 +27,8 @@ std::string file_error(const std::string& path) {
 
 // A fresh directory for one test's files.
 std::filesystem::path fresh_dir(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / name;
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / (name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -42,6 +43,13 @@ std::string write_mesh_world(const std::filesystem::path& dir, const std::string
 
 std::string mesh_world_error(const std::filesystem::path& dir, const std::string& mesh) {
   return file_error(write_mesh_world(dir, mesh));
+}
+
+// What mesh_world_error must give when the mesh `mesh` in `dir` is refused for `reason`.
+std::string mesh_refused(const std::filesystem::path& dir, const std::string& mesh,
+                         const std::string& reason) {
+  return (dir / "w.yaml").string() + ":2:32: obstacle[0].shape.file: " + (dir / mesh).string() +
+         ": " + reason;
 }
 
 TEST(DuplicateKeys, AreAnErrorNamingBothLines) {
@@ -130,9 +138,8 @@ TEST(NonRegularFiles, AFifoMeshIsRefusedNamingIt) {
   const std::filesystem::path dir = fresh_dir("fifo_mesh");
   ASSERT_EQ(mkfifo((dir / "part.obj").c_str(), 0600), 0);
   EXPECT_EQ(mesh_world_error(dir, "part.obj"),
-            (dir / "w.yaml").string() +
-                ":2:32: obstacle[0].shape.file: " + (dir / "part.obj").string() +
-                ": not a regular file (a directory, device or FIFO), not a mesh");
+            mesh_refused(dir, "part.obj",
+                         "not a regular file (a directory, device or FIFO), not a mesh"));
 }
 
 TEST(NonRegularFiles, AFifoMaterialNextToAnObjIsSkippedNotWaitedOn) {
@@ -151,10 +158,9 @@ TEST(HostileMesh, ThePlyThatCrashedAssimpIsRefusedWithAMessage) {
   const std::filesystem::path dir = fresh_dir("assimp_ply_crash");
   std::filesystem::copy_file(UBOT_SOURCE_DIR "/tests/config/data/assimp-5.2-ply-segv.ply",
                              dir / "crash.ply");
-  EXPECT_EQ(mesh_world_error(dir, "crash.ply"),
-            (dir / "w.yaml").string() +
-                ":2:32: obstacle[0].shape.file: " + (dir / "crash.ply").string() +
-                ": not a valid PLY mesh: a header byte 0xFF that is not text");
+  EXPECT_EQ(
+      mesh_world_error(dir, "crash.ply"),
+      mesh_refused(dir, "crash.ply", "not a valid PLY mesh: a header byte 0xFF that is not text"));
 }
 
 TEST(HostileMesh, PlyElementsThatDoNotFitTheFileAreRefused) {
@@ -164,11 +170,11 @@ TEST(HostileMesh, PlyElementsThatDoNotFitTheFileAreRefused) {
          "property float y\nproperty float z\nelement face 1\nproperty list uchar int "
          "vertex_indices\nend_header\n"
       << std::string(40, '\0');
-  EXPECT_EQ(mesh_world_error(dir, "big.ply"),
-            (dir / "w.yaml").string() +
-                ":2:32: obstacle[0].shape.file: " + (dir / "big.ply").string() +
-                ": not a valid PLY mesh: its elements need at least 12000001 bytes, the file "
-                "has 40 after the header");
+  EXPECT_EQ(
+      mesh_world_error(dir, "big.ply"),
+      mesh_refused(dir, "big.ply",
+                   "not a valid PLY mesh: its elements need at least 12000001 bytes, the file "
+                   "has 40 after the header"));
 }
 
 TEST(HostileMesh, AWellFormedPlyMeshStillLoads) {
@@ -186,27 +192,25 @@ TEST(HostileMesh, AWellFormedPlyMeshStillLoads) {
 // a byte inserted in its vertices). Assimp's triangulation asserted on it and aborted `ubot
 // validate` (SIGABRT); ubot now checks the imported faces before assimp post-processes them.
 TEST(HostileMesh, APlyFaceWithoutVerticesIsRefusedNotAborted) {
-  const std::filesystem::path dir = fresh_dir("ply_empty_face_" + std::to_string(getpid()));
+  const std::filesystem::path dir = fresh_dir("ply_empty_face");
   std::filesystem::copy_file(UBOT_SOURCE_DIR "/tests/config/data/assimp-5.2-ply-empty-face.ply",
                              dir / "empty.ply");
   EXPECT_EQ(mesh_world_error(dir, "empty.ply"),
-            (dir / "w.yaml").string() + ":2:32: obstacle[0].shape.file: " +
-                (dir / "empty.ply").string() + ": face 0 of mesh 0 has no vertex");
+            mesh_refused(dir, "empty.ply", "face 0 of mesh 0 has no vertex"));
   // The same in ascii: a face line "0".
   std::ofstream(dir / "ascii.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
                                       "property float y\nproperty float z\nelement face 2\n"
                                       "property list uchar int vertex_indices\nend_header\n"
                                       "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n0\n";
   EXPECT_EQ(mesh_world_error(dir, "ascii.ply"),
-            (dir / "w.yaml").string() + ":2:32: obstacle[0].shape.file: " +
-                (dir / "ascii.ply").string() + ": face 1 of mesh 0 has no vertex");
+            mesh_refused(dir, "ascii.ply", "face 1 of mesh 0 has no vertex"));
 }
 
 // The PLY seeds of fuzz_mesh (tests/fuzz/corpus/mesh: a first byte picking the extension, then
 // the file) are meshes that load: ascii quads, binary little-endian with colours, binary
 // big-endian doubles, all through the shared header check and assimp.
 TEST(HostileMesh, PlyMeshesOfEveryFormatLoad) {
-  const std::filesystem::path dir = fresh_dir("ply_formats_" + std::to_string(getpid()));
+  const std::filesystem::path dir = fresh_dir("ply_formats");
   const struct {
     const char* seed;
     std::size_t vertices, triangles;
@@ -226,13 +230,12 @@ TEST(HostileMesh, PlyMeshesOfEveryFormatLoad) {
 
 // The shared reader's errors name the header line, behind the mesh's own prefix.
 TEST(HostileMesh, APlyHeaderErrorNamesItsLine) {
-  const std::filesystem::path dir = fresh_dir("ply_line_" + std::to_string(getpid()));
+  const std::filesystem::path dir = fresh_dir("ply_line");
   std::ofstream(dir / "t.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty int64 x\n"
                                   "end_header\n0\n0\n0\n";
-  EXPECT_EQ(mesh_world_error(dir, "t.ply"),
-            (dir / "w.yaml").string() +
-                ":2:32: obstacle[0].shape.file: " + (dir / "t.ply").string() +
-                ": not a valid PLY mesh: header line 4: unknown PLY type 'int64'");
+  EXPECT_EQ(
+      mesh_world_error(dir, "t.ply"),
+      mesh_refused(dir, "t.ply", "not a valid PLY mesh: header line 4: unknown PLY type 'int64'"));
 }
 
 }  // namespace
