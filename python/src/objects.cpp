@@ -95,12 +95,6 @@ void bind_objects(py::module_& m) {
       .def_property_readonly("shape_kind",
                              [](const ObjectRef& o) { return shape_name(model_of(o).shape.kind); })
       .def_property_readonly("vertices", outline)
-      .def_property_readonly(
-          "center", [](const ObjectRef& o) { return pair(world_of(o).shape(o.id).center); },
-          "World-frame centre of a circle shape (the clearance metric of ubot.sweep needs it).")
-      .def_property_readonly(
-          "closed", [](const ObjectRef& o) { return world_of(o).shape(o.id).closed; },
-          "False for a linestring, whose vertices are an open chain.")
       .def_property_readonly("unobstructed",
                              [](const ObjectRef& o) { return model_of(o).unobstructed; })
       .def_property_readonly("color", [](const ObjectRef& o) { return model_of(o).color; })

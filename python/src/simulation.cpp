@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "bindings.h"
 #include "errors.h"
@@ -174,6 +175,15 @@ void bind_simulation(py::module_& m) {
           py::arg("a"), py::arg("b"),
           "Distance (m) between objects a and b (names, ids or Objects) now: 0 when their shapes "
           "touch or overlap.")
+      .def(
+          "min_clearance",
+          [](const Handle& h, const py::handle& o) {
+            const double d = h->sim().world().clearance(id_of(h, o));
+            return std::isinf(d) ? std::numeric_limits<double>::quiet_NaN() : d;
+          },
+          py::arg("object"),
+          "Distance (m) from the object (name, id or Object) to the nearest other object it can "
+          "collide with (unobstructed ones left out) now; NaN when there is none.")
       .def("fov_detections", [](const SimHandle& h) { return h.sim().world().fov_detections(); })
       .def_property_readonly("world_name",
                              [](const SimHandle& h) { return h.sim().world().model().world.name; })

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "behavior.h"
@@ -251,6 +252,15 @@ void World::check_arrival(int id) {
   } else {
     s.arrive = false;
   }
+}
+
+double World::clearance(int id) const {
+  double nearest = std::numeric_limits<double>::infinity();
+  for (int other = 0; other < static_cast<int>(size()); ++other) {
+    if (other == id || model_->objects[other].unobstructed) continue;
+    nearest = std::min(nearest, distance(state_.shapes[id], state_.shapes[other]));
+  }
+  return nearest;
 }
 
 void World::check_collisions() {

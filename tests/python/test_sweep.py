@@ -113,9 +113,12 @@ def test_a_local_cluster_equals_serial_runs_row_by_row(work, local_client):
     assert len(written) == 8 and list(written["run"]) == list(range(8))
     with open(os.path.join(work, "out", "summary.png"), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
-    # A run re-run alone gives the same row.
-    alone = serial_table(ubot.sweep.load(sweep.file))
-    assert csv_lines(alone)[5] == csv_lines(on_dask)[5]
+    # A run re-run alone, in a fresh load of the sweep file, gives the same row.
+    from ubot.sweep import report
+
+    alone = report.table([run_task(ubot.sweep.load(sweep.file).runs[5])],
+                         sweep.parameter_names)
+    assert csv_lines(alone)[1] == csv_lines(on_dask)[6]
 
 
 def test_the_row_matches_the_simulation_stepped_by_hand(work):
@@ -174,14 +177,23 @@ def test_clearance_geometry_against_hand_computed_distances():
         assert d("robot_0", "line") == pytest.approx(2.5)
         assert d("dot", "line") == 0.0  # on the open chain
         # The metric: the nearest collidable object (the unobstructed one, nearer, left out).
+        assert sim.min_clearance("robot_0") == pytest.approx(1.5)
+        assert sim.min_clearance("dot") == 0.0
         robot = metrics.robot_metrics(sim)[0]
         assert robot.min_clearance == pytest.approx(1.5)
         sim.set_state("far", [0.7, 0, 0])
-        robot.after_step(0.1, clearance=True)
+        robot.after_step(0.1)
         assert robot.min_clearance == pytest.approx(1.5)
         sim.set_state("dot", [0, 1.2, 0])
-        robot.after_step(0.2, clearance=True)
+        robot.after_step(0.2)
         assert robot.min_clearance == pytest.approx(1.2 - 0.5 - 0.1)
+        sim.set_state("dot", [0, 3, 0])
+        robot.after_step(0.3)  # the minimum stays the smallest seen
+        assert robot.min_clearance == pytest.approx(1.2 - 0.5 - 0.1)
+    alone = "world: {width: 10, height: 10}\nrobot:\n  - {shape: {name: circle, radius: 0.5}}\n"
+    with ubot.Simulation.from_yaml(alone, threads=1) as sim:
+        assert np.isnan(sim.min_clearance("robot_0"))  # nothing to collide with
+        assert np.isnan(metrics.robot_metrics(sim)[0].min_clearance)
 
 
 def test_resume_skips_the_runs_already_done(work, monkeypatch):

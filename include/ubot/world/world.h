@@ -108,6 +108,10 @@ class World {
   const ObjectState& object(int id) const { return state_.objects[id]; }
   // The object's shape at its current pose.
   const WorldShape& shape(int id) const { return state_.shapes[id]; }
+  // Distance (m) from object `id`'s shape to the nearest other object it can collide with
+  // (geometry's distance(); unobstructed objects and the grid map are left out): 0 when touching
+  // or overlapping, +inf when there is no such object. The sweeps' min_clearance metric.
+  double clearance(int id) const;
 
   // The running state, to copy out and assign back (Simulation::snapshot / restore). A state
   // assigned back must come from a world of the same model (Simulation checks that).
@@ -167,8 +171,8 @@ class World {
   // the Python module of one step share one sweep. Safe to call from several threads at once;
   // the reference lives until the next change of the state.
   const std::vector<std::vector<int>>& fov_detections() const;
-  // The sweep itself, on every call (what fov_detections keeps): objects sorted along x, each
-  // observer testing only its neighbours instead of every pair.
+  // The sweep itself, on every call (what fov_detections keeps): objects sorted into rows, then
+  // by x, each observer testing only its neighbours instead of every pair.
   std::vector<std::vector<int>> sweep_fov_detections() const;
   // True when `observer`'s field of view meets an occupied cell of the grid map; the lists above
   // then end with the map's IR-SIM id, size() (it comes after every robot and obstacle).
@@ -228,8 +232,9 @@ class World {
 
   // fov_detections of state_, once asked for; emptied by every member that changes state_
   // (fog() aside: the detections do not read the fog). The mutex makes the first call from
-  // concurrent readers sweep once. A copied world starts empty (a mutex cannot be copied) and
-  // sweeps again when asked.
+  // concurrent const readers sweep once; clearing happens only in non-const members, which (as
+  // for any C++ object) must not run while a reader holds the lists. A copied world starts
+  // empty (a mutex cannot be copied) and sweeps again when asked.
   class FovCache {
    public:
     FovCache() = default;

@@ -126,12 +126,11 @@ def simulate(run, out_dir=None):
     with sim:
         if out_dir is not None:
             _record(sim, run, out_dir)
-        robots = builtin.robot_metrics(sim)
-        clearance = "min_clearance" in run.metrics
+        robots = builtin.robot_metrics(sim, clearance="min_clearance" in run.metrics)
         while sim.step_count < run.steps and not sim.done():
             sim.step()
             for r in robots:
-                r.after_step(sim.time, clearance)
+                r.after_step(sim.time)
         columns = {"steps": sim.step_count, "time": sim.time}
         wanted = [m for m in run.metrics if m in BUILTIN_METRICS]
         for name, r in zip(sim.robot_names, robots):
