@@ -18,23 +18,20 @@
 
 namespace {
 
-constexpr std::array kKinematics = {ubot::KinematicsKind::kDiff, ubot::KinematicsKind::kOmni,
-                                    ubot::KinematicsKind::kAcker,
-                                    ubot::KinematicsKind::kOmniAngular};
-
 // The kinematics named `name` (as YAML's kinematics.name), or ValueError.
 ubot::KinematicsKind kinematics_of(const std::string& name) {
-  for (ubot::KinematicsKind kind : kKinematics) {
-    if (name == ubot::kinematics_name(kind)) return kind;
+  if (const auto kind = ubot::kinematics_from_name(name)) return *kind;
+  std::string known;
+  for (ubot::KinematicsKind kind : ubot::kKinematicsKinds) {
+    known += (known.empty() ? "" : ", ") + std::string(ubot::kinematics_name(kind));
   }
-  ubot::python::throw_value_error("unknown kinematics '" + name +
-                                  "' (known: diff, omni, acker, omni_angular)");
+  ubot::python::throw_value_error("unknown kinematics '" + name + "' (known: " + known + ")");
 }
 
 // Every kinematics when none is named, else that one.
 std::vector<ubot::KinematicsKind> kinematics_list(const std::optional<std::string>& name) {
   if (name) return {kinematics_of(*name)};
-  return {kKinematics.begin(), kKinematics.end()};
+  return {std::begin(ubot::kKinematicsKinds), std::end(ubot::kKinematicsKinds)};
 }
 
 // The built-in `behavior:` names available for those kinematics, in the loader's order.

@@ -122,13 +122,8 @@ KinematicsModel read_kinematics(const std::optional<Field>& field,
     return k;
   }
   const Field name_field = m.require("name");
-  const std::string name =
-      name_field.as_choice({"diff", "omni", "omni_angular", "acker", "static"});
-  k.kind = name == "diff"           ? KinematicsKind::kDiff
-           : name == "omni"         ? KinematicsKind::kOmni
-           : name == "omni_angular" ? KinematicsKind::kOmniAngular
-           : name == "acker"        ? KinematicsKind::kAcker
-                                    : KinematicsKind::kNone;
+  k.kind = *kinematics_from_name(
+      name_field.as_choice({"diff", "omni", "omni_angular", "acker", "static"}));
   k.noise = m.boolean("noise", false);
   // IR-SIM's noise coefficients: omni one per velocity component, omni_angular one per
   // component too (forward, lateral, yaw rate), diff and acker four.

@@ -69,6 +69,13 @@ const char* kinematics_name(KinematicsKind kind) {
   return "?";
 }
 
+std::optional<KinematicsKind> kinematics_from_name(std::string_view name) {
+  for (KinematicsKind kind : kKinematicsKinds) {
+    if (name == kinematics_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
 std::span<const std::string_view> builtin_behavior_names() {
   static constexpr std::string_view kNames[] = {"dash", "rvo", "sfm"};
   return kNames;

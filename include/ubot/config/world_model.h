@@ -97,7 +97,13 @@ struct ShapeModel {
 // ---- Motion -------------------------------------------------------------------------------------
 
 enum class KinematicsKind { kNone, kDiff, kOmni, kAcker, kOmniAngular };
+// Every kind, in the order `kinematics.name` lists them: diff, omni, omni_angular, acker, static.
+inline constexpr KinematicsKind kKinematicsKinds[] = {
+    KinematicsKind::kDiff, KinematicsKind::kOmni, KinematicsKind::kOmniAngular,
+    KinematicsKind::kAcker, KinematicsKind::kNone};
+// The YAML name of a kind ("static" for kNone), and back (nullopt for an unknown name).
 const char* kinematics_name(KinematicsKind kind);
+std::optional<KinematicsKind> kinematics_from_name(std::string_view name);
 
 struct KinematicsModel {
   KinematicsKind kind = KinematicsKind::kNone;  // kNone: the object never moves
