@@ -108,7 +108,10 @@ TEST(Fov, SweepMatchesThePairwiseTest) {
 TEST(Fov, KeptDetectionsAreSweptOnceAndFollowEveryStep) {
   World w(load_world(kKnownWorld));
   const std::vector<std::vector<int>>& first = w.fov_detections();
-  EXPECT_EQ(&w.fov_detections(), &first);  // kept: the second reader gets the same sweep
+  // Kept: the second reader gets the same lists, not a new sweep (which would be a new vector,
+  // allocated while the old one still lived, so at another address).
+  const std::vector<int>* const kept = first.data();
+  EXPECT_EQ(w.fov_detections().data(), kept);
   EXPECT_EQ(first, w.sweep_fov_detections());
   EXPECT_EQ(first[kWatcher], kWatcherSees[0]);
   for (int k = 1; k <= 8; ++k) {
@@ -163,14 +166,16 @@ TEST(Fov, ACopiedWorldKeepsItsOwnDetections) {
 // Readers on several threads at once (sensors sample a const World in parallel) share one sweep.
 TEST(Fov, ConcurrentReadersShareOneSweep) {
   const World w(load_world(kKnownWorld));
-  std::vector<const std::vector<std::vector<int>>*> seen(8, nullptr);
+  // Each reader notes the lists' storage: a second sweep would have put new storage there.
+  std::vector<const std::vector<int>*> seen(8, nullptr);
   std::vector<std::thread> readers;
   for (std::size_t i = 0; i < seen.size(); ++i) {
-    readers.emplace_back([&w, &seen, i] { seen[i] = &w.fov_detections(); });
+    readers.emplace_back([&w, &seen, i] { seen[i] = w.fov_detections().data(); });
   }
   for (std::thread& t : readers) t.join();
   for (const auto* s : seen) EXPECT_EQ(s, seen[0]);
-  EXPECT_EQ((*seen[0])[kWatcher], kWatcherSees[0]);
+  EXPECT_EQ(w.fov_detections().data(), seen[0]);
+  EXPECT_EQ(w.fov_detections()[kWatcher], kWatcherSees[0]);
 }
 
 }  // namespace
