@@ -189,8 +189,8 @@ void BM_WarehouseRestore(benchmark::State& state) {
 }
 BENCHMARK(BM_WarehouseRestore)->Unit(benchmark::kMicrosecond);
 
-// 256 shapes in a 20 m x 20 m square, a quarter each circles, rectangles, hexagons and
-// 3-vertex linestrings, at random poses (fixed seed).
+// 256 shapes in a 20 m x 20 m square, a quarter each circles, rectangles, irregular hexagons
+// (vertices at 0..5 rad) and 3-vertex linestrings, at random poses (fixed seed).
 std::vector<WorldShape> shape_field() {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> xy(-10.0, 10.0), yaw(-3.14, 3.14), size(0.2, 1.0);
