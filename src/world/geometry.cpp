@@ -93,10 +93,10 @@ double circle_chain_distance(const WorldShape& circle, const WorldShape& chain) 
 }
 
 // Two chains that do not meet are closest at a vertex of one of them: the smallest distance
-// from either chain's vertices to the other chain's edges. Chains whose bounding boxes are
-// apart cannot meet (the common case of a clearance: no crossing tests).
+// from either chain's vertices to the other chain's edges (intersects() tests the bounding
+// boxes first: the common case of a clearance needs no crossing tests).
 double chain_chain_distance(const WorldShape& a, const WorldShape& b) {
-  if (a.box.overlaps(b.box) && chains_intersect(a, b)) return 0.0;
+  if (intersects(a, b)) return 0.0;
   double best = std::numeric_limits<double>::infinity();
   for (const Vec2& v : a.vertices) best = std::min(best, boundary_distance(b, v));
   for (const Vec2& v : b.vertices) best = std::min(best, boundary_distance(a, v));

@@ -143,6 +143,20 @@ TEST(Geometry, DistanceLinestrings) {
   EXPECT_DOUBLE_EQ(distance(line({{3, 4}}), a), std::hypot(2.0, 3.0));
 }
 
+// The single-vertex rule of the edge walk serves every test, not distance alone: a one-vertex
+// linestring is a point to collisions and containment too.
+TEST(Geometry, AOneVertexLinestringIsAPointEverywhere) {
+  const WorldShape dot = line({{0.5, 0.5}});
+  EXPECT_TRUE(intersects(dot, box(0, 0, 0, 2, 2)));     // inside the square
+  EXPECT_TRUE(intersects(circle(0.5, 1.0, 0.5), dot));  // on the circle's edge
+  EXPECT_FALSE(intersects(circle(0.5, 1.2, 0.5), dot));
+  EXPECT_FALSE(intersects(dot, line({{-3, 3}, {3, 3}})));
+  EXPECT_TRUE(intersects(dot, line({{0, 0.5}, {1, 0.5}})));  // on the segment
+  EXPECT_TRUE(contains(dot, Eigen::Vector2d(0.5, 0.5)));
+  EXPECT_FALSE(contains(dot, Eigen::Vector2d(0.5, 0.6)));
+  EXPECT_DOUBLE_EQ(boundary_distance(dot, Eigen::Vector2d(3.5, 4.5)), 5.0);
+}
+
 TEST(Geometry, DistanceToACompoundIsToItsParts) {
   const WorldShape discs = two_discs(0, 0, 0);  // discs of radius 0.5 at (-1.5, 0), (1.5, 0)
   // (0, 2) is 1.5 from the hull's edge y = 0.5 but hypot(1.5, 2) from each disc's centre.
