@@ -178,7 +178,7 @@ inline bool GridCaster::step(Walk& w) const {
     // too (closed squares).
     for (const auto& [a, b, face] :
          {std::tuple{edge_i + w.si, edge_j, 1}, std::tuple{edge_i, edge_j + w.sj, 2}}) {
-      if (a >= 0 && a < nx_ && b >= 0 && b < ny_ && clearance(a, b) == 0) {
+      if (a >= 0 && a < nx_ && b >= 0 && b < ny_ && occupied(a, b)) {
         w.hit = hit_in_cell(w, t_next, t_next, face);
         return true;
       }

@@ -65,7 +65,9 @@ class GridCaster {
   // 0 for an occupied cell, else the side of the largest free square with the cell as its corner
   // toward (+x, +y) (<= 255); clearance_[q] holds the squares toward (x sign, y sign) =
   // (q & 1 ? - : +, q & 2 ? - : +).
-  int clearance(int i, int j) const { return clearance_[0][static_cast<std::size_t>(j) * nx_ + i]; }
+  bool occupied(int i, int j) const {
+    return clearance_[0][static_cast<std::size_t>(j) * nx_ + i] == 0;
+  }
   struct Walk;
   bool start(Walk& w, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
              double max_distance) const;

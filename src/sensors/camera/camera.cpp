@@ -95,7 +95,6 @@ SampleStatus Camera::measure(const SensorContext& ctx) {
   image_.pose = pose;
   image_.medium_pixels = 0;
   build_rays(pose);
-  scratch_->hits.resize(scratch_->rays.size());
   ctx.scene_3d().cast(scratch_->rays, object_id(), scratch_->hits);
   if (params_.depth) {
     media_depth(ctx, pose);
@@ -111,6 +110,7 @@ void Camera::build_rays(const Pose3d& pose) {
   const Eigen::Matrix3d r = pose.orientation.toRotationMatrix();
   std::vector<scene::Ray>& rays = scratch_->rays;
   rays.resize(table_->link_dir.size());
+  scratch_->hits.resize(rays.size());
   for (std::size_t k = 0; k < rays.size(); ++k) {
     rays[k].origin = pose.position;
     rays[k].direction = r * table_->link_dir[k];  // optical z component 1: distances are depths
