@@ -216,11 +216,18 @@ class WorldLoader {
     }
     if (!list.is_sequence()) list.fail("expected a list of object groups (or one mapping)");
     // One object per entry at least: no doubling copies of 100 000 objects' models.
-    model_.objects.reserve(model_.objects.size() + list.size());
+    reserve_objects(model_.objects.size() + list.size());
     for (std::size_t g = 0; g < list.size(); ++g) {
       read_group(list.item(g), role, first_group + static_cast<int>(g));
     }
     return first_group + static_cast<int>(list.size());
+  }
+
+  // Room for `needed` objects, growing geometrically: an exact reserve per group would move
+  // every model so far once per group (quadratic in a list of many groups with `number`).
+  void reserve_objects(std::size_t needed) {
+    const std::size_t capacity = model_.objects.capacity();
+    if (needed > capacity) model_.objects.reserve(std::max(needed, 2 * capacity));
   }
 
   void read_group(const Field& field, Role role, int group) {
@@ -234,7 +241,7 @@ class WorldLoader {
       number = static_cast<int>(n);
     }
     const Placement placement = place(m, number, role, group);
-    model_.objects.reserve(model_.objects.size() + static_cast<std::size_t>(number));
+    reserve_objects(model_.objects.size() + static_cast<std::size_t>(number));
     config::ObjectReader reader(
         m, number, model_.warnings,
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
