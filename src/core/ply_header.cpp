@@ -38,7 +38,7 @@ bool is_end_header(std::string_view line) {
 }
 
 // The header's lines (without line ends) up to `end_header`, and the offset of the body.
-void split_header_lines(std::string_view bytes, PlyHeader& h) {
+void split_header_lines(std::string_view bytes, PlyHeaderBytes allowed, PlyHeader& h) {
   const std::string_view window = bytes.substr(0, std::min(bytes.size(), kMaxPlyHeaderBytes));
   std::size_t pos = 0;
   for (std::size_t nl; (nl = window.find('\n', pos)) != std::string_view::npos; pos = nl + 1) {
@@ -47,7 +47,7 @@ void split_header_lines(std::string_view bytes, PlyHeader& h) {
     if (h.lines.empty() && line != "ply") {
       fail(h.source, "not a PLY file: it does not start with the line 'ply' (offset 0)");
     }
-    check_text(line, h.source);
+    if (allowed == PlyHeaderBytes::kPrintableAscii) check_text(line, h.source);
     h.lines.emplace_back(line);
     if (is_end_header(line)) {
       h.body_offset = nl + 1;
@@ -232,21 +232,15 @@ bool PlyElement::has_list() const {
                      [](const PlyProperty& p) { return p.is_list; });
 }
 
-const PlyElement* PlyHeader::find(std::string_view name) const {
-  for (const PlyElement& e : elements) {
-    if (e.name == name) return &e;
-  }
-  return nullptr;
-}
-
 std::string PlyHeader::error_at(int line, std::string_view what) const {
   return fmt::format("{}: header line {}: {}", source, line, what);
 }
 
-PlyHeader read_ply_header(std::string_view bytes, const std::string& source) {
+PlyHeader read_ply_header(std::string_view bytes, const std::string& source,
+                          PlyHeaderBytes allowed) {
   PlyHeader h;
   h.source = source;
-  split_header_lines(bytes, h);
+  split_header_lines(bytes, allowed, h);
   LineParser parser(h);
   for (std::size_t i = 1; i < h.lines.size(); ++i) {
     parser.parse(static_cast<int>(i + 1), split_words(h.lines[i]));

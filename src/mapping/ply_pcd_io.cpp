@@ -179,7 +179,8 @@ LoadedCloud read_ply_bytes(const std::vector<char>& data, const std::string& pat
   LoadedCloud out;
   out.info.format = CloudFormat::kPly;
   out.info.file_bytes = data.size();
-  const PlyHeader header = read_ply_header(std::string_view(data.data(), data.size()), path);
+  const PlyHeader header =
+      read_ply_header(std::string_view(data.data(), data.size()), path, PlyHeaderBytes::kAny);
   if (header.format != PlyFormat::kBinaryLittleEndian) {
     throw Error(header.error_at(
         header.format_line, fmt::format("format '{}' is not supported (binary_little_endian only)",

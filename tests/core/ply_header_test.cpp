@@ -51,8 +51,7 @@ TEST(PlyHeader, ReadsAnAsciiMeshHeader) {
   EXPECT_EQ(v.properties[2].type.size, 4);
   EXPECT_FALSE(v.has_list());
   const PlyElement& f = h.elements[1];
-  EXPECT_EQ(h.find("face"), &f);
-  EXPECT_EQ(h.find("edge"), nullptr);
+  EXPECT_EQ(f.name, "face");
   ASSERT_EQ(f.properties.size(), 1u);
   EXPECT_TRUE(f.properties[0].is_list);
   EXPECT_EQ(f.properties[0].count_type.kind, 'U');
@@ -255,6 +254,18 @@ TEST(PlyHeader, OtherLinesAndBytesAreRefused) {
             "f.ply: a header byte 0xC3 that is not text");
   EXPECT_EQ(header_error("ply\nformat\tascii 1.0\nend_header\n"),
             "f.ply: a header byte 0x09 that is not text");
+}
+
+// ubot's own readers (point clouds) take any bytes: a tab separates words, UTF-8 stays text.
+TEST(PlyHeader, AnyBytesAreTakenWhenTheCallerAllowsThem) {
+  const PlyHeader h = read_ply_header(
+      "ply\nformat\tbinary_little_endian 1.0\ncomment caf\xc3\xa9\nelement vertex 2\n"
+      "property float x\nend_header\n",
+      "f.ply", PlyHeaderBytes::kAny);
+  EXPECT_EQ(h.format, PlyFormat::kBinaryLittleEndian);
+  ASSERT_EQ(h.elements.size(), 1u);
+  EXPECT_EQ(h.elements[0].count, 2u);
+  EXPECT_EQ(h.lines[2], "comment caf\xc3\xa9");
 }
 
 }  // namespace

@@ -60,8 +60,6 @@ struct PlyHeader {
   std::vector<PlyElement> elements;  // in file order; a file may have none
   std::vector<std::string> lines;    // every header line, `ply` to `end_header`, without line end
   std::size_t body_offset = 0;       // the header's bytes, line ends included: the body's offset
-  // The first element called `name`, or nullptr.
-  const PlyElement* find(std::string_view name) const;
   // "SOURCE: header line N: what" (N the line, `ply` being 1).
   std::string error_at(int line, std::string_view what) const;
 };
@@ -71,11 +69,15 @@ inline constexpr std::size_t kMaxPlyHeaderBytes = std::size_t{1} << 16;
 
 // Reads the header at the start of `bytes` (the file, or at least its first kMaxPlyHeaderBytes
 // bytes). `source` starts every error message: the path, or the path and what the file was to be
-// ("m.ply: not a valid PLY mesh"). Besides syntax, it refuses a header byte that is not
-// printable ASCII (assimp 5.2 crashed on one), a second format line, a property outside an
-// element, two properties of one name in an element, a list whose length type is not an integer
-// and an element with records but no property (it would take no bytes: any count would fit).
-PlyHeader read_ply_header(std::string_view bytes, const std::string& source);
+// ("m.ply: not a valid PLY mesh"). Besides syntax, it refuses a second format line, a property
+// outside an element, two properties of one name in an element, a list whose length type is not
+// an integer and an element with records but no property (it would take no bytes: any count
+// would fit). With kPrintableAscii it also refuses a header byte that is not printable ASCII (a
+// tab or UTF-8 included): what a file handed to assimp needs, as assimp 5.2 crashed on one.
+// ubot's own readers take kAny: words are then split at any whitespace.
+enum class PlyHeaderBytes { kPrintableAscii, kAny };
+PlyHeader read_ply_header(std::string_view bytes, const std::string& source,
+                          PlyHeaderBytes allowed = PlyHeaderBytes::kPrintableAscii);
 
 // The bytes one record of `element` takes when that is fixed (a binary format, no list), else
 // nullopt.
