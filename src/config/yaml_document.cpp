@@ -160,7 +160,10 @@ class YamlBuilder {
       if (!o.keys) {
         o.keys = std::make_unique<std::unordered_map<std::string_view, std::uint32_t>>();
         for (std::size_t k = o.first_pending; k < pending_.size(); k += 2) {
-          o.keys->emplace(stable(pending_[k]), pending_[k]);
+          // Scalar keys only, as in the linear search (a mapping or sequence key is no text).
+          if (doc_.nodes_[pending_[k]].kind == YamlKind::kScalar) {
+            o.keys->emplace(stable(pending_[k]), pending_[k]);
+          }
         }
       }
       const auto [it, inserted] = o.keys->emplace(stable(key), key);
@@ -175,7 +178,8 @@ class YamlBuilder {
                     name_, b.line + 1, b.column + 1, text, a.line + 1, a.column + 1));
   }
 
-  // A key's text that outlives scalars_ growing (a copy kept for the open mapping's lifetime).
+  // A key's text that outlives scalars_ growing: one copy per distinct key text of the mappings
+  // long enough to be hashed, kept until the parse ends.
   std::string_view stable(std::uint32_t key) { return *key_texts_.emplace(doc_.scalar(key)).first; }
 
   void remember_anchor(const yaml_char_t* anchor, std::uint32_t id) {

@@ -65,6 +65,24 @@ TEST(DuplicateKeys, AreAnErrorNamingBothLines) {
             "once per mapping)");
 }
 
+// A mapping of more than 16 keys is checked through a hash of its key texts, not a search.
+TEST(DuplicateKeys, AreFoundInLongMappingsToo) {
+  std::string keys;
+  for (int k = 0; k < 20; ++k) {
+    keys += 'k';  // appended piece by piece: GCC 12 warns (-Wrestrict) on "k" + to_string(k)
+    keys += std::to_string(k);
+    keys += ": 1\n";
+  }
+  EXPECT_EQ(load_error(keys + "k3: 2\n"),
+            "bad.yaml:21:1: duplicate key 'k3' (first at line 4, column 1; YAML allows a key "
+            "once per mapping)");
+  // A key that is a sequence has no text: it is no duplicate of the empty key, short or long.
+  for (const std::string& before : {std::string(), keys}) {
+    const std::string error = load_error(before + "? [a]\n: 1\n'': 2\n");
+    EXPECT_EQ(error.find("duplicate"), std::string::npos) << error;
+  }
+}
+
 TEST(DuplicateKeys, TheSameKeyInDifferentMappingsIsFine) {
   // Siblings, nesting, values equal to keys, and a mapping as a value between two keys.
   EXPECT_EQ(load_error("obstacle:\n  - shape: {name: circle, radius: 1}\n    state: [1, 1, 0]\n"
