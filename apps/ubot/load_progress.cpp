@@ -32,6 +32,17 @@ void LoadProgressLine::report(std::string_view stage, std::uint64_t done, std::u
   }
 }
 
+WorldModel LoadProgressLine::load(LoadOptions options) {
+  options.progress = callback();
+  WorldModel model = load_world(world_, options);
+  finish();
+  return model;
+}
+
+void LoadProgressLine::building_scene(std::size_t objects) {
+  stage(fmt::format("building the scene ({} objects)", objects));
+}
+
 void LoadProgressLine::stage(std::string_view text) {
   if (enabled_) draw(fmt::format("loading {}: {}", world_, text));
 }

@@ -4,6 +4,7 @@
 // "loading big.yaml: parsing 45%", then "objects 450000/1000000", then "building the scene";
 // redrawn at most 10 times a second, erased when the simulation is built.
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,8 +24,12 @@ class LoadProgressLine {
   bool enabled() const { return enabled_; }
   // The callback for LoadOptions::progress (null when disabled).
   LoadProgress callback();
+  // Loads the world with `options` while the line shows the progress, then ends the line.
+  WorldModel load(LoadOptions options);
   // A stage without a count ("building the scene (1000001 objects)").
   void stage(std::string_view text);
+  // The stage of building the simulation of a world of `objects` objects.
+  void building_scene(std::size_t objects);
   // Erases the line (a terminal) or ends it (a log).
   void finish();
 

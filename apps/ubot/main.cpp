@@ -1,6 +1,5 @@
 // The `ubot` command line. Exit codes: 0 success, 2 bad world file, input file or arguments,
 // 1 other errors.
-#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -24,13 +23,10 @@ constexpr int kBadInput = 2;
 // refuses with the same message.
 int validate(const std::string& world, const std::string& memory_limit, bool show_progress) {
   ubot::app::LoadProgressLine progress(world, show_progress, false);
-  ubot::LoadOptions load = ubot::app::load_options({}, memory_limit);
-  load.progress = progress.callback();
-  ubot::WorldModel m = ubot::load_world(world, load);
-  progress.finish();
+  ubot::WorldModel m = progress.load(ubot::app::load_options({}, memory_limit));
   for (const std::string& w : m.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   const std::size_t objects = m.objects.size();
-  progress.stage(fmt::format("building the scene ({} objects)", objects));
+  progress.building_scene(objects);
   const ubot::Simulation sim(std::move(m), {.threads = 1});
   progress.finish();
   std::printf("%s: ok (%zu objects)\n", world.c_str(), objects);

@@ -130,10 +130,7 @@ int run(const RunOptions& options) {
   const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
   LoadProgressLine load_progress(options.world, options.progress, options.quiet);
-  LoadOptions load = load_options(options.seed, options.memory_limit);
-  load.progress = load_progress.callback();
-  WorldModel model = load_world(options.world, load);
-  load_progress.finish();
+  WorldModel model = load_progress.load(load_options(options.seed, options.memory_limit));
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
@@ -142,7 +139,7 @@ int run(const RunOptions& options) {
   // run's files go, and an unwritable folder fails before the first step.
   OutputFolder folder(options.out);
   const std::filesystem::path& out = folder.path();
-  load_progress.stage(fmt::format("building the scene ({} objects)", model.objects.size()));
+  load_progress.building_scene(model.objects.size());
   Simulation sim(std::move(model), {.threads = options.threads});
   load_progress.finish();
   // What the run writes, in the order each is made, told of each step and finished.
