@@ -7,7 +7,7 @@ usage: PYTHONPATH=build/python /usr/bin/python3 bench/sweep_bench.py [--runs N] 
 the robot stops on the rectangle at step 55: runs long enough for Dask's cost to vanish.)
 
 Prints runs/s of a plain Python loop over ubot.sweep.run_task (no Dask), of the sweep on local
-Dask clusters of 1 and 2 worker processes and of 2 in-process worker threads, and the per-task
+Dask clusters of 1 and 2 worker processes and of 1 and 2 in-process worker threads, and the per-task
 overhead: (cluster wall time x workers - loop time) / runs, i.e. what Dask adds to each run.
 Cluster start-up is left out (timed separately); results are not written to disk. On a
 shared machine wall times swing with the load; the CPU-time figures do not: the loop's and the

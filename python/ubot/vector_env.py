@@ -67,7 +67,6 @@ class VectorEnv(_Base):
         self.metadata = {"autoreset_mode": mode}
         self.closed = False
         self._ended = np.zeros(self.num_envs, dtype=bool)  # DISABLED: ended, not reset yet
-        self._waiting = False  # some env in _ended (saves a numpy call per step)
         self._make_spaces()
 
     def _make_spaces(self):
@@ -119,7 +118,6 @@ class VectorEnv(_Base):
                             "episode seeds derive from) or None")
         if mask is None:
             self._ended[:] = False
-            self._waiting = False
             return self._env.reset(None if seed is None else int(seed)), {}
         mask = np.asarray(mask)
         if mask.dtype != np.bool_ or mask.shape != (self.num_envs,) or not mask.any():
@@ -139,13 +137,12 @@ class VectorEnv(_Base):
         ``info["final_info"]`` / ``info["_final_info"]`` and, batched,
         ``info["final_observation"]`` / ``info["_final_observation"]``.
         """
-        if self._waiting and self._ended.any():  # DISABLED: an ended env is reset first
+        if not self._auto_reset and self._ended.any():  # DISABLED: an ended env is reset first
             raise ValueError(f"VectorEnv.step: envs {np.flatnonzero(self._ended).tolist()} ended "
                              "and auto_reset is off: reset(options={'reset_mask': ...}) first")
         obs, reward, terminated, truncated, info = self._env.step(actions)
         if not self._auto_reset:
             np.logical_or(terminated, truncated, out=self._ended)
-            self._waiting = bool(self._ended.any())
         elif "final_observation" in info:
             self._add_final_obs(info)
         return obs, reward, terminated, truncated, info

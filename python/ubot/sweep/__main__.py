@@ -28,7 +28,8 @@ def parse_args(argv):
     p.add_argument("--serial", action="store_true", help="no Dask: a plain loop in this process")
     p.add_argument("--only", type=int, metavar="INDEX", help="run the run INDEX alone (no Dask, "
                    "no files) and print its row as CSV")
-    p.add_argument("--check", action="store_true", help="check the sweep file, print its runs")
+    p.add_argument("--check", action="store_true",
+                   help="check the sweep file and print how many runs it has")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     args = p.parse_args(argv)
     if args.workers is not None and args.workers < 1:
