@@ -16,10 +16,15 @@ namespace fs = std::filesystem;
 
 // The build puts the package into <build>/python/ubot beside <build>/ubot. An installed ubot
 // has no such folder and uses the package installed for the interpreter (pip, docs/python.md).
-void put_build_tree_package_on_path() {
+fs::path own_executable() {
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
+
+void put_build_tree_package_on_path(const fs::path& exe) {
+  if (exe.empty()) return;
+  std::error_code ec;
   const fs::path package_root = exe.parent_path() / "python";
   if (!fs::exists(package_root / "ubot" / "__init__.py", ec)) return;
   std::string path = package_root.string();
@@ -30,13 +35,26 @@ void put_build_tree_package_on_path() {
   setenv("PYTHONPATH", path.c_str(), 1);
 }
 
+// $UBOT_PYTHON; else the interpreter beside the command when pip installed it into an
+// environment's bin/ (the one whose site-packages hold this ubot); else Debian's.
+std::string sweep_interpreter(const fs::path& exe) {
+  const char* env_python = std::getenv("UBOT_PYTHON");
+  if (env_python != nullptr && *env_python != '\0') return env_python;
+  std::error_code ec;
+  if (!exe.empty()) {
+    const fs::path beside = exe.parent_path() / "python3";
+    if (fs::exists(exe.parent_path().parent_path() / "pyvenv.cfg", ec) && fs::exists(beside, ec))
+      return beside.string();
+  }
+  return "/usr/bin/python3";
+}
+
 }  // namespace
 
 int run_sweep(const std::vector<std::string>& args) {
-  put_build_tree_package_on_path();
-  const char* env_python = std::getenv("UBOT_PYTHON");
-  const std::string python =
-      env_python != nullptr && *env_python != '\0' ? env_python : "/usr/bin/python3";
+  const fs::path exe = own_executable();
+  put_build_tree_package_on_path(exe);
+  const std::string python = sweep_interpreter(exe);
   std::vector<std::string> words = {python, "-m", "ubot.sweep"};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
