@@ -1,10 +1,12 @@
-# ubot: `make demo` and `make test` do all the set-up on a fresh Debian 12 machine.
+# ubot: `make demo` and `make test` do all the set-up on a fresh Debian 12 or 13 machine.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CMAKE_FLAGS ?=
 DEMO_WORLD ?= examples/warehouse.yaml
 DEMO_OUT   ?= out/demo
+# The pinned test venv (requirements/test.txt, docs/testing.md): the Python tests run there.
+VENV       ?= $(BUILD)/venv
 # ccache (installed by scripts/install-deps.sh) lets the three build trees (Release, ASan, fuzz)
 # and later runs of `make test` reuse what did not change. `=`: looked up when a recipe runs,
 # after `deps` has installed it.
@@ -15,7 +17,7 @@ export CCACHE_NOHASHDIR ?= 1
 LAUNCHER    = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
 
 .PHONY: all deps deps-test build build-asan demo test unit-test asan-test valgrind-test format \
-  format-check bench clean
+  format-check bench clean venv venv-deps
 
 all: build
 
@@ -26,7 +28,8 @@ deps-test:
 	@scripts/install-deps.sh test
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DUBOT_TEST_PYTHON=$(abspath $(VENV))/bin/python \
+	  $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (only what
@@ -40,7 +43,14 @@ demo: build
 	$(BUILD)/ubot run $(DEMO_WORLD) --out $(DEMO_OUT) --render \
 	  --map $(DEMO_OUT)/map.las --mcap $(DEMO_OUT)/run.mcap
 
-unit-test: build
+# Creates or updates the venv from the pins and installs this checkout into it with pip.
+venv-deps: deps-test
+	@scripts/test-venv.sh --deps-only $(VENV)
+
+venv: venv-deps
+	scripts/test-venv.sh $(VENV)
+
+unit-test: build venv
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 asan-test: build-asan
@@ -55,11 +65,15 @@ valgrind-test: build deps-test
 
 test: deps-test format-check unit-test asan-test valgrind-test fuzz-test
 
-format:
-	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+# clang-format 14.0.6 from PyPI (requirements/test.txt), the same formatter on every Debian
+# release (Debian 13's own is 19, which formats some lines differently).
+CLANG_FORMAT = $(VENV)/bin/clang-format
 
-format-check: deps-test
-	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror && echo "format: ok"
+format: venv-deps
+	git ls-files '*.cpp' '*.h' | xargs $(CLANG_FORMAT) -i
+
+format-check: venv-deps
+	@git ls-files '*.cpp' '*.h' | xargs $(CLANG_FORMAT) --dry-run --Werror && echo "format: ok"
 
 bench: build
 	scripts/run-benchmarks.sh $(BUILD)
@@ -88,4 +102,4 @@ fuzz-test: fuzz-build
 	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-pip $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(BUILD)-pip build-pip-* build-venv $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The documentation runs: every world and every command in README.md and docs/*.md, and every link.
 
-usage: test_docs.py --ubot PATH/TO/ubot [unittest args]   (Python standard library only)
+usage: test_docs.py --ubot PATH/TO/ubot [--python VENV/bin/python] [unittest args]   (Python standard library only)
 
 What runs (conventions in docs/development.md, "Code blocks in the docs"):
 - ```yaml: a whole world, unless the line before the fence is a marker
@@ -13,9 +13,10 @@ What runs (conventions in docs/development.md, "Code blocks in the docs"):
   temporary directory holding `build/ubot`, `examples/`, `config/` and `tests/` of this tree.
   `make ...` lines do not run. `<!-- no-run: reason -->` before the fence skips a block (ROS 2
   networking, real-time runs); skipped blocks are counted and printed.
-- ```python: runs with /usr/bin/python3 in the same kind of scratch tree, the module `ubot`
-  from the build tree (build/python next to the ubot binary) on PYTHONPATH, when it was built;
-  `<!-- no-run: reason -->` skips a block.
+- ```python: runs in the same kind of scratch tree with --python (the pinned test venv's
+  interpreter, whose ubot pip installed: docs/testing.md); without --python, with
+  /usr/bin/python3 and the build tree's module (build/python next to the ubot binary) on
+  PYTHONPATH, when it was built. `<!-- no-run: reason -->` skips a block.
 - every other block names its language (json, cpp, csv, text); a `text` block with a `ubot`
   line must be a synopsis (hold a placeholder such as WORLD), or it should be an sh block.
 - links: every relative link resolves to a file, every #anchor to a heading of that file.
@@ -30,6 +31,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UBOT = None
+PYTHON = None  # --python: an interpreter with ubot installed; None: Debian's + the build tree
 
 KNOWN_LANGUAGES = {"yaml", "sh", "python", "json", "cpp", "csv", "text"}
 MARKER = re.compile(r"^\s*<!--\s*(fragment|no-run)\s*:\s*(.*?)\s*-->\s*$")
@@ -260,9 +262,12 @@ def check_python_block(block):
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("examples", "config", "tests"):
             os.symlink(os.path.join(ROOT, name), os.path.join(tmp, name))
-        env = dict(os.environ, PYTHONPATH=python_module_dir())
+        if PYTHON:
+            python, env = PYTHON, {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        else:
+            python, env = "/usr/bin/python3", dict(os.environ, PYTHONPATH=python_module_dir())
         try:
-            r = subprocess.run(["/usr/bin/python3", "-c", block.text], cwd=tmp, env=env,
+            r = subprocess.run([python, "-c", block.text], cwd=tmp, env=env,
                                capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:
             return f"{block.where()}: still running after 60 s (mark it no-run with a reason)"
@@ -308,7 +313,7 @@ class Docs(unittest.TestCase):
                 elif block.lang == "python":
                     if block.marker:
                         failures.append(f"{block.where()}: a python block takes only no-run")
-                    elif python_module_dir() is None:
+                    elif PYTHON is None and python_module_dir() is None:
                         skipped.append(f"{block.where()}: the Python module was not built")
                     else:
                         counts["python blocks run"] += 1
@@ -393,11 +398,13 @@ class TheCheckerCatches(unittest.TestCase):
 
 
 def main():
-    global UBOT
+    global UBOT, PYTHON
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)
+    parser.add_argument("--python")
     args, rest = parser.parse_known_args()
     UBOT = os.path.abspath(args.ubot)
+    PYTHON = args.python
     unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
 
 
