@@ -1,8 +1,9 @@
 """ubot: a headless deterministic robot-perception simulator (docs/python.md).
 
 The native part is the extension ``ubot._core``; its public names are re-exported here, with
-``VectorEnv`` (Gymnasium conventions) from ``ubot.vector_env``, and ``sweep`` (scenario sweeps on
-Dask, docs/sweeps.md).
+``VectorEnv`` (a ``gymnasium.vector.VectorEnv``) from ``ubot.vector_env``, and ``sweep`` (scenario
+sweeps on Dask, docs/sweeps.md). Gymnasium is optional (``pip install 'ubot[gym]'``): ``import
+ubot`` works without it, and ``ubot.VectorEnv`` then raises an ImportError saying what to install.
 """
 
 from ubot._core import (  # noqa: F401
@@ -23,6 +24,13 @@ from ubot._core import (  # noqa: F401
     behavior_names,
     group_behavior_names,
 )
-from ubot import spaces  # noqa: F401
-from ubot.vector_env import VectorEnv  # noqa: F401
 from ubot import sweep  # noqa: F401,E402  (a callable module: ubot.sweep(spec, client=...))
+
+
+def __getattr__(name):
+    # VectorEnv on first use, so that `import ubot` needs no Gymnasium (PEP 562).
+    if name == "VectorEnv":
+        from ubot.vector_env import VectorEnv
+
+        return VectorEnv
+    raise AttributeError(f"module 'ubot' has no attribute {name!r}")

@@ -6,8 +6,8 @@ Gymnasium 1.x's vector-env conventions: ``num_envs``, ``single_observation_space
 truncated, info)``. Auto-reset is Gymnasium's same-step mode: an env that ended is reset in the
 same step, its last observation in ``info["final_obs"]`` (masked by ``info["_final_obs"]``).
 With ``auto_reset=False`` the mode is DISABLED: ``reset(options={"reset_mask": mask})`` resets
-the chosen envs. A subclass of ``gymnasium.vector.VectorEnv`` with Gymnasium's spaces when
-Gymnasium is importable; a plain class with ubot.spaces' stand-ins otherwise.
+the chosen envs. A subclass of ``gymnasium.vector.VectorEnv`` with Gymnasium's spaces: Gymnasium
+is the optional dependency ``ubot[gym]``, imported when ``ubot.VectorEnv`` is first used.
 
 The observation is a dict of arrays the environment owns and rewrites on every ``reset`` / ``step``
 (no allocation per step): copy what you keep.
@@ -18,19 +18,20 @@ import os
 import numpy as np
 
 from ubot import _core
-from ubot import spaces
 
-if spaces.GYMNASIUM:
-    import gymnasium as _gym
-
-    _Base = _gym.vector.VectorEnv
-else:  # pragma: no cover - depends on the machine
-    _Base = object
+try:
+    import gymnasium
+    from gymnasium.spaces import Box, Dict
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as error:  # ubot without the extra: say what to install
+    raise ImportError("ubot.VectorEnv needs Gymnasium, which is not installed: "
+                      "pip install 'ubot[gym]' (or pip install gymnasium)") from error
 
 DEFAULT_OBSERVATIONS = ("lidar", "state", "goal", "flags")
 
 
-class VectorEnv(_Base):
+class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` independent simulations of the world file ``world``.
 
     Actions: float array (num_envs, n_robots, 2), each robot's velocity command in its
@@ -63,7 +64,7 @@ class VectorEnv(_Base):
         self.action_low = self._env.action_low
         self.action_high = self._env.action_high
         self._auto_reset = bool(auto_reset)
-        mode = spaces.AutoresetMode.SAME_STEP if auto_reset else spaces.AutoresetMode.DISABLED
+        mode = AutoresetMode.SAME_STEP if auto_reset else AutoresetMode.DISABLED
         self.metadata = {"autoreset_mode": mode}
         self.closed = False
         self._ended = np.zeros(self.num_envs, dtype=bool)  # DISABLED: ended, not reset yet
@@ -79,19 +80,19 @@ class VectorEnv(_Base):
             if name == "lidar":
                 high = np.repeat(np.array(self._env.lidar_range_max, np.float32)[:, None],
                                  self._env.beams, axis=1)
-                boxes[name] = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+                boxes[name] = Box(np.zeros_like(high), high, dtype=np.float32)
             elif name == "flags":
-                boxes[name] = spaces.Box(False, True, (r, 3), np.bool_)
+                boxes[name] = Box(False, True, (r, 3), np.bool_)
             elif name == "velocity":
-                boxes[name] = spaces.Box(self.action_low.astype(np.float32),
+                boxes[name] = Box(self.action_low.astype(np.float32),
                                          self.action_high.astype(np.float32), dtype=np.float32)
             else:
-                boxes[name] = spaces.Box(-inf, inf, (r, 3), np.float32)
-        self.single_observation_space = spaces.Dict(boxes)
-        self.single_action_space = spaces.Box(self.action_low, self.action_high,
+                boxes[name] = Box(-inf, inf, (r, 3), np.float32)
+        self.single_observation_space = Dict(boxes)
+        self.single_action_space = Box(self.action_low, self.action_high,
                                               dtype=np.float64)
-        self.observation_space = spaces.batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = spaces.batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
 
     @property
     def seed(self):

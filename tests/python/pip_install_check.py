@@ -10,7 +10,8 @@ pybind11 from PyPI, the C++ libraries from the system):
   - every other one (Debian's): `pip install .`;
 then, in each: `import ubot` from another folder with no PYTHONPATH, a simulation steps,
 `ubot --version` (the command the wheel puts into the venv's bin/) prints ubot.__version__,
-and with the extra, Gymnasium came along and ubot.VectorEnv is a gymnasium.vector.VectorEnv.
+and with the extra, Gymnasium came along and ubot.VectorEnv is a gymnasium.vector.VectorEnv;
+without it, ubot.VectorEnv raises an ImportError naming the extra.
 Each interpreter's CMake tree is pyproject.toml's build-pip-<cache tag>/, kept between runs.
 """
 
@@ -45,6 +46,13 @@ def check_installed(python, source, env, cwd, want_gym):
         "    import gymnasium\n"
         "    envs = ubot.VectorEnv(sim.world_file, 2)\n"
         "    assert isinstance(envs, gymnasium.vector.VectorEnv)\n"
+        "else:  # no Gymnasium in this venv: VectorEnv says what to install\n"
+        "    try:\n"
+        "        ubot.VectorEnv\n"
+        "    except ImportError as e:\n"
+        "        assert \"pip install 'ubot[gym]'\" in str(e), e\n"
+        "    else:\n"
+        "        raise AssertionError('ubot.VectorEnv without Gymnasium')\n"
         "print('installed', ubot.__version__, 'at', os.path.dirname(ubot.__file__))\n")
     run([python, "-c", check], env=env, cwd=cwd)
 

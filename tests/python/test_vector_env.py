@@ -4,6 +4,10 @@ seeds, and the same trajectories whatever the thread count (docs/python.md, "Vec
 import math
 import os
 
+import subprocess
+import sys
+
+import gymnasium
 import numpy as np
 import pytest
 
@@ -186,7 +190,7 @@ def test_gymnasium_spaces_shapes_dtypes_and_bounds(two_robots):
     envs = ubot.VectorEnv(two_robots, num_envs=4, seed=1, max_steps=25,
                           observations=("lidar", "state", "goal", "flags", "velocity"))
     assert envs.num_envs == 4
-    assert envs.metadata["autoreset_mode"] == ubot.spaces.AutoresetMode.SAME_STEP
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     assert envs.metadata["autoreset_mode"].value == "SameStep"
     single, batched = envs.single_observation_space, envs.observation_space
     assert {k: (single[k].shape, single[k].dtype) for k in single.keys()} == {
@@ -222,15 +226,34 @@ def test_gymnasium_spaces_shapes_dtypes_and_bounds(two_robots):
     assert (np.abs(obs["velocity"][:, 1]) == [0.5, 0.25]).any()
 
 
-def test_spaces_are_gymnasiums_when_it_is_importable(two_robots):
-    gymnasium = pytest.importorskip(
-        "gymnasium", reason="Gymnasium is not installed (not a Debian 12 package, and no wheel "
-        "on this machine): the stand-in spaces are tested instead")
+def test_spaces_are_gymnasiums(two_robots):
     envs = ubot.VectorEnv(two_robots, num_envs=2)
     assert isinstance(envs, gymnasium.vector.VectorEnv)
     assert isinstance(envs.single_action_space, gymnasium.spaces.Box)
     assert isinstance(envs.observation_space, gymnasium.spaces.Dict)
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    # Gymnasium's own batching of the single spaces gives the batched ones.
+    assert envs.observation_space == gymnasium.vector.utils.batch_space(
+        envs.single_observation_space, 2)
+    envs.close()
+    assert envs.closed
+
+
+def test_without_gymnasium_import_ubot_works_and_vector_env_says_what_to_install(two_robots):
+    # Gymnasium made unimportable in a fresh interpreter (as in a venv without the extra).
+    script = ("import sys; sys.modules['gymnasium'] = None\n"
+              "import ubot\n"
+              f"sim = ubot.Simulation({str(two_robots)!r}); sim.step()\n"
+              "try:\n"
+              "    ubot.VectorEnv\n"
+              "except ImportError as e:\n"
+              "    print(e)\n"
+              "else:\n"
+              "    raise SystemExit('VectorEnv imported without Gymnasium')\n")
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True).stdout
+    assert "pip install 'ubot[gym]'" in out, out
+    assert "Gymnasium" in out
 
 
 def test_action_space_samples_are_seeded_and_in_bounds(two_robots):
@@ -300,7 +323,7 @@ def test_same_step_autoreset_puts_the_last_observation_in_final_obs(crash_world)
 
 def test_disabled_autoreset_waits_for_reset_mask(crash_world):
     envs = ubot.VectorEnv(crash_world, num_envs=2, seed=4, auto_reset=False)
-    assert envs.metadata["autoreset_mode"] == ubot.spaces.AutoresetMode.DISABLED
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.DISABLED
     envs.reset()
     obs, reward, terminated, truncated, info = envs.step(CRASH)
     np.testing.assert_array_equal(terminated, [True, False])
