@@ -4,7 +4,6 @@
 // (single rays, 16-wide packets, one rtcIntersect1M stream). One thread; rays per second are the
 // items_per_second column. Figures: README "Benchmarks".
 #include <benchmark/benchmark.h>
-#include <embree3/rtcore.h>
 
 #include <cmath>
 #include <limits>
@@ -13,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "../src/scene/embree_api.h"
 #include "../src/scene/embree_device.h"
 #include "ubot/config/load_world.h"
 #include "ubot/scene/scene.h"
@@ -21,6 +21,9 @@
 
 namespace ubot {
 namespace {
+
+// Embree 3 or 4 (src/scene/embree_api.h).
+namespace rtc = ubot::scene::internal::rtc;
 
 constexpr int kChannels = 32, kColumns = 1800;
 constexpr double kRangeMax = 100.0;
@@ -163,8 +166,9 @@ class RawEmbree {
   }
 
   int single(const std::vector<scene::Ray>& rays) const {
-    RTCIntersectContext ctx;
-    rtcInitIntersectContext(&ctx);
+    rtc::QueryContext ctx;
+    rtc::init(&ctx);
+    const auto flags = rtc::kIncoherent;
     int hits = 0;
     for (const scene::Ray& r : rays) {
       RTCRayHit rh{};
@@ -181,16 +185,16 @@ class RawEmbree {
                 0,
                 0};
       rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-      rtcIntersect1(scene_, &ctx, &rh);
+      rtc::intersect1(scene_, &ctx, flags, &rh);
       hits += rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
     }
     return hits;
   }
 
   int packets(const std::vector<scene::Ray>& rays) const {
-    RTCIntersectContext ctx;
-    rtcInitIntersectContext(&ctx);
-    ctx.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;
+    rtc::QueryContext ctx;
+    rtc::init(&ctx);
+    const auto flags = rtc::kCoherent;
     int hits = 0;
     for (std::size_t base = 0; base < rays.size(); base += 16) {
       alignas(64) RTCRayHit16 rh;
@@ -213,12 +217,13 @@ class RawEmbree {
         rh.ray.flags[i] = 0;
         rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
       }
-      rtcIntersect16(valid, scene_, &ctx, &rh);
+      rtc::intersect16(valid, scene_, &ctx, flags, &rh);
       for (int i = 0; i < 16; ++i) hits += valid[i] && rh.hit.geomID[i] != RTC_INVALID_GEOMETRY_ID;
     }
     return hits;
   }
 
+#if RTC_VERSION_MAJOR < 4  // Embree 4 removed the stream interface (rtcIntersect1M).
   // All rays in one rtcIntersect1M call (Embree's stream interface).
   int stream(const std::vector<scene::Ray>& rays, std::vector<RTCRayHit>& buffer) const {
     RTCIntersectContext ctx;
@@ -241,6 +246,7 @@ class RawEmbree {
     for (const RTCRayHit& h : buffer) hits += h.hit.geomID != RTC_INVALID_GEOMETRY_ID;
     return hits;
   }
+#endif
 
  private:
   RTCDevice device_;
@@ -278,6 +284,7 @@ void BM_Terrain_RawEmbreePacket16(benchmark::State& state) {
 }
 BENCHMARK(BM_Terrain_RawEmbreePacket16)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+#if RTC_VERSION_MAJOR < 4
 void BM_Terrain_RawEmbreeStream(benchmark::State& state) {
   const RawEmbree raw(*terrain().mesh, state.range(0) != 0);
   std::vector<RTCRayHit> buffer;
@@ -286,6 +293,7 @@ void BM_Terrain_RawEmbreeStream(benchmark::State& state) {
   report(state, hits);
 }
 BENCHMARK(BM_Terrain_RawEmbreeStream)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+#endif
 
 // ubot's Scene::cast: the same rays through the mesh instance, refined in double.
 void BM_Terrain_SceneCast(benchmark::State& state) {

@@ -58,7 +58,6 @@
 // - Robust (watertight) Embree scenes for cast(): without, rays hitting a wall quad's diagonal
 //   (at z = 0, the wall's middle) within float rounding were lost; costs ~10% of cast().
 #include <benchmark/benchmark.h>
-#include <embree3/rtcore.h>
 
 #include <cmath>
 #include <limits>
@@ -66,11 +65,15 @@
 #include <random>
 #include <vector>
 
+#include "../src/scene/embree_api.h"
 #include "../src/scene/embree_device.h"
 #include "ubot/scene/scene.h"
 
 namespace ubot::scene {
 namespace {
+
+// Embree 3 or 4 (src/scene/embree_api.h).
+namespace rtc = ubot::scene::internal::rtc;
 
 struct WorldBody {
   BodyGeometry geometry;
@@ -400,8 +403,9 @@ class RawEmbree {
 
   // Returns the number of hits (to keep the work observable).
   int fan1(const Eigen::Vector2d& o, const std::vector<double>& yaws, float tnear, float tfar) {
-    RTCIntersectContext ctx;
-    rtcInitIntersectContext(&ctx);
+    rtc::QueryContext ctx;
+    rtc::init(&ctx);
+    const auto flags = rtc::kIncoherent;
     int hits = 0;
     for (double yaw : yaws) {
       RTCRayHit rh{};
@@ -409,16 +413,16 @@ class RawEmbree {
           float(o.x()), float(o.y()), 0, tnear, float(std::cos(yaw)), float(std::sin(yaw)), 0, 0,
           tfar,         ~0u,          0, 0};
       rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-      rtcIntersect1(scene_, &ctx, &rh);
+      rtc::intersect1(scene_, &ctx, flags, &rh);
       hits += rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
     }
     return hits;
   }
 
   int fan16(const Eigen::Vector2d& o, const std::vector<double>& yaws, float tnear, float tfar) {
-    RTCIntersectContext ctx;
-    rtcInitIntersectContext(&ctx);
-    ctx.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;
+    rtc::QueryContext ctx;
+    rtc::init(&ctx);
+    const auto flags = rtc::kCoherent;
     int hits = 0;
     for (std::size_t base = 0; base < yaws.size(); base += 16) {
       alignas(64) RTCRayHit16 rh;
@@ -441,7 +445,7 @@ class RawEmbree {
         rh.ray.flags[i] = 0;
         rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
       }
-      rtcIntersect16(valid, scene_, &ctx, &rh);
+      rtc::intersect16(valid, scene_, &ctx, flags, &rh);
       for (int i = 0; i < 16; ++i) hits += valid[i] && rh.hit.geomID[i] != RTC_INVALID_GEOMETRY_ID;
     }
     return hits;

@@ -26,8 +26,9 @@ test_pkgs=(clang-format python3 python3-pytest nodejs valgrind)
 test_pkgs+=(python3-numpy python3-pil)
 # Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
 command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
-# clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz).
-test_pkgs+=(clang libclang-rt-14-dev)
+# clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz);
+# libclang-rt-dev is the runtime of the release's default clang (14 on Debian 12, 19 on 13).
+test_pkgs+=(clang libclang-rt-dev)
 bench_pkgs=()
 
 want=("${build_pkgs[@]}")

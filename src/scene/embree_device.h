@@ -8,10 +8,11 @@
 //   verbose=0..3                      Embree prints its configuration (1: the ISA it uses)
 // The value is checked here first: Embree maps an unknown ISA name to SSE2 and skips unknown
 // keys without a word, so a typo would silently trace with other kernels than asked for.
-#include <embree3/rtcore.h>
 
 #include <string>
 #include <string_view>
+
+#include "embree_api.h"
 
 namespace ubot::scene::internal {
 

@@ -14,13 +14,13 @@
 // A beam's direction (std::cos, std::sin of its yaw, as cast_fan() has always built it) is
 // computed only when some shape tests it: in sparse worlds most beams meet nothing and cost a
 // few nanoseconds.
-#include <embree3/rtcore.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "embree_api.h"
 #include "fan_arcs.h"
 #include "fan_beams.h"
 #include "scene_impl.h"

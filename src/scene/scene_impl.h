@@ -20,7 +20,6 @@
 // So a world whose sensors only cast fans never pays for those rebuilds (bench/scene_bench.cpp:
 // ~5 us per commit with one moving body, ~120 us with 1000; a commit now costs ~0.07 us and
 // ~15 us, table copy and grid included).
-#include <embree3/rtcore.h>
 #include <tbb/task_arena.h>
 
 #include <array>
@@ -33,6 +32,7 @@
 #include <vector>
 
 #include "body_grid.h"
+#include "embree_api.h"
 #include "scene_tables.h"
 #include "solids.h"
 #include "ubot/scene/scene.h"
@@ -80,7 +80,7 @@ struct Scene::Impl {
   void write_wall_quads(int slot);
 
   // Traces 1 to kMaxLanes rays as one packet (unused lanes: see prepare_unused_lane()).
-  void trace_packet(std::span<const Ray> rays, int ignore_user_id, RTCIntersectContextFlags flags,
+  void trace_packet(std::span<const Ray> rays, int ignore_user_id, rtc::QueryFlags flags,
                     std::span<RayHit> out) const;
   RayHit resolve(const internal::Best& best, const internal::ExactRay& ray) const;
   // The exact 2D fan path (fan.cpp); returns false, having written nothing, where it does not

@@ -2,7 +2,6 @@
 // The scene's own tables of shapes (what Embree's primitives stand for), the extended
 // intersection context that carries each ray's exact double-precision form and nearest hit so
 // far, and the Embree callbacks that read them.
-#include <embree3/rtcore.h>
 
 #include <array>
 #include <cmath>
@@ -10,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "embree_api.h"
 #include "exact_geometry.h"
 #include "ubot/scene/scene.h"
 
@@ -102,7 +102,7 @@ struct FanCandidate {
 inline constexpr int kMaxLanes = 16;
 
 struct CastContext {
-  RTCIntersectContext embree;  // first member: Embree hands its address back to callbacks
+  rtc::QueryContext embree;  // first member: Embree hands its address back to callbacks
   int ignore_user_id;
   ExactRay rays[kMaxLanes];
   double length[kMaxLanes];  // |direction|: Embree traces unit directions in metres
@@ -126,8 +126,14 @@ struct CastContext {
   static float float_above(double x) { return static_cast<float>(x * (1.0 + 0x1p-22)); }
 };
 
-inline CastContext* cast_context(RTCIntersectContext* context) {
+inline CastContext* cast_context(rtc::QueryContext* context) {
   return reinterpret_cast<CastContext*>(context);
+}
+
+// Embree 4 hands filter callbacks a const context; the CastContext behind it is ubot's own,
+// not const (Scene::Impl::trace_packet's), so writing the lane's best there is defined.
+inline CastContext* cast_context(const rtc::QueryContext* context) {
+  return cast_context(const_cast<rtc::QueryContext*>(context));
 }
 
 // Shared by the user-geometry callbacks (embree_callbacks.cpp): padded float bounds, and

@@ -10,7 +10,6 @@
 //     (slot kMeshSlot).
 // Like the 2D tables, records are staged by add/update and copied to the live tables (what the
 // callbacks read) at commit().
-#include <embree3/rtcore.h>
 
 #include <array>
 #include <cstdint>
@@ -20,6 +19,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "embree_api.h"
 #include "scene_tables.h"
 #include "ubot/core/triangle_mesh.h"
 

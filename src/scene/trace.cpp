@@ -102,11 +102,10 @@ void prepare_unused_lane(const Ray& first, unsigned lane, double extent, CastCon
 }  // namespace
 
 void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
-                               RTCIntersectContextFlags flags, std::span<RayHit> out) const {
+                               rtc::QueryFlags flags, std::span<RayHit> out) const {
   alignas(64) PacketRayHit rayhit;
   CastContext ctx;
-  rtcInitIntersectContext(&ctx.embree);
-  ctx.embree.flags = flags;
+  rtc::init(&ctx.embree);
   ctx.ignore_user_id = ignore_user_id;
   alignas(64) std::array<int, kMaxLanes> valid{};
   const auto count = static_cast<unsigned>(rays.size());
@@ -117,7 +116,7 @@ void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
   for (unsigned lane = count; lane < kMaxLanes; ++lane) {
     prepare_unused_lane(rays[0], lane, extent, &ctx, &rayhit);
   }
-  rtcIntersect16(valid.data(), scene, &ctx.embree, &rayhit);
+  rtc::intersect16(valid.data(), scene, &ctx.embree, flags, &rayhit);
   for (unsigned lane = 0; lane < count; ++lane) out[lane] = resolve(ctx.best[lane], ctx.rays[lane]);
 }
 
@@ -136,7 +135,7 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
     });
     m.trace_packet(
         packet, ignore_user_id,
-        shared_origin ? RTC_INTERSECT_CONTEXT_FLAG_COHERENT : RTC_INTERSECT_CONTEXT_FLAG_INCOHERENT,
+        shared_origin ? rtc::kCoherent : rtc::kIncoherent,
         out.subspan(i, packet.size()));
   }
   m.throw_if_embree_error("cast");
@@ -231,7 +230,7 @@ void Scene::Impl::cast_fan_embree(const Eigen::Vector3d& origin, std::span<const
       batch[k] = {origin, {std::cos(yaw), std::sin(yaw), 0.0}, max_distance};
     }
     m.trace_packet(std::span<const Ray>(batch.data(), n), ignore_user_id,
-                   RTC_INTERSECT_CONTEXT_FLAG_COHERENT, out.subspan(i, n));
+                   rtc::kCoherent, out.subspan(i, n));
   }
   m.throw_if_embree_error("cast_fan");
 }
