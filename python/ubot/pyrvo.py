@@ -1,8 +1,8 @@
 """``ubot.pyrvo``: pyrvo's API (hanruihua/pyrvo, RVO2's Python binding) over ubot's ORCA.
 
-IR-SIM's ``usage/19orca_world/orca_world.py`` drives ``pyrvo.RVOSimulator`` itself; Debian
-has no pyrvo, so ``python3 -m ubot.irsim`` serves this module as ``pyrvo`` when the real one
-is not installed. The subset (docs/irsim-python.md, "pyrvo"): ``RVOSimulator()`` and its
+IR-SIM's ``usage/19orca_world/orca_world.py`` drives ``pyrvo.RVOSimulator`` itself;
+``python3 -m ubot.irsim`` serves this module as ``pyrvo`` when the real one (``pip install
+pyrvo``; not a Debian package) is not installed, or with ``--ubot-pyrvo``. The subset (docs/irsim-python.md, "pyrvo"): ``RVOSimulator()`` and its
 parameter constructor, ``set_time_step``, ``set_agent_defaults``, ``add_agent``,
 ``do_step``, ``get_num_agents``, ``get_global_time``, ``get_time_step``, ``clear_agents``, and
 ``get_agent_X`` / ``set_agent_X`` for position, velocity, pref_velocity, radius, max_speed,

@@ -9,6 +9,7 @@ reports xfail "runs now": the table should then say ``runs``). Each script
 runs from a fresh copy of its usage/ folder with the pid in the path (ctest runs in parallel).
 """
 
+import json
 import os
 import re
 import shutil
@@ -93,3 +94,50 @@ def test_script_not_supported_yet_fails_for_the_reason_given(script, note, tmp_r
         pytest.xfail(f"{script} runs now: mark it 'runs' in docs/irsim-python.md")
     key = re.search(r"`([^`]+)`", note).group(1)
     assert key in done.stderr, f"{script}: expected an error naming {key}:\n{done.stderr[-3000:]}"
+
+
+# Runs a usage script and prints where its robot ended: under `python3 -m ubot.irsim` (irsim is
+# ubot's) or plain Python (IR-SIM itself, from the test venv).
+ENDED_AT = """
+import json, runpy, sys
+import irsim
+
+made = []
+make = irsim.make
+irsim.make = lambda *a, **k: made.append(make(*a, **k)) or made[-1]
+runpy.run_path(sys.argv[1], run_name="__main__")
+robot = made[0].robot
+print(json.dumps({"state": robot.state[:3, 0].tolist(), "arrive": bool(robot.arrive),
+                  "collision": bool(robot.collision), "time": float(made[0].time)}))
+"""
+
+
+@pytest.mark.parametrize("script", ["21cbf_world/cbf_world.py", "21cbf_world/c3bf_world.py"])
+def test_cbf_scripts_end_where_irsim_itself_ends(script, tmp_root):
+    """The CBF controllers solve their QP with the real cvxpy at every step, from the states
+    ubot.irsim gives them; IR-SIM itself (pinned in the test venv) with the same cvxpy must end
+    its robot at the same pose, at the same time (the trajectories are equal to the last bit
+    today: 1e-9 m leaves room for a solver's rounding, not for a different path)."""
+    import cvxpy  # noqa: F401  (installed in the test venv: no skip)
+    import irsim as real_irsim
+
+    assert not real_irsim.__name__.startswith("ubot")
+    folder, name = script.split("/")
+    work = os.path.join(tmp_root, folder)
+    shutil.copytree(os.path.join(USAGE, folder), work)
+    with open(os.path.join(work, "ended_at.py"), "w", encoding="utf-8") as f:
+        f.write(ENDED_AT)
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=absolute_pythonpath())
+    env.pop("DISPLAY", None)
+    ended = {}
+    for side, cmd in (("ubot", [sys.executable, "-m", "ubot.irsim", "ended_at.py", name]),
+                      ("irsim", [sys.executable, "ended_at.py", name])):
+        done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True,
+                              timeout=900)
+        assert done.returncode == 0, f"{side}: {done.stderr[-3000:]}"
+        ended[side] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert ended["irsim"]["arrive"] and not ended["irsim"]["collision"]
+    assert ended["ubot"]["arrive"] == ended["irsim"]["arrive"]
+    assert ended["ubot"]["collision"] == ended["irsim"]["collision"]
+    assert ended["ubot"]["time"] == pytest.approx(ended["irsim"]["time"], abs=1e-9)
+    assert ended["ubot"]["state"] == pytest.approx(ended["irsim"]["state"], abs=1e-9)

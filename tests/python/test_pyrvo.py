@@ -3,7 +3,8 @@
 
 The replay test holds IR-SIM's own ``orca_world.py`` loop on ubot.irsim + ubot.pyrvo to what
 IR-SIM + the real pyrvo 0.4.3 (RVO2, float) did (tests/python/record_pyrvo_orca.py made the
-fixture): every robot's position to 1e-6 m over 100 steps.
+fixture): every robot's position to 1e-6 m over 100 steps; the live test makes that recording
+again with IR-SIM and pyrvo from the pinned test venv, and holds both to it.
 """
 
 import json
@@ -125,17 +126,30 @@ def test_misuse_raises():
             sim.set_agent_position(0, bad)
 
 
-def test_orca_world_script_replays_irsim_with_the_real_pyrvo(folder):
-    with open(os.path.join(HERE, "data", "pyrvo_orca_world.json"), encoding="utf-8") as f:
-        expected = json.load(f)
-    work = os.path.join(folder, "19orca_world")
+def record_orca_world(folder, name, runner_args):
+    """record_pyrvo_orca.py's 100 steps of orca_world.py, every 10th stored; ``runner_args``
+    None: plain Python (IR-SIM itself with the real pyrvo), else ``python3 -m ubot.irsim``."""
+    work = os.path.join(folder, name)
     shutil.copytree(USAGE, work)
-    out = os.path.join(folder, "ubot.json")
-    done = run_module([os.path.join(HERE, "record_pyrvo_orca.py"), "100", "10", out], work)
+    out = os.path.join(folder, name + ".json")
+    script = [os.path.join(HERE, "record_pyrvo_orca.py"), "100", "10", out]
+    if runner_args is None:
+        env = dict(os.environ, MPLBACKEND="Agg")
+        env.pop("DISPLAY", None)
+        done = subprocess.run([sys.executable, *script], cwd=work, env=env, capture_output=True,
+                              text=True, timeout=600)
+    else:
+        done = run_module([*runner_args, *script], work)
     assert done.returncode == 0, done.stderr[-3000:]
     with open(out, encoding="utf-8") as f:
-        got = json.load(f)
-    assert got["pyrvo"] == "ubot.pyrvo"  # the stand-in, not a real pyrvo
+        return json.load(f)
+
+
+def test_orca_world_script_on_ubot_pyrvo_replays_irsim_with_the_real_pyrvo(folder):
+    with open(os.path.join(HERE, "data", "pyrvo_orca_world.json"), encoding="utf-8") as f:
+        expected = json.load(f)
+    got = record_orca_world(folder, "ubot", ["--ubot-pyrvo"])
+    assert got["pyrvo"] == "ubot.pyrvo"  # ubot's, though the real pyrvo is installed
     assert sorted(got["positions"], key=int) == sorted(expected["positions"], key=int)
     for step, positions in expected["positions"].items():
         np.testing.assert_allclose(got["positions"][step], positions, rtol=0, atol=1e-6,
@@ -146,25 +160,69 @@ def test_orca_world_script_replays_irsim_with_the_real_pyrvo(folder):
     np.testing.assert_allclose(expected["positions"]["100"][0], [155.0, 5.0], atol=1e-4)
 
 
+def test_live_irsim_with_the_real_pyrvo_matches_the_recording_and_ubot_pyrvo(folder):
+    """The recording above, made again now by IR-SIM itself with the real pyrvo (both pinned in
+    the test venv), and ubot.pyrvo on the same loop: every robot every 10 steps to 1e-6 m."""
+    import irsim as real_irsim  # noqa: F401  (IR-SIM itself must be installed: no skip)
+    import pyrvo as real_pyrvo
+
+    assert not real_pyrvo.__name__.startswith("ubot")
+    live = record_orca_world(folder, "irsim", None)
+    assert live["pyrvo"].startswith("pyrvo ")
+    ours = record_orca_world(folder, "ubot", ["--ubot-pyrvo"])
+    with open(os.path.join(HERE, "data", "pyrvo_orca_world.json"), encoding="utf-8") as f:
+        recorded = json.load(f)
+    assert sorted(live["positions"]) == sorted(recorded["positions"]) == sorted(ours["positions"])
+    for step, positions in live["positions"].items():
+        np.testing.assert_allclose(positions, recorded["positions"][step], rtol=0, atol=1e-6,
+                                   err_msg=f"live IR-SIM + pyrvo vs the recording, step {step}")
+        np.testing.assert_allclose(ours["positions"][step], positions, rtol=0, atol=1e-6,
+                                   err_msg=f"ubot.pyrvo vs live IR-SIM + pyrvo, step {step}")
+
+
 SHOW = "import pyrvo\nprint(pyrvo.__name__, getattr(pyrvo, '__file__', ''))\n"
 
 
-def test_runner_serves_pyrvo_only_when_none_is_installed(folder):
+def test_runner_leaves_an_installed_pyrvo_alone_unless_asked(folder):
     with open(os.path.join(folder, "show.py"), "w", encoding="utf-8") as f:
         f.write(SHOW)
+    import pyrvo as real_pyrvo  # the test venv's
+
     done = run_module(["show.py"], folder)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[1] == real_pyrvo.__file__
+    done = run_module(["--ubot-pyrvo", "show.py"], folder)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[1].endswith(os.path.join("ubot", "pyrvo.py"))
-    # An installed pyrvo (here: one beside the script) is the one the script gets.
-    with open(os.path.join(folder, "pyrvo.py"), "w", encoding="utf-8") as f:
-        f.write("RVOSimulator = None\n")
-    done = run_module(["show.py"], folder)
+    done = run_module(["--ubot-pyrvo"], folder)
+    assert done.returncode == 2 and "no script" in done.stderr
+    done = run_module(["--pyrvo", "show.py"], folder)
+    assert done.returncode == 2 and "unknown option --pyrvo" in done.stderr
+
+
+# With no pyrvo importable (site-packages dropped from sys.path once ubot is loaded), the
+# runner's finder serves ubot.pyrvo; without the runner there is no pyrvo at all.
+NO_PYRVO = """
+import sys
+import ubot, ubot.pyrvo, ubot.irsim.__main__ as runner
+sys.path = [p for p in sys.path if "-packages" not in p]
+sys.modules.pop("pyrvo", None)
+try:
+    import pyrvo
+    raise SystemExit("pyrvo importable: " + pyrvo.__file__)
+except ImportError:
+    pass
+runner.install()
+import pyrvo
+print(pyrvo.__name__, pyrvo.__file__)
+"""
+
+
+def test_runner_serves_ubot_pyrvo_where_no_pyrvo_is_installed(folder):
+    done = subprocess.run([sys.executable, "-c", NO_PYRVO], cwd=folder, capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[1] == os.path.join(folder, "pyrvo.py")
-    # Without the runner, plain Python has no pyrvo: the stand-in is not installed globally.
-    os.remove(os.path.join(folder, "pyrvo.py"))
-    plain = subprocess.run([sys.executable, "show.py"], cwd=folder, capture_output=True, text=True)
-    assert plain.returncode != 0 and "No module named 'pyrvo'" in plain.stderr
+    assert done.stdout.split()[1].endswith(os.path.join("ubot", "pyrvo.py"))
 
 
 def test_module_names_are_ubots():
