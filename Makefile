@@ -7,6 +7,9 @@ DEMO_WORLD ?= examples/warehouse.yaml
 DEMO_OUT   ?= out/demo
 # The pinned test venv (requirements/test.txt, docs/testing.md): the Python tests run there.
 VENV       ?= $(BUILD)/venv
+# The generated headers of build/ and of the venv's build-venv/, shared (src/CMakeLists.txt says
+# why: the same compiler command lines, so ccache serves one tree from the other).
+export UBOT_GENERATED_INCLUDE_DIR ?= $(CURDIR)/build-generated/include
 # ccache (installed by scripts/install-deps.sh) lets the three build trees (Release, ASan, fuzz)
 # and later runs of `make test` reuse what did not change. `=`: looked up when a recipe runs,
 # after `deps` has installed it.
@@ -29,6 +32,7 @@ deps-test:
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DUBOT_TEST_PYTHON=$(abspath $(VENV))/bin/python \
+	  -DUBOT_GENERATED_INCLUDE_DIR=$(UBOT_GENERATED_INCLUDE_DIR) \
 	  $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -102,4 +106,4 @@ fuzz-test: fuzz-build
 	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-pip build-pip-* build-venv $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(BUILD)-pip build-pip-* build-venv build-generated $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -95,6 +95,10 @@ const char* error_name(RTCError code) {
       return "RTC_ERROR_UNSUPPORTED_CPU";
     case RTC_ERROR_CANCELLED:
       return "RTC_ERROR_CANCELLED";
+#if RTC_VERSION_MAJOR >= 4  // Embree 4's GPU (SYCL) devices; a CPU device never sets it
+    case RTC_ERROR_LEVEL_ZERO_RAYTRACING_SUPPORT_MISSING:
+      return "RTC_ERROR_LEVEL_ZERO_RAYTRACING_SUPPORT_MISSING";
+#endif
   }
   return "an unknown error code";
 }

@@ -80,7 +80,7 @@ struct Scene::Impl {
   void write_wall_quads(int slot);
 
   // Traces 1 to kMaxLanes rays as one packet (unused lanes: see prepare_unused_lane()).
-  void trace_packet(std::span<const Ray> rays, int ignore_user_id, rtc::QueryFlags flags,
+  void trace_packet(std::span<const Ray> rays, int ignore_user_id, internal::rtc::QueryFlags flags,
                     std::span<RayHit> out) const;
   RayHit resolve(const internal::Best& best, const internal::ExactRay& ray) const;
   // The exact 2D fan path (fan.cpp); returns false, having written nothing, where it does not

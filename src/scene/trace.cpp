@@ -18,6 +18,7 @@ using internal::Best;
 using internal::CastContext;
 using internal::ExactRay;
 using internal::kMaxLanes;
+namespace rtc = internal::rtc;
 
 namespace {
 
@@ -101,8 +102,8 @@ void prepare_unused_lane(const Ray& first, unsigned lane, double extent, CastCon
 
 }  // namespace
 
-void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id,
-                               rtc::QueryFlags flags, std::span<RayHit> out) const {
+void Scene::Impl::trace_packet(std::span<const Ray> rays, int ignore_user_id, rtc::QueryFlags flags,
+                               std::span<RayHit> out) const {
   alignas(64) PacketRayHit rayhit;
   CastContext ctx;
   rtc::init(&ctx.embree);
@@ -133,10 +134,8 @@ void Scene::cast(std::span<const Ray> rays, int ignore_user_id, std::span<RayHit
     const bool shared_origin = std::all_of(packet.begin(), packet.end(), [&](const Ray& r) {
       return r.origin == packet.front().origin;
     });
-    m.trace_packet(
-        packet, ignore_user_id,
-        shared_origin ? rtc::kCoherent : rtc::kIncoherent,
-        out.subspan(i, packet.size()));
+    m.trace_packet(packet, ignore_user_id, shared_origin ? rtc::kCoherent : rtc::kIncoherent,
+                   out.subspan(i, packet.size()));
   }
   m.throw_if_embree_error("cast");
   if (m.grid) {
@@ -229,8 +228,8 @@ void Scene::Impl::cast_fan_embree(const Eigen::Vector3d& origin, std::span<const
       const double yaw = yaws[i + k];
       batch[k] = {origin, {std::cos(yaw), std::sin(yaw), 0.0}, max_distance};
     }
-    m.trace_packet(std::span<const Ray>(batch.data(), n), ignore_user_id,
-                   rtc::kCoherent, out.subspan(i, n));
+    m.trace_packet(std::span<const Ray>(batch.data(), n), ignore_user_id, rtc::kCoherent,
+                   out.subspan(i, n));
   }
   m.throw_if_embree_error("cast_fan");
 }
