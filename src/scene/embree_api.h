@@ -34,8 +34,8 @@ inline void intersect1(RTCScene scene, QueryContext* context, QueryFlags flags, 
   rtcIntersect1(scene, rh, &args);
 }
 
-inline void intersect16(const int* valid, RTCScene scene, QueryContext* context,
-                        QueryFlags flags, RTCRayHit16* rh) {
+inline void intersect16(const int* valid, RTCScene scene, QueryContext* context, QueryFlags flags,
+                        RTCRayHit16* rh) {
   RTCIntersectArguments args = arguments(context, flags);
   rtcIntersect16(valid, scene, rh, &args);
 }
@@ -52,8 +52,8 @@ inline void intersect1(RTCScene scene, QueryContext* context, QueryFlags flags, 
   rtcIntersect1(scene, context, rh);
 }
 
-inline void intersect16(const int* valid, RTCScene scene, QueryContext* context,
-                        QueryFlags flags, RTCRayHit16* rh) {
+inline void intersect16(const int* valid, RTCScene scene, QueryContext* context, QueryFlags flags,
+                        RTCRayHit16* rh) {
   context->flags = flags;
   rtcIntersect16(valid, scene, context, rh);
 }
