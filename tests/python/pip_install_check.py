@@ -27,6 +27,15 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+def shared_objects():
+    """Under `make test`, the build's generated-headers folder (the Makefile's
+    UBOT_GENERATED_INCLUDE_DIR, src/CMakeLists.txt): with it, these builds compile with the
+    same command lines as `make build` but for pybind11's include folder, so ccache serves all
+    but the bindings. What is built and installed does not change."""
+    folder = os.environ.get("UBOT_GENERATED_INCLUDE_DIR")
+    return [f"--config-settings=cmake.define.UBOT_GENERATED_INCLUDE_DIR={folder}"] if folder else []
+
+
 def fresh_venv(base_python, where):
     run([base_python, "-m", "venv", where])
     return os.path.join(where, "bin", "python")
@@ -61,7 +70,8 @@ def check_wheel(base_python, source, work, env):
     """`pip wheel .`, then the wheel with the gym extra into another fresh venv."""
     wheels = os.path.join(work, "wheels")
     builder = fresh_venv(base_python, os.path.join(work, "build-venv"))
-    run([builder, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", wheels, source],
+    run([builder, "-m", "pip", "wheel", "--quiet", "--no-deps", *shared_objects(), "-w", wheels,
+         source],
         env=env, cwd=work)
     (wheel,) = [w for w in os.listdir(wheels) if w.startswith("ubot-") and w.endswith(".whl")]
     user = fresh_venv(base_python, os.path.join(work, "wheel-venv"))
@@ -73,13 +83,15 @@ def check_wheel(base_python, source, work, env):
 def check_install(base_python, source, work, env):
     """`pip install .` into a fresh venv."""
     plain = fresh_venv(base_python, os.path.join(work, "source-venv"))
-    run([plain, "-m", "pip", "install", "--quiet", source], env=env, cwd=work)
+    run([plain, "-m", "pip", "install", "--quiet", *shared_objects(), source], env=env, cwd=work)
     check_installed(plain, source, env, work, want_gym=False)
 
 
 def main():
     source, pythons = os.path.abspath(sys.argv[1]), sys.argv[2:]
-    env = dict(os.environ, CMAKE_GENERATOR="Unix Makefiles")  # as the test venv's build
+    # Make and the compiler `make build` uses, as the test venv's build.
+    env = dict(os.environ, CMAKE_GENERATOR="Unix Makefiles", CC=os.environ.get("CC", "cc"),
+               CXX=os.environ.get("CXX", "c++"))
     env.pop("PYTHONPATH", None)
     # Each isolated build compiles the bindings anew (pybind11's headers sit in a new temporary
     # folder each time, so ccache cannot help): the first interpreter makes and installs a
