@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ROS 2 interoperability of ubot's bridge with an independent DDS implementation (Fast-DDS 2.9
-configured as rmw_fastrtps). Run inside run_isolated.sh (loopback only).
+"""ROS 2 interoperability of ubot's bridge with an independent DDS implementation (Fast DDS 3.1
+on Debian 13, 2.9 on Debian 12, configured as rmw_fastrtps). Run inside run_isolated.sh
+(loopback only).
 
 1. Sensors: ubot's CycloneDDS transport publishes LaserScan, PointCloud2, Imu and Image; the
    Fast-DDS peer receives them and checks every field (exit 0 only if all four match).
