@@ -89,7 +89,7 @@ def test_missing_script_is_an_error(folder):
 def test_no_arguments_prints_usage(folder):
     done = run(folder)
     assert done.returncode == 2
-    assert "usage: python3 -m ubot.irsim [--max-steps N] SCRIPT.py" in done.stderr
+    assert "usage: python3 -m ubot.irsim [--max-steps N] [--ubot-pyrvo] SCRIPT.py" in done.stderr
 
 
 LOOP_SCRIPT = """
