@@ -368,17 +368,42 @@ def test_random_worlds_rejected():
     assert O.main([path, "--steps", "1", "--skip-random"]) == O.EXIT_SKIPPED
 
 
-# Traces IR-SIM itself made (tests/data/irsim_traces/, docs/irsim-parity.md): the port must
-# move every object as IR-SIM did. Worlds drawing random numbers are not modelled here.
+# Traces IR-SIM itself made (tests/data/irsim_traces/, or live ones: find_trace;
+# docs/irsim-parity.md): the port must move every object as IR-SIM did. Worlds drawing random
+# numbers are not modelled here.
 TRACES = os.path.join(HERE, "..", "data", "irsim_traces")
 TRACE_WORLDS = {"acker_wheelbase_world": os.path.join(HERE, "..", "data"),
                 "collision_avoidance": WORLDS, "collision_world": WORLDS,
                 "fmcw_lidar_world": WORLDS, "lidar_world": WORLDS}
 
 
+def find_trace(name):
+    """$UBOT_IRSIM_TRACES/NAME.json when set and there (made live by the installed IR-SIM:
+    tests/irsim_parity/live_traces.py), else the committed trace; prints which (as the C++
+    find_trace() in tests/irsim_parity/irsim_trace.h)."""
+    live_dir = os.environ.get("UBOT_IRSIM_TRACES")
+    if not live_dir:
+        print(f"[trace] {name} <- committed")
+        return os.path.join(TRACES, name + ".json")
+    manifest = {}
+    try:
+        with open(os.path.join(live_dir, "manifest.json")) as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        pass
+    live = os.path.join(live_dir, name + ".json")
+    if os.path.exists(live):
+        version = manifest.get("irsim_version") or "(version unknown: no manifest.json)"
+        print(f"[trace] {name} <- live IR-SIM {version} ({live})")
+        return live
+    reason = manifest.get("traces", {}).get(name, {}).get("reason")
+    print(f"[trace] {name} <- committed ({'not made live: ' + reason if reason else 'no ' + live})")
+    return os.path.join(TRACES, name + ".json")
+
+
 def test_states_match_irsim_traces():
     for name, folder in TRACE_WORLDS.items():
-        with open(os.path.join(TRACES, name + ".json")) as f:
+        with open(find_trace(name)) as f:
             trace = json.load(f)
         env = O.load_world(os.path.join(folder, name + ".yaml"))
         for frame in trace["frames"][1:]:

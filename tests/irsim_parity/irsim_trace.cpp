@@ -1,6 +1,9 @@
 #include "irsim_trace.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -135,7 +138,52 @@ TraceFrame read_frame(const json& j) {
   return f;
 }
 
+// live_traces.py's manifest.json in `folder`, or null when there is none (or it is unreadable:
+// the line printed then says so, and the committed trace is used).
+json read_manifest(const std::filesystem::path& folder) {
+  std::ifstream in(folder / "manifest.json");
+  if (!in) return nullptr;
+  try {
+    return json::parse(in);
+  } catch (const json::exception&) {
+    return nullptr;
+  }
+}
+
 }  // namespace
+
+std::string find_trace(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path committed =
+      fs::path(UBOT_SOURCE_DIR) / "tests" / "data" / "irsim_traces" / (name + ".json");
+  const char* live_dir = std::getenv("UBOT_IRSIM_TRACES");
+  if (live_dir == nullptr || *live_dir == '\0') {
+    std::cout << "[trace] " << name << " <- committed\n";
+    return committed.string();
+  }
+  const fs::path live = fs::path(live_dir) / (name + ".json");
+  const json manifest = read_manifest(live_dir);
+  const json* entry = nullptr;
+  if (manifest.is_object() && manifest.contains("traces") && manifest["traces"].contains(name)) {
+    entry = &manifest["traces"][name];
+  }
+  if (fs::exists(live)) {
+    std::string version = "(version unknown: no manifest.json)";
+    if (manifest.is_object() && manifest.contains("irsim_version") &&
+        manifest["irsim_version"].is_string()) {
+      version = manifest["irsim_version"].get<std::string>();
+    }
+    std::cout << "[trace] " << name << " <- live IR-SIM " << version << " (" << live.string()
+              << ")\n";
+    return live.string();
+  }
+  std::string why = "no " + live.string();
+  if (entry != nullptr && entry->contains("reason")) {
+    why = "not made live: " + (*entry)["reason"].get<std::string>();
+  }
+  std::cout << "[trace] " << name << " <- committed (" << why << ")\n";
+  return committed.string();
+}
 
 Trace read_trace(const std::string& path) {
   std::ifstream in(path);
@@ -146,7 +194,8 @@ Trace read_trace(const std::string& path) {
   Trace t;
   const json& meta = j["meta"];
   t.irsim_version = meta["irsim_version"].get<std::string>();
-  t.irsim_commit = meta["irsim_commit"].get<std::string>();
+  // null for an installed IR-SIM (a live trace): only a checkout has a commit
+  if (!meta["irsim_commit"].is_null()) t.irsim_commit = meta["irsim_commit"].get<std::string>();
   t.world_file = meta["world_file"].get<std::string>();
   t.step_time = number(meta["step_time"]);
   for (const json& o : j["objects"]) {

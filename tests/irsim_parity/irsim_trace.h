@@ -1,7 +1,8 @@
 #pragma once
 // Reading an IR-SIM trace: what IR-SIM itself did on a world, step by step, with sensor and
-// motion noise off (tests/data/irsim_traces/*.json, made by IR-SIM's own code through
-// /work/shared/irsim/tools/dump.py; see docs/irsim-parity.md). The layout is dump.py's:
+// motion noise off (tests/data/irsim_traces/*.json, made by IR-SIM's own code through the trace
+// maker tests/irsim_parity/dump.py, or made live by live_traces.py; see docs/irsim-parity.md).
+// The layout is dump.py's:
 //   meta     {irsim_version, irsim_commit, world_file, seed, steps, step_time, ...}
 //   objects  [{id, name, role, kinematics, static, radius, state, goal, wheelbase,
 //              original_geometry}]
@@ -72,5 +73,13 @@ struct Trace {
 
 // Reads a trace file; throws std::runtime_error naming the file when it cannot.
 Trace read_trace(const std::string& path);
+
+// The trace file to test `name` against: $UBOT_IRSIM_TRACES/<name>.json when that variable is
+// set and the file exists (a live trace: made by the installed IR-SIM through
+// tests/irsim_parity/live_traces.py, whose manifest.json in that folder names the IR-SIM
+// version), else the committed tests/data/irsim_traces/<name>.json. Prints one line saying
+// which, e.g. "[trace] lidar_world <- live IR-SIM 2.10.2" or "[trace] lidar_world <- committed
+// (not made live: <live_traces.py's reason>)", so the log shows what each test compared with.
+std::string find_trace(const std::string& name);
 
 }  // namespace ubot::irsim_parity

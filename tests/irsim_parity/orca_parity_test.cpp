@@ -1,5 +1,6 @@
 // `orca` against IR-SIM driving pyrvo 0.4.3 (RVO2 in single precision) itself: the traces were
-// made by IR-SIM 2.10.2 with pyrvo built from its source (tests/data/irsim_traces/README.md).
+// made by IR-SIM 2.10.2 with pyrvo built from its source (tests/data/irsim_traces/README.md), or
+// live by the test venv's IR-SIM and pyrvo 0.4.3 from PyPI (find_trace, docs/irsim-parity.md).
 // ubot's ORCA runs in double precision, so the states agree to RVO2's float rounding (a few
 // 1e-7 m here), not to 1e-9 m as the other parity cases; flags and done() agree exactly.
 #include <gtest/gtest.h>
@@ -27,8 +28,7 @@ std::string source_path(const std::string& relative) {
 // arrival (then IR-SIM draws a wander goal from numpy's stream); returns the largest state
 // difference.
 double largest_difference(const char* name, const char* world, bool irsim_draws) {
-  const Trace trace =
-      read_trace(source_path(std::string("tests/data/irsim_traces/") + name + ".json"));
+  const Trace trace = read_trace(find_trace(name));
   EXPECT_EQ(trace.irsim_version, "2.10.2");
   WorldModel model = load_world(source_path(world), {.seed = 0});
   if (irsim_draws) {

@@ -1,5 +1,6 @@
 // ubot against IR-SIM itself: each world runs in ubot's Simulation and is compared, step by
-// step, with the trace IR-SIM 2.10.2 made of it (tests/data/irsim_traces/, docs/irsim-parity.md).
+// step, with the trace IR-SIM 2.10.2 made of it (tests/data/irsim_traces/, docs/irsim-parity.md;
+// or the live one the test venv's IR-SIM made: find_trace in irsim_trace.h).
 // Noise is off in both (dump.py switches IR-SIM's off after construction; here the loaded model
 // is changed the same way). Poses, velocities and lidar origins must agree to 1e-9 m / rad,
 // flags and env.done() exactly; lidar ranges to 1e-9 m except where IR-SIM's 64-gon circles
@@ -41,7 +42,7 @@ enum class Draws {
 };
 
 struct ParityCase {
-  const char* name;   // the trace is tests/data/irsim_traces/<name>.json
+  const char* name;   // the trace is tests/data/irsim_traces/<name>.json (or live: find_trace)
   const char* world;  // relative to the source tree
   Draws draws = Draws::kNone;
   // Compare up to this step only (0: the whole trace). Set where two exact circles of ubot
@@ -236,8 +237,7 @@ std::string joined(const std::vector<std::string>& lines, std::size_t max_lines 
 class IrsimParity : public ::testing::TestWithParam<ParityCase> {
  protected:
   void SetUp() override {
-    trace_ = read_trace(
-        source_path(std::string("tests/data/irsim_traces/") + GetParam().name + ".json"));
+    trace_ = read_trace(find_trace(GetParam().name));
     ASSERT_EQ(trace_.irsim_version, "2.10.2");
     ASSERT_EQ(trace_.world_file, std::filesystem::path(GetParam().world).filename().string());
     ASSERT_GE(trace_.frames.size(), 11u) << "traces cover 10-300 steps";
