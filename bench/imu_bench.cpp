@@ -96,7 +96,9 @@ robot:
   for (auto _ : state) {
     t += kPeriod;
     imu.sample({sim.world(), sim.scene(), t});
-    benchmark::DoNotOptimize(imu.header().valid);
+    // A copy: Google Benchmark 1.9 (Debian 13) deprecates DoNotOptimize on a const reference.
+    bool valid = imu.header().valid;
+    benchmark::DoNotOptimize(valid);
   }
   state.SetItemsProcessed(state.iterations());
 }

@@ -2,8 +2,9 @@
 
 The native part is the extension ``ubot._core``; its public names are re-exported here, with
 ``VectorEnv`` (a ``gymnasium.vector.VectorEnv``) from ``ubot.vector_env``, and ``sweep`` (scenario
-sweeps on Dask, docs/sweeps.md). Gymnasium is optional (``pip install 'ubot[gym]'``): ``import
-ubot`` works without it, and ``ubot.VectorEnv`` then raises an ImportError saying what to install.
+sweeps on Dask, docs/sweeps.md). Both are optional extras (``pip install 'ubot[gym]'``,
+``'ubot[sweep]'``): ``import ubot`` works without them, and ``ubot.VectorEnv`` / ``ubot.sweep``
+then raise an ImportError saying what to install.
 """
 
 from ubot._core import (  # noqa: F401
@@ -24,13 +25,21 @@ from ubot._core import (  # noqa: F401
     behavior_names,
     group_behavior_names,
 )
-from ubot import sweep  # noqa: F401,E402  (a callable module: ubot.sweep(spec, client=...))
 
 
 def __getattr__(name):
-    # VectorEnv on first use, so that `import ubot` needs no Gymnasium (PEP 562).
+    # VectorEnv and sweep on first use, so that `import ubot` needs neither Gymnasium nor the
+    # sweep extra's packages (PEP 562).
     if name == "VectorEnv":
         from ubot.vector_env import VectorEnv
 
         return VectorEnv
+    if name == "sweep":  # a callable module: ubot.sweep(spec, client=...)
+        import importlib
+
+        try:
+            return importlib.import_module("ubot.sweep")
+        except ImportError as error:
+            raise ImportError(f"ubot.sweep needs {error.name or 'a package'}, which is not "
+                              "installed: pip install 'ubot[sweep]'") from error
     raise AttributeError(f"module 'ubot' has no attribute {name!r}")

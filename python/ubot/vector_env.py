@@ -82,7 +82,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                                  self._env.beams, axis=1)
                 boxes[name] = Box(np.zeros_like(high), high, dtype=np.float32)
             elif name == "flags":
-                boxes[name] = Box(False, True, (r, 3), np.bool_)
+                boxes[name] = Box(0, 1, (r, 3), np.bool_)  # Gymnasium: bool bounds as 0 / 1
             elif name == "velocity":
                 boxes[name] = Box(self.action_low.astype(np.float32),
                                          self.action_high.astype(np.float32), dtype=np.float32)

@@ -62,6 +62,12 @@ def check_installed(python, source, env, cwd, want_gym):
         "        assert \"pip install 'ubot[gym]'\" in str(e), e\n"
         "    else:\n"
         "        raise AssertionError('ubot.VectorEnv without Gymnasium')\n"
+        "    try:\n"
+        "        ubot.sweep\n"
+        "    except ImportError as e:\n"
+        "        assert \"pip install 'ubot[sweep]'\" in str(e), e\n"
+        "    else:\n"
+        "        raise AssertionError('ubot.sweep without the sweep extra')\n"
         "print('installed', ubot.__version__, 'at', os.path.dirname(ubot.__file__))\n")
     run([python, "-c", check], env=env, cwd=cwd)
 

@@ -26,6 +26,13 @@ from distributed import Client
 import ubot
 
 
+# The `dask` command of this interpreter's environment (the test venv's), not the first on PATH
+# (Debian's, whose scheduler speaks an older protocol than the venv's client).
+DASK = os.path.join(os.path.dirname(sys.executable), "dask")
+if not os.path.exists(DASK):
+    DASK = "dask"
+
+
 def start(cmd, log):
     with open(log, "w") as out:
         return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -34,12 +41,12 @@ def start(cmd, log):
 def main():
     sweep_file, work = sys.argv[1], sys.argv[2]
     scheduler_file = os.path.join(work, "scheduler.json")
-    procs = [start(["dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
+    procs = [start([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
                     "--no-dashboard", "--scheduler-file", scheduler_file],
                    os.path.join(work, "scheduler.log"))]
     try:
         for i in range(2):
-            procs.append(start(["dask", "worker", "--scheduler-file", scheduler_file,
+            procs.append(start([DASK, "worker", "--scheduler-file", scheduler_file,
                                 "--host", "127.0.0.1", "--nthreads", "1", "--no-nanny",
                                 "--no-dashboard", "--name", f"w{i}"],
                               os.path.join(work, f"w{i}.log")))
