@@ -2,7 +2,7 @@
 """Byte-for-byte fixture of the examples' outputs (issue 11, item 9).
 
 Runs every world in examples/ with the CLI for STEPS steps with all outputs on
-(--out DIR --render --map DIR/map.las --mcap DIR/run.mcap) and compares the SHA-256 of each
+(--out DIR --render --map DIR/map.las --mcap DIR/run.mcap --mcap-compression none) and compares the SHA-256 of each
 output file with tests/data/example_checksums.json. A refactor that must not change what users
 see (the sensor registry, the sink interface, the model/state split) keeps this test green; a
 change that is meant to alter outputs re-records the file and says so in its commit.
@@ -13,6 +13,8 @@ usage: test_example_checksums.py --ubot PATH/TO/ubot [--update]
 Left out, on purpose: world.png, run.gif and the IMU plots (<object>/imu_N.png). They are
 rasterised by Cairo, whose pixman back end picks SIMD paths by CPU and may round anti-aliased
 edges differently on another machine; their content is covered by the render and CLI tests.
+run.mcap is written uncompressed: its records are ubot's, but zstd's bytes are libzstd's (1.5.4
+on Debian 12 and 1.5.7 on Debian 13 compress the same chunks differently).
 Everything else (frames.jsonl, run.mcap, map.las, IMU CSVs, points.bin, camera PNGs) is computed
 by ubot itself and must be identical on every machine.
 
@@ -48,7 +50,7 @@ def output_checksums(ubot, world):
         # so the checksums do not depend on where the checkout lives.
         args = [ubot, "run", f"examples/{world}", "--steps", str(STEPS), "--quiet", "--out", out,
                 "--render", "--map", os.path.join(out, "map.las"),
-                "--mcap", os.path.join(out, "run.mcap")]
+                "--mcap", os.path.join(out, "run.mcap"), "--mcap-compression", "none"]
         result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
         if result.returncode != 0:
             raise AssertionError(f"{' '.join(args)} exited {result.returncode}: {result.stderr}")
