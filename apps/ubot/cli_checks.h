@@ -65,6 +65,22 @@ inline const CLI::Validator kUnsigned64(
     },
     "UINT64");
 
+// A whole number in [lo, hi]. Instead of CLI::Range, whose message changed between CLI11 2.3
+// (Debian 12: "not in range 0 to 256") and 2.4 (Debian 13: "not in range [0 - 256]"): the
+// command line says the same on every release.
+inline CLI::Validator whole_number_in(long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        long long v = 0;
+        if (!detail::parse_integer(s, v) || v < lo || v > hi) {
+          return "expected a whole number from " + range + ", got '" + s + "'";
+        }
+        return {};
+      },
+      "INT in " + range);
+}
+
 // `--frames`: every | none | a step count from 1 to 2^63 - 1.
 inline const CLI::Validator kFramesChoice(
     [](std::string& s) -> std::string {

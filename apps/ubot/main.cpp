@@ -56,13 +56,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none")
       ->check(ubot::app::kFramesChoice);
   run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores, at most 256)")
-      ->check(CLI::Range(0, ubot::app::kMaxThreads));
+      ->check(ubot::app::whole_number_in(0, ubot::app::kMaxThreads));
   run_cmd->add_option("--map", run.map,
                       "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
   CLI::Option* ros2 =
       run_cmd->add_flag("--ros2", run.ros2, "ROS 2 bridge over DDS (topics, cmd_vel, /clock)");
   run_cmd->add_option("--ros-domain-id", run.ros_domain_id, "ROS 2 domain (default ROS_DOMAIN_ID)")
-      ->check(CLI::Range(0, 232))
+      ->check(ubot::app::whole_number_in(0, 232))
       ->needs(ros2);
   run_cmd
       ->add_option("--realtime", run.realtime,

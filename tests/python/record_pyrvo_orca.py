@@ -37,12 +37,20 @@ def run(steps: int, every: int) -> dict:
         if step % every == 0:
             positions[str(step)] = [[float(r.state[0, 0]), float(r.state[1, 0])]
                                     for r in env.robot_list]
-    return {"pyrvo": pyrvo.__file__, "steps": steps, "positions": positions}
+    return {"pyrvo": which_pyrvo(), "steps": steps, "positions": positions}
+
+
+def which_pyrvo() -> str:
+    """By the module's name, not its path (a checkout's path may well contain "ubot")."""
+    if pyrvo.__name__.startswith("ubot"):
+        return "ubot.pyrvo"
+    from importlib.metadata import version
+
+    return f"pyrvo {version('pyrvo')} (RVO2, float)"
 
 
 if __name__ == "__main__":
     steps, every, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     trace = run(steps, every)
-    trace["pyrvo"] = "ubot.pyrvo" if "ubot" in trace["pyrvo"] else "pyrvo 0.4.3 (RVO2, float)"
     with open(out, "w", encoding="utf-8") as f:
         json.dump(trace, f, separators=(",", ":"))

@@ -40,13 +40,19 @@ def absolute_pythonpath() -> str:
     return os.pathsep.join(os.path.abspath(p) for p in paths if p)
 
 
+def headless_env() -> dict:
+    """The environment a usage script runs in: no display, matplotlib's Agg backend."""
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=absolute_pythonpath())
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    return env
+
+
 def run_script(script: str, tmp_root: str, max_steps=None) -> subprocess.CompletedProcess:
     folder, name = script.split("/")
     work = os.path.join(tmp_root, folder)
     shutil.copytree(os.path.join(USAGE, folder), work)
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=absolute_pythonpath())
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
+    env = headless_env()
     limit = ["--max-steps", str(max_steps)] if max_steps else []
     return subprocess.run([sys.executable, "-m", "ubot.irsim", *limit, name], cwd=work, env=env,
                           capture_output=True, text=True, timeout=300)
@@ -127,8 +133,7 @@ def test_cbf_scripts_end_where_irsim_itself_ends(script, tmp_root):
     shutil.copytree(os.path.join(USAGE, folder), work)
     with open(os.path.join(work, "ended_at.py"), "w", encoding="utf-8") as f:
         f.write(ENDED_AT)
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=absolute_pythonpath())
-    env.pop("DISPLAY", None)
+    env = headless_env()
     ended = {}
     for side, cmd in (("ubot", [sys.executable, "-m", "ubot.irsim", "ended_at.py", name]),
                       ("irsim", [sys.executable, "ended_at.py", name])):

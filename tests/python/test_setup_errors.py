@@ -36,7 +36,7 @@ def test_test_venv_without_pypi_fails_at_once_naming_the_pins(tmp_path):
     venv = tmp_path / "venv"
     # PyPI out of reach: an index on a closed loopback port, no other place to look.
     env = dict(os.environ, PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_FIND_LINKS="",
-               PIP_NO_INDEX="0", PIP_CONFIG_FILE=os.devnull, UBOT_VENV_PYTHON=sys.executable)
+               PIP_CONFIG_FILE=os.devnull, UBOT_VENV_PYTHON=sys.executable)
     done = subprocess.run([os.path.join(SOURCE_DIR, "scripts", "test-venv.sh"), "--deps-only",
                            str(venv)], capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode != 0, done.stdout
