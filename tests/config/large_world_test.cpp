@@ -41,6 +41,14 @@ void operator delete(void* p) noexcept {
   std::free(p);
 }
 void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+// The nothrow forms too (GoogleTest 1.15, Debian 13, allocates with them): left to the sanitizer
+// runtime, they would allocate as `new` what the delete above frees as malloc's.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p != nullptr) count_allocation(p);
+  return p;
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
 
 namespace ubot::config {
 namespace {
