@@ -88,7 +88,7 @@ bench: build
 FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 300
 FUZZ_TEST_SECONDS ?= 20
-FUZZ_TARGETS      := fuzz_world_yaml fuzz_mesh fuzz_las fuzz_ply fuzz_pcd fuzz_cdr
+FUZZ_TARGETS      := fuzz_world_yaml fuzz_mesh fuzz_las fuzz_ply fuzz_pcd fuzz_cdr fuzz_foxglove
 
 .PHONY: fuzz-build fuzz fuzz-test
 

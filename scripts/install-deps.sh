@@ -8,6 +8,8 @@ build_pkgs=(
   libeigen3-dev libyaml-dev libembree-dev libtbb-dev
   libcairo2-dev libgif-dev libpng-dev libassimp-dev
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  # The live view's HTTP + WebSocket server (Boost.Beast, header-only; docs/live.md).
+  libboost-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liboctomap-dev libbox2d-dev
   cyclonedds-dev cyclonedds-tools libssl-dev
@@ -29,6 +31,8 @@ command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
 # clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz);
 # libclang-rt-dev is the runtime of the release's default clang (14 on Debian 12, 19 on 13).
 test_pkgs+=(clang libclang-rt-dev)
+# Chromium: the live page's tests drive it with npm playwright-core (tests/live, docs/live.md).
+test_pkgs+=(chromium)
 bench_pkgs=()
 
 want=("${build_pkgs[@]}")

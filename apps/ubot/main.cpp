@@ -71,6 +71,18 @@ int main(int argc, char** argv) {
       ->default_str("1")
       ->check(ubot::app::kFinitePositive);
 
+  CLI::Option* live =
+      run_cmd
+          ->add_option("--live", run.live,
+                       "Serve the live page and the Foxglove WebSocket protocol on [HOST:]PORT "
+                       "(default 127.0.0.1:8765); runs at real time until Ctrl-C or --steps")
+          ->expected(0, 1)
+          ->default_str("127.0.0.1:8765");
+  run_cmd
+      ->add_option("--live-token", run.live_token,
+                   "Token the live page and WebSocket clients must give (needed off loopback)")
+      ->envname("UBOT_LIVE_TOKEN")
+      ->needs(live);
   CLI::Option* mcap = run_cmd->add_option(
       "--mcap", run.mcap, "Record the run as MCAP with ROS 2 messages (opens in Foxglove)");
   run_cmd

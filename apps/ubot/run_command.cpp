@@ -19,6 +19,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/live/live_view.h"
 #include "ubot/mapping/mapping_config.h"
 #include "ubot/outputs/run_sinks.h"
 #include "ubot/ros2/bridge.h"
@@ -87,21 +88,32 @@ class Progress {
   Clock::time_point last_{};
 };
 
-// --realtime FACTOR: step k ends no earlier than k * step_time / FACTOR after the start. A slow
-// step is not made up by skipping: the simulation then runs behind.
+// --realtime FACTOR (or the live view's speed): step k ends no earlier than k * step_time /
+// FACTOR after the start. A slow step is not made up by skipping: the simulation then runs
+// behind. A new speed (or a pause) starts the count again from the step it applies to; a
+// factor of 0 does not wait.
 class Pacer {
  public:
-  Pacer(std::optional<double> factor, double step_time)
-      : enabled_(factor.has_value()),
-        period_(enabled_ ? step_time / *factor : 0.0),
-        start_(Clock::now()) {}
+  explicit Pacer(double step_time) : step_time_(step_time) {}
   // Returns early when the run is interrupted (a slow --realtime would otherwise keep Ctrl-C
-  // waiting for a whole step period).
-  void wait(std::int64_t step) const {
-    if (!enabled_) return;
+  // waiting for a whole step period). `generation` changes when the factor's source does.
+  void wait(std::int64_t step, std::optional<double> factor, std::uint64_t generation = 0) {
+    if (!factor || *factor <= 0.0) {
+      started_ = false;
+      return;
+    }
+    if (!started_ || generation != generation_ || *factor != factor_) {
+      started_ = true;
+      generation_ = generation;
+      factor_ = *factor;
+      start_ = Clock::now();
+      start_step_ = step - 1;
+      return;  // this step ends the interval the new pace is counted from
+    }
+    const double period = step_time_ / factor_;
     const Clock::time_point until =
-        start_ + std::chrono::duration_cast<Clock::duration>(
-                     std::chrono::duration<double>(period_ * static_cast<double>(step)));
+        start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                     period * static_cast<double>(step - start_step_)));
     constexpr auto kSlice = std::chrono::milliseconds(50);
     while (stop_signal() == 0 && Clock::now() < until) {
       std::this_thread::sleep_until(std::min(until, Clock::now() + kSlice));
@@ -109,10 +121,25 @@ class Pacer {
   }
 
  private:
-  bool enabled_;
-  double period_;
-  Clock::time_point start_;
+  double step_time_;
+  bool started_ = false;
+  std::uint64_t generation_ = 0;
+  double factor_ = 0.0;
+  Clock::time_point start_{};
+  std::int64_t start_step_ = 0;
 };
+
+// One command per object: the live view's where a client drives it, else the DDS bridge's.
+std::span<const Command> merged_commands(std::span<const Command> live,
+                                         std::span<const Command> dds, std::vector<Command>& out) {
+  if (live.empty()) return dds;
+  if (dds.empty()) return live;
+  out.assign(live.begin(), live.end());
+  for (std::size_t i = 0; i < out.size() && i < dds.size(); ++i) {
+    if (!out[i]) out[i] = dds[i];
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -126,8 +153,16 @@ int run(const RunOptions& options) {
   // From here on Ctrl-C ends the run after its current step, with every output closed.
   const InterruptHandlers interrupts;
   const std::int64_t every = frames_every(options.frames);
-  // With the ROS 2 bridge the run goes on until --steps or Ctrl-C, not until the robots are done.
-  const std::int64_t max_steps = options.steps.value_or(options.ros2 ? kUnlimited : kDefaultSteps);
+  const bool live = options.live.has_value();
+  std::optional<live::LiveAddress> live_address;
+  if (live) {  // before the world loads: a refused address fails at once
+    live_address = live::parse_live_address(*options.live, "--live");
+    live::check_live_access(*live_address, options.live_token);
+  }
+  // With the ROS 2 bridge or the live view the run goes on until --steps or Ctrl-C, not until
+  // the robots are done.
+  const bool open_ended = options.ros2 || live;
+  const std::int64_t max_steps = options.steps.value_or(open_ended ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
   LoadProgressLine load_progress(options.world, options.progress, options.quiet);
   WorldModel model = load_progress.load(load_options(options.seed, options.memory_limit));
@@ -160,21 +195,44 @@ int run(const RunOptions& options) {
     bridge = std::make_unique<ros2::Bridge>(*transport, sim);
     sinks.push_back(ros2_sink(*bridge));
   }
+  std::unique_ptr<live::LiveView> live_view;
+  if (live) {
+    // With --live the run paces itself at real time unless --realtime says otherwise.
+    live::LiveServerOptions server;
+    server.address = *live_address;
+    server.token = options.live_token;
+    live_view =
+        std::make_unique<live::LiveView>(sim, std::move(server), options.realtime.value_or(1.0));
+    sinks.push_back(live::live_sink(*live_view));
+    std::printf("live view at %s\n", live_view->url().c_str());
+    std::fflush(stdout);
+  }
   for (const auto& sink : sinks) sink->on_start(sim);
 
   auto finished = [&] {
-    return sim.world().step_count() >= max_steps || (!options.ros2 && sim.world().done()) ||
+    return sim.world().step_count() >= max_steps || (!open_ended && sim.world().done()) ||
            stop_signal() != 0;
   };
+  auto stopped = [] { return stop_signal() != 0; };
   Progress progress(!options.quiet, max_steps);
-  const Pacer pacer(options.realtime, sim.world().step_time());
+  Pacer pacer(sim.world().step_time());
+  std::vector<Command> commands;
   const auto start = Clock::now();
   while (!finished()) {
-    sim.step(bridge ? bridge->commands(sim) : std::span<const Command>{});
+    if (live_view && !live_view->wait_turn(sim, stopped)) break;
+    const std::span<const Command> from_live =
+        live_view ? live_view->commands(sim) : std::span<const Command>{};
+    const std::span<const Command> from_dds =
+        bridge ? bridge->commands(sim) : std::span<const Command>{};
+    sim.step(merged_commands(from_live, from_dds, commands));
     const StepInfo step{.step = sim.world().step_count(), .last = finished()};
     for (const auto& sink : sinks) sink->on_step(sim, step);
     progress.update(step.step, nanos_to_seconds(sim.world().time_ns()));
-    pacer.wait(step.step);
+    if (live_view) {
+      pacer.wait(step.step, live_view->control().speed(), live_view->control().generation());
+    } else {
+      pacer.wait(step.step, options.realtime);
+    }
   }
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();

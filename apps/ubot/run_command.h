@@ -25,6 +25,8 @@ struct RunOptions {
   std::string mcap;                       // --mcap PATH: record as MCAP ("" = no recording)
   std::string mcap_compression = "zstd";  // --mcap-compression: zstd | lz4 | none
   std::string memory_limit;  // --memory-limit SIZE ("" = UBOT_MEMORY_LIMIT or half the memory)
+  std::optional<std::string> live;  // --live [HOST:]PORT: the live page and Foxglove server
+  std::string live_token;           // --live-token / UBOT_LIVE_TOKEN ("" = none)
 };
 
 // The load options of --seed and --memory-limit.

@@ -1,5 +1,6 @@
 #include "ubot/ros2/cdr.h"
 
+#include <cstring>
 #include <string>
 
 namespace ubot::ros2 {
@@ -249,6 +250,71 @@ void serialize_cdr(MessageKind kind, const void* message, std::vector<std::uint8
     UBOT_ROS2_MESSAGE_TYPES(UBOT_ROS2_SERIALIZE_KIND)
 #undef UBOT_ROS2_SERIALIZE_KIND
   }
+}
+
+}  // namespace ubot::ros2
+
+namespace ubot::ros2 {
+namespace {
+
+// Reads what CdrWriter writes, checking every length against the bytes there are.
+class CdrReader {
+ public:
+  explicit CdrReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+  std::string start() {
+    if (bytes_.size() < kEncapsulation) return "fewer than 4 bytes (no CDR encapsulation header)";
+    if (bytes_[0] != 0x00 || (bytes_[1] != 0x01 && bytes_[1] != 0x03)) {
+      return "not little-endian CDR (encapsulation header must be 00 01 or 00 03)";
+    }
+    at_ = kEncapsulation;
+    return "";
+  }
+  template <class T>
+  bool get(T& value) {
+    align(sizeof(T));
+    if (at_ + sizeof(T) > bytes_.size()) return false;
+    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return true;
+  }
+  bool get(std::string& s) {
+    std::uint32_t size = 0;
+    if (!get(size) || size == 0 || size > bytes_.size() - at_) return false;
+    s.assign(reinterpret_cast<const char*>(bytes_.data() + at_), size - 1);
+    at_ += size;
+    return true;
+  }
+
+ private:
+  void align(std::size_t n) {
+    const std::size_t offset = at_ - kEncapsulation;
+    at_ += (n - offset % n) % n;
+  }
+  std::span<const std::uint8_t> bytes_;
+  std::size_t at_ = 0;
+};
+
+bool get(CdrReader& r, Vector3& v) { return r.get(v.x) && r.get(v.y) && r.get(v.z); }
+bool get(CdrReader& r, Twist& t) { return get(r, t.linear) && get(r, t.angular); }
+
+}  // namespace
+
+std::string deserialize_cdr(std::span<const std::uint8_t> bytes, Twist& out) {
+  CdrReader r(bytes);
+  if (std::string e = r.start(); !e.empty()) return e;
+  if (!get(r, out)) return "geometry_msgs/msg/Twist: the message ends early (48 bytes expected)";
+  return "";
+}
+
+std::string deserialize_cdr(std::span<const std::uint8_t> bytes, TwistStamped& out) {
+  CdrReader r(bytes);
+  if (std::string e = r.start(); !e.empty()) return e;
+  if (!r.get(out.header.stamp.sec) || !r.get(out.header.stamp.nanosec) ||
+      !r.get(out.header.frame_id) || !get(r, out.twist)) {
+    return "geometry_msgs/msg/TwistStamped: the message ends early or its frame_id runs past it";
+  }
+  return "";
 }
 
 }  // namespace ubot::ros2

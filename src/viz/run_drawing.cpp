@@ -183,6 +183,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     const ObjectModel& m = w.object_model(id);
     const ObjectState& s = w.object(id);
     render::ObjectDrawing o;
+    o.tag = static_cast<int>(id);
     const WorldShape& shape = w.shape(static_cast<int>(id));
     o.shape = drawing_shape(shape.parts.empty() ? shape : shape.parts.front());
     o.fill = colors_[id];
@@ -192,6 +193,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
     // A compound's other parts: drawn first, the part that carries arrow and goal over them.
     for (std::size_t k = 1; k < shape.parts.size(); ++k) {
       render::ObjectDrawing part;
+      part.tag = o.tag;
       part.shape = drawing_shape(shape.parts[k]);
       part.fill = o.fill;
       part.edge = o.edge;

@@ -44,6 +44,7 @@ struct ObjectDrawing {
   double fov_radius = 0.0;  // metres
   Color fov_color{0.53, 0.81, 0.92, 0.25};
   std::string label;  // optional text drawn next to the object
+  int tag = -1;       // the caller's id for it (not drawn; the live view selects objects by it)
 };
 
 // A band around a shape, `gap_px` clear of its outline and `line_width_px` wide (a ring around a

@@ -6,6 +6,8 @@
 // uint32 count + elements, fixed arrays as their elements. No padding is added after the last
 // field. Tests compare these bytes with CycloneDDS's own serialiser for every type.
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "ubot/ros2/messages.h"
@@ -20,5 +22,16 @@ UBOT_ROS2_MESSAGE_TYPES(UBOT_ROS2_SERIALIZE)
 
 // The same for a message known by its kind (`message` points to the struct of that kind).
 void serialize_cdr(MessageKind kind, const void* message, std::vector<std::uint8_t>& out);
+
+}  // namespace ubot::ros2
+
+namespace ubot::ros2 {
+
+// The command messages a client may send over a byte transport (the live server's Foxglove
+// clients): CDR as above, little-endian (CDR_LE or PL_CDR_LE encapsulation). Returns "" or
+// why the bytes are not one such message (too short, another encapsulation, a string past the
+// end); bytes left after the message are allowed, as rmw implementations pad to 4.
+std::string deserialize_cdr(std::span<const std::uint8_t> bytes, Twist& out);
+std::string deserialize_cdr(std::span<const std::uint8_t> bytes, TwistStamped& out);
 
 }  // namespace ubot::ros2

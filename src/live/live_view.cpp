@@ -1,0 +1,269 @@
+#include "ubot/live/live_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "page_json.h"
+#include "ubot/core/error.h"
+#include "ubot/core/time.h"
+#include "ubot/viz/run_drawing.h"
+
+namespace ubot::live {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kFramePeriod = std::chrono::milliseconds(33);  // the page draws ≤ 30 frames/s
+constexpr int kFrameDutyFactor = 20;  // a frame that took d waits ≥ 20 d: ≤ 5% of the run
+constexpr double kMaxSpeed = 1000.0;
+
+}  // namespace
+
+// ---- LiveControl ---------------------------------------------------------------------------
+
+bool LiveControl::paused() const {
+  const std::lock_guard lock(mutex_);
+  return paused_;
+}
+double LiveControl::speed() const {
+  const std::lock_guard lock(mutex_);
+  return speed_;
+}
+std::uint64_t LiveControl::generation() const {
+  const std::lock_guard lock(mutex_);
+  return generation_;
+}
+bool LiveControl::resting() const {
+  const std::lock_guard lock(mutex_);
+  return paused_ && steps_ == 0;
+}
+void LiveControl::set_paused(bool paused) {
+  {
+    const std::lock_guard lock(mutex_);
+    paused_ = paused;
+    steps_ = 0;
+    ++generation_;
+  }
+  changed_.notify_all();
+}
+void LiveControl::set_speed(double speed) {
+  {
+    const std::lock_guard lock(mutex_);
+    speed_ = speed;
+    ++generation_;
+  }
+  changed_.notify_all();
+}
+void LiveControl::request_steps(int n) {
+  {
+    const std::lock_guard lock(mutex_);
+    paused_ = true;
+    steps_ += n;
+    ++generation_;
+  }
+  changed_.notify_all();
+}
+
+bool LiveControl::wait_turn(const std::function<bool()>& stop, const std::function<void()>& idle) {
+  std::unique_lock lock(mutex_);
+  while (paused_ && steps_ == 0) {
+    if (stop()) return false;
+    if (idle) {
+      lock.unlock();
+      idle();
+      lock.lock();
+      if (!paused_ || steps_ > 0) break;
+    }
+    // Woken by a change, or every 50 ms to look at the stop flag (signals cannot notify).
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  if (stop()) return false;
+  if (paused_ && steps_ > 0) {
+    --steps_;
+    ++generation_;  // a single step is not paced against the steps before the pause
+  }
+  return true;
+}
+
+// ---- LiveView ------------------------------------------------------------------------------
+
+LiveView::LiveView(const Simulation& sim, LiveServerOptions options, double speed)
+    : server_([&] {
+        check_live_access(options.address, options.token);
+        if (options.name == "ubot") options.name = "ubot: " + sim.world().model().world.name;
+        return std::move(options);
+      }()),
+      transport_(server_),
+      drawing_(sim),
+      control_(speed),
+      object_count_(static_cast<int>(sim.world().size())) {
+  world_channel_ = server_.add_channel({.topic = "/ubot/world",
+                                        .encoding = "json",
+                                        .schema_name = "ubot/World",
+                                        .schema = "",
+                                        .schema_encoding = "jsonschema"},
+                                       /*latched=*/true);
+  frame_channel_ = server_.add_channel({.topic = "/ubot/frame",
+                                        .encoding = "json",
+                                        .schema_name = "ubot/Frame",
+                                        .schema = "",
+                                        .schema_encoding = "jsonschema"});
+  server_.set_publish_handler([this](const ClientPublish& m) { return on_publish(m); });
+  server_.set_parameter_handlers([this] { return parameters(); },
+                                 [this](const ParameterValue& p) { return set_parameter(p); });
+  transport_.set_time(sim.world().time_ns());
+  bridge_ = std::make_unique<ros2::Bridge>(transport_, sim);
+  server_.publish(world_channel_, static_cast<std::uint64_t>(sim.world().time_ns()),
+                  std::make_shared<const std::string>(world_json(sim)));
+  rate_since_ = Clock::now();
+}
+
+LiveView::~LiveView() { finish(); }
+
+bool LiveView::wait_turn(const Simulation& sim, const std::function<bool()>& stop) {
+  return control_.wait_turn(stop, [&] {
+    if (changed_.exchange(false) && server_.has_subscribers(frame_channel_)) publish_frame(sim);
+  });
+}
+
+std::span<const Command> LiveView::commands(const Simulation& sim) {
+  return bridge_->commands(sim);
+}
+
+void LiveView::finish() {
+  if (bridge_) bridge_->shutdown();
+}
+
+std::string LiveView::on_publish(const ClientPublish& m) {
+  if (m.channel.topic == "/ubot/select") {
+    // {"ids": [0, 3]}: the objects this client shows in detail.
+    const auto j = nlohmann::json::parse(m.payload.begin(), m.payload.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("ids") || !j["ids"].is_array()) {
+      return "/ubot/select: expected {\"ids\": [object ids]}";
+    }
+    std::set<int> ids;
+    for (const auto& id : j["ids"]) {
+      if (!id.is_number_integer() || id.get<std::int64_t>() < 0 ||
+          id.get<std::int64_t>() >= object_count_) {
+        return fmt::format("/ubot/select: {} is not an object id (0 … {})", id.dump().substr(0, 32),
+                           object_count_ - 1);
+      }
+      if (ids.size() < 16) ids.insert(id.get<int>());
+    }
+    const std::lock_guard lock(select_mutex_);
+    selected_[m.client] = std::move(ids);
+    changed_ = true;
+    return "";
+  }
+  return transport_.receive(m);
+}
+
+std::set<int> LiveView::selected() const {
+  const std::lock_guard lock(select_mutex_);
+  std::set<int> all;
+  for (const auto& [client, ids] : selected_) all.insert(ids.begin(), ids.end());
+  return all;
+}
+
+std::vector<ParameterValue> LiveView::parameters() const {
+  return {{"/ubot/paused", control_.paused() ? "true" : "false"},
+          {"/ubot/speed", fmt::format("{}", control_.speed())}};
+}
+
+std::string LiveView::set_parameter(const ParameterValue& p) {
+  const auto v = nlohmann::json::parse(p.value_json, nullptr, false);
+  if (p.name == "/ubot/paused") {
+    if (!v.is_boolean()) return "must be true or false";
+    control_.set_paused(v.get<bool>());
+  } else if (p.name == "/ubot/speed") {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0 ||
+        v.get<double>() > kMaxSpeed) {
+      return fmt::format("must be a number in [0, {}] (× real time; 0 = as fast as possible)",
+                         kMaxSpeed);
+    }
+    control_.set_speed(v.get<double>());
+  } else if (p.name == "/ubot/step") {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 100000) {
+      return "must be a whole number of steps in [1, 100000]";
+    }
+    control_.request_steps(v.get<int>());
+  } else {
+    return "unknown parameter (ubot has /ubot/paused, /ubot/speed and /ubot/step)";
+  }
+  server_.broadcast_parameters(parameters());
+  changed_ = true;
+  return "";
+}
+
+void LiveView::publish(const Simulation& sim) {
+  const World& w = sim.world();
+  transport_.set_time(w.time_ns());
+  server_.publish_time(static_cast<std::uint64_t>(w.time_ns()));
+  bridge_->publish(sim);
+
+  const auto now = Clock::now();
+  if (now - rate_since_ >= std::chrono::seconds(1)) {
+    const double wall = std::chrono::duration<double>(now - rate_since_).count();
+    steps_per_second_ = static_cast<double>(w.step_count() - rate_step_) / wall;
+    realtime_factor_ = steps_per_second_ * w.step_time();
+    rate_since_ = now;
+    rate_step_ = w.step_count();
+  }
+  if (!server_.has_subscribers(frame_channel_)) return;
+  // The step a pause rests on is always shown; otherwise frames are paced (see the header).
+  if (!control_.resting() &&
+      now - last_frame_ < std::max<Clock::duration>(kFramePeriod, kFrameDutyFactor * last_build_)) {
+    return;
+  }
+  publish_frame(sim);
+}
+
+void LiveView::publish_frame(const Simulation& sim) {
+  const auto start = Clock::now();
+  auto frame = std::make_shared<const std::string>(frame_json(sim));
+  server_.publish(frame_channel_, static_cast<std::uint64_t>(sim.world().time_ns()),
+                  std::move(frame));
+  last_frame_ = start;
+  last_build_ = Clock::now() - start;
+}
+
+std::string LiveView::world_json(const Simulation& sim) const {
+  std::vector<std::string> cmd_vel(sim.world().size());
+  for (std::size_t id = 0; id < cmd_vel.size(); ++id) {
+    if (ros2::TwistCommandReceiver* r = bridge_->receiver(static_cast<int>(id))) {
+      cmd_vel[id] = r->resolved_topic();
+    }
+  }
+  return page_world_json(sim, drawing_, cmd_vel);
+}
+
+std::string LiveView::frame_json(const Simulation& sim) {
+  return page_frame_json(sim, drawing_,
+                         {.paused = control_.paused(),
+                          .speed = control_.speed(),
+                          .steps_per_second = steps_per_second_,
+                          .realtime_factor = realtime_factor_,
+                          .selected = selected(),
+                          .clients = server_.client_count()});
+}
+
+namespace {
+
+class LiveSink final : public Sink {
+ public:
+  explicit LiveSink(LiveView& view) : view_(view) {}
+  void on_start(const Simulation& sim) override { view_.publish(sim); }
+  void on_step(const Simulation& sim, const StepInfo&) override { view_.publish(sim); }
+  void on_finish(const Simulation&) override { view_.finish(); }
+
+ private:
+  LiveView& view_;
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> live_sink(LiveView& view) { return std::make_unique<LiveSink>(view); }
+
+}  // namespace ubot::live

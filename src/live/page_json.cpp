@@ -1,0 +1,280 @@
+#include "page_json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ubot/core/json_writer.h"
+#include "ubot/core/time.h"
+#include "ubot/sensors/registered_sensors.h"
+
+namespace ubot::live {
+namespace {
+
+std::string css(const render::Color& c) {
+  const auto byte = [](double v) {
+    return static_cast<unsigned>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
+  };
+  return fmt::format("#{:02x}{:02x}{:02x}{:02x}", byte(c.r), byte(c.g), byte(c.b), byte(c.a));
+}
+
+// Positions to a few µm: the page draws pixels, and the frame stays small.
+double rounded(double v) { return std::round(v * 1e5) / 1e5; }
+
+void point(JsonWriter& w, const Eigen::Vector2d& p) {
+  w.begin_array().value(rounded(p.x())).value(rounded(p.y())).end_array();
+}
+
+void pose(JsonWriter& w, const Eigen::Vector3d& p) {
+  w.begin_array().value(rounded(p.x())).value(rounded(p.y())).value(rounded(p.z())).end_array();
+}
+
+void shape(JsonWriter& w, const render::Shape& s) {
+  w.begin_object();
+  if (s.kind == render::Shape::Kind::kCircle) {
+    w.key("c");
+    point(w, s.center);
+    w.key("r").value(rounded(s.radius));
+  } else {
+    w.key("p").begin_array();
+    for (const Eigen::Vector2d& v : s.vertices) w.value(rounded(v.x())).value(rounded(v.y()));
+    w.end_array();
+    w.key("closed").value(s.kind == render::Shape::Kind::kPolygon);
+  }
+  w.end_object();
+}
+
+void object(JsonWriter& w, const render::ObjectDrawing& o) {
+  w.begin_object().key("id").value(o.tag).key("shape");
+  shape(w, o.shape);
+  w.key("fill").value(css(o.fill)).key("edge").value(css(o.edge));
+  if (o.dashed) w.key("dashed").value(true);
+  if (o.pose) {
+    w.key("pose");
+    pose(w, *o.pose);
+    if (o.arrow_length > 0) w.key("arrow").value(o.arrow_length);
+  }
+  if (o.goal) {
+    w.key("goal");
+    pose(w, *o.goal);
+  }
+  if (o.fov > 0) {
+    w.key("fov").begin_array().value(o.fov).value(o.fov_radius).end_array();
+    w.key("fovColor").value(css(o.fov_color));
+  }
+  w.end_object();
+}
+
+// An object that never moves is sent once, with the world: IR-SIM's `static`, or one without
+// kinematics or trajectory outside contact mode (where a push moves anything).
+bool is_static(const World& world, int tag) {
+  if (tag < 0 || tag >= static_cast<int>(world.size())) return false;
+  const ObjectModel& m = world.object_model(tag);
+  return m.is_static ||
+         (m.kinematics.kind == KinematicsKind::kNone && !m.trajectory && !world.contact_mode());
+}
+
+std::string base64(const std::vector<std::uint8_t>& bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::uint32_t n = static_cast<std::uint32_t>(bytes[i]) << 16 |
+                            (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
+                            (i + 2 < bytes.size() ? bytes[i + 2] : 0);
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
+  }
+  return out;
+}
+
+void beams(JsonWriter& w, const std::vector<render::BeamsDrawing>& all) {
+  std::size_t total = 0;
+  for (const auto& b : all) total += b.end_points.size();
+  const std::size_t stride =
+      std::max<std::size_t>(1, (total + kMaxFrameBeams - 1) / kMaxFrameBeams);
+  w.key("beamStride").value(static_cast<std::uint64_t>(stride));
+  w.key("beams").begin_array();
+  for (const auto& b : all) {
+    w.begin_object().key("o");
+    point(w, b.origin);
+    w.key("color").value(css(b.color));
+    w.key("e").begin_array();
+    for (std::size_t i = 0; i < b.end_points.size(); i += stride) {
+      w.value(rounded(b.end_points[i].x())).value(rounded(b.end_points[i].y()));
+    }
+    w.end_array();
+    if (!b.hit.empty() && b.mark_hits) {
+      w.key("h").begin_array();
+      for (std::size_t i = 0; i < b.hit.size(); i += stride) w.value(b.hit[i] != 0 ? 1 : 0);
+      w.end_array();
+    }
+    if (!b.start_points.empty()) {
+      w.key("s").begin_array();
+      for (std::size_t i = 0; i < b.start_points.size(); i += stride) {
+        w.value(rounded(b.start_points[i].x())).value(rounded(b.start_points[i].y()));
+      }
+      w.end_array();
+    }
+    w.end_object();
+  }
+  w.end_array();
+}
+
+const char* kinematics_label(const ObjectModel& m) { return kinematics_name(m.kinematics.kind); }
+
+// What the page shows of a selected object: its state and its sensors' latest readings.
+void detail(JsonWriter& w, const Simulation& sim, int id) {
+  const World& world = sim.world();
+  const ObjectModel& m = world.object_model(id);
+  const ObjectState& s = world.object(id);
+  w.begin_object().key("id").value(id).key("name").value(m.name);
+  w.key("role").value(role_name(m.role)).key("kinematics").value(kinematics_label(m));
+  w.key("state").array(s.state);
+  w.key("velocity").begin_array().value(s.velocity.x()).value(s.velocity.y()).end_array();
+  w.key("goal");
+  if (s.goals.empty()) {
+    w.null();
+  } else {
+    w.array(s.goals.front());
+  }
+  w.key("arrive").value(s.arrive).key("collision").value(s.collision).key("stop").value(s.stop);
+  w.key("sensors").begin_array();
+  for (const auto& sensor : sim.sensors()) {
+    if (sensor->object_id() != id) continue;
+    w.begin_object()
+        .key("name")
+        .value(sensor->model().common.name)
+        .key("type")
+        .value(sensor->model().type_name())
+        .key("valid")
+        .value(sensor->header().valid);
+    const std::optional<std::size_t> count =
+        visit_sensor(*sensor, [](const auto& x) { return viz::beam_count(x); });
+    if (count) {
+      const render::BeamsDrawing b =
+          visit_sensor(*sensor, [](const auto& x) { return viz::sensor_beams(x); });
+      // The scan as the page's polar plot wants it: range and bearing in the body frame.
+      w.key("scan").begin_array();
+      const double heading = s.state.size() > 2 ? s.state[2] : 0.0;
+      const std::size_t stride = std::max<std::size_t>(1, b.end_points.size() / 720);
+      for (std::size_t i = 0; i < b.end_points.size(); i += stride) {
+        const Eigen::Vector2d d = b.end_points[i] - b.origin;
+        w.value(rounded(std::atan2(d.y(), d.x()) - heading)).value(rounded(d.norm()));
+      }
+      w.end_array();
+    }
+    w.end_object();
+  }
+  w.end_array().end_object();
+}
+
+}  // namespace
+
+std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawing,
+                            const std::vector<std::string>& cmd_vel) {
+  const World& world = sim.world();
+  const render::Drawing d = drawing.draw(sim);
+  JsonWriter w;
+  w.begin_object().key("name").value(world.model().world.name);
+  w.key("bounds")
+      .begin_array()
+      .value(d.x_min)
+      .value(d.y_min)
+      .value(d.width)
+      .value(d.height)
+      .end_array();
+  w.key("stepTime").value(world.step_time());
+  w.key("controlMode").value(world.model().world.control_mode);
+  w.key("objects").begin_array();
+  for (std::size_t id = 0; id < world.size(); ++id) {
+    const ObjectModel& m = world.object_model(static_cast<int>(id));
+    w.begin_object().key("id").value(static_cast<int>(id)).key("name").value(m.name);
+    w.key("role").value(role_name(m.role)).key("kinematics").value(kinematics_label(m));
+    w.key("static").value(m.is_static);
+    if (id < cmd_vel.size() && !cmd_vel[id].empty()) {
+      w.key("cmdVel").value(cmd_vel[id]);
+      w.key("velMin").array(m.vel_min).key("velMax").array(m.vel_max);
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.key("static").begin_array();
+  for (const render::ObjectDrawing& o : d.objects) {
+    if (is_static(world, o.tag)) object(w, o);
+  }
+  w.end_array();
+  if (d.raster) {
+    w.key("raster").begin_object().key("min");
+    point(w, d.raster->min);
+    w.key("max");
+    point(w, d.raster->max);
+    w.key("columns").value(d.raster->columns).key("rows").value(d.raster->rows);
+    w.key("grey").value(base64(*d.raster->grey)).end_object();
+  }
+  w.end_object();
+  return std::move(w.str());
+}
+
+std::string page_frame_json(const Simulation& sim, const viz::RunDrawing& drawing,
+                            const FrameStatus& status) {
+  const World& world = sim.world();
+  const render::Drawing d = drawing.draw(sim);
+  JsonWriter w;
+  w.begin_object();
+  w.key("t").value(nanos_to_seconds(world.time_ns())).key("step").value(world.step_count());
+  w.key("paused").value(status.paused).key("speed").value(status.speed);
+  w.key("sps").value(std::round(status.steps_per_second * 10) / 10);
+  w.key("rtf").value(std::round(status.realtime_factor * 100) / 100);
+  w.key("clients").value(static_cast<std::uint64_t>(status.clients));
+  w.key("done").value(world.done());
+  w.key("objects").begin_array();
+  for (const render::ObjectDrawing& o : d.objects) {
+    if (!is_static(world, o.tag)) object(w, o);
+  }
+  w.end_array();
+  w.key("flags").begin_array();  // per object: 1 collision, 2 arrived, 4 stopped
+  for (std::size_t id = 0; id < world.size(); ++id) {
+    const ObjectState& s = world.object(static_cast<int>(id));
+    w.value((s.collision ? 1 : 0) | (s.arrive ? 2 : 0) | (s.stop ? 4 : 0));
+  }
+  w.end_array();
+  beams(w, d.beams);
+  w.key("discs").begin_array();
+  for (const render::DiscDrawing& disc : d.discs) {
+    w.begin_array()
+        .value(rounded(disc.center.x()))
+        .value(rounded(disc.center.y()))
+        .value(rounded(disc.radius))
+        .value(css(disc.color))
+        .end_array();
+  }
+  w.end_array();
+  w.key("highlights").begin_array();
+  for (const render::HighlightDrawing& h : d.highlights) {
+    w.begin_object().key("shape");
+    shape(w, h.shape);
+    w.key("color").value(css(h.color)).end_object();
+  }
+  w.end_array();
+  if (d.fog) {
+    std::string cells(d.fog->fogged.size(), '0');
+    for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = d.fog->fogged[i] ? '1' : '0';
+    w.key("fog").begin_object().key("x").value(d.fog->x_min).key("y").value(d.fog->y_min);
+    w.key("cw").value(d.fog->cell_width).key("ch").value(d.fog->cell_height);
+    w.key("nx").value(d.fog->nx).key("ny").value(d.fog->ny).key("cells").value(cells).end_object();
+  }
+  w.key("detail").begin_array();
+  for (const int id : status.selected) {
+    if (id >= 0 && id < static_cast<int>(world.size())) detail(w, sim, id);
+  }
+  w.end_array();
+  w.end_object();
+  return std::move(w.str());
+}
+
+}  // namespace ubot::live

@@ -1,0 +1,618 @@
+// The ubot live page: a Foxglove WebSocket protocol client (foxglove/ws-protocol v1) of the
+// server that served it. It subscribes to the page's JSON channels (/ubot/world once,
+// /ubot/frame while the run goes), draws the world top-down on a canvas, and steers the run:
+// pause / step / speed as the server's parameters, the selected robot's cmd_vel (a JSON
+// geometry_msgs/msg/Twist on its topic, as Foxglove's Teleop panel sends one), the selection
+// on /ubot/select. Standard web APIs only; no library, no network beyond the server.
+"use strict";
+(() => {
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token");
+  const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/` +
+    (token ? `?token=${encodeURIComponent(token)}` : "");
+  const canvas = document.getElementById("world");
+  const ctx = canvas.getContext("2d");
+  const $ = (id) => document.getElementById(id);
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  const MAX_TRAIL = 400;           // points kept per object
+  const TRAILS_UP_TO = 2000;       // objects; beyond, no trails (the page stays fluid)
+  const COMMAND_PERIOD_MS = 100;   // cmd_vel while a key or the joystick is held
+
+  let ws = null;
+  let connected = false;
+  let nextSubscription = 1;
+  let nextClientChannel = 1;
+  const subscriptions = new Map();  // subscription id -> topic
+  const clientChannels = new Map(); // topic -> client channel id
+  let world = null;                 // /ubot/world
+  let frame = null;                 // latest /ubot/frame
+  let frames = 0;
+  const trails = new Map();         // object id -> [[x, y], ...]
+  let raster = null;                // the grid map as an offscreen canvas
+  let selected = null;              // object id
+  let lastCommand = null;           // the latest Twist sent, for the tests
+  let commandsSent = 0;
+  let lastStatus = "";
+  const view = { cx: 0, cy: 0, scale: 40, fitted: false };
+  let dirty = true;
+
+  // ---- protocol ------------------------------------------------------------------------------
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  }
+
+  function connect() {
+    ws = new WebSocket(wsUrl, ["foxglove.websocket.v1"]);
+    ws.binaryType = "arraybuffer";
+    ws.onopen = () => { connected = true; setStatus("connected", false); };
+    ws.onclose = () => {
+      connected = false;
+      subscriptions.clear();
+      clientChannels.clear();
+      setStatus("disconnected: reconnecting…", true);
+      setTimeout(connect, 1000);
+    };
+    ws.onmessage = (event) => {
+      if (typeof event.data === "string") onText(JSON.parse(event.data));
+      else onBinary(event.data);
+    };
+  }
+
+  function onText(message) {
+    switch (message.op) {
+      case "serverInfo":
+        setStatus(`connected to ${message.name}`, false);
+        break;
+      case "advertise":
+        for (const channel of message.channels) {
+          if (channel.topic === "/ubot/world" || channel.topic === "/ubot/frame") subscribe(channel);
+        }
+        break;
+      case "status":
+        lastStatus = message.message;
+        if (message.level >= 1) setStatus(message.message, true);
+        break;
+      case "parameterValues":
+        for (const p of message.parameters) {
+          if (p.name === "/ubot/paused") $("play").textContent = p.value ? "play" : "pause";
+          if (p.name === "/ubot/speed") $("speed").value = String(p.value);
+        }
+        break;
+    }
+  }
+
+  function subscribe(channel) {
+    const id = nextSubscription++;
+    subscriptions.set(id, channel.topic);
+    send({ op: "subscribe", subscriptions: [{ id, channelId: channel.id }] });
+  }
+
+  function onBinary(buffer) {
+    const data = new DataView(buffer);
+    if (data.getUint8(0) !== 1) return;  // time frames: the frame carries the time
+    const topic = subscriptions.get(data.getUint32(1, true));
+    const message = JSON.parse(decoder.decode(new Uint8Array(buffer, 13)));
+    if (topic === "/ubot/world") setWorld(message);
+    else if (topic === "/ubot/frame") setFrame(message);
+  }
+
+  function publish(topic, schemaName, message) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    let id = clientChannels.get(topic);
+    if (id === undefined) {
+      id = nextClientChannel++;
+      clientChannels.set(topic, id);
+      send({ op: "advertise", channels: [{ id, topic, encoding: "json", schemaName }] });
+    }
+    const body = encoder.encode(JSON.stringify(message));
+    const bytes = new Uint8Array(5 + body.length);
+    bytes[0] = 1;
+    new DataView(bytes.buffer).setUint32(1, id, true);
+    bytes.set(body, 5);
+    ws.send(bytes);
+  }
+
+  function setParameter(name, value) {
+    send({ op: "setParameters", parameters: [{ name, value }], id: `set-${name}` });
+  }
+
+  function setStatus(text, bad) {
+    const el = $("status");
+    el.textContent = text;
+    el.classList.toggle("bad", bad);
+  }
+
+  // ---- state ---------------------------------------------------------------------------------
+  function setWorld(w) {
+    world = w;
+    $("world-name").textContent = w.name || "ubot";
+    raster = w.raster ? makeRaster(w.raster) : null;
+    trails.clear();
+    if (!view.fitted) fit();
+    // IR-SIM's keyboard worlds drive robot 0: it is selected from the start.
+    if (selected === null && w.controlMode === "keyboard") {
+      const robot = w.objects.find((o) => o.role === "robot");
+      if (robot) select(robot.id);
+    }
+    dirty = true;
+  }
+
+  function setFrame(f) {
+    frame = f;
+    frames++;
+    if (f.objects.length <= TRAILS_UP_TO) {
+      for (const o of f.objects) {
+        if (!o.pose) continue;
+        let trail = trails.get(o.id);
+        if (!trail) trails.set(o.id, (trail = []));
+        const last = trail[trail.length - 1];
+        if (!last || Math.hypot(last[0] - o.pose[0], last[1] - o.pose[1]) > 0.5 / view.scale) {
+          trail.push([o.pose[0], o.pose[1]]);
+          if (trail.length > MAX_TRAIL) trail.splice(0, trail.length - MAX_TRAIL);
+        }
+      }
+    }
+    $("play").textContent = f.paused ? "play" : "pause";
+    $("clock").textContent = `t = ${f.t.toFixed(2)} s · step ${f.step} · ` +
+      `${f.rtf.toFixed(2)}× real time · ${Math.round(f.sps)} steps/s`;
+    updatePanel();
+    dirty = true;
+  }
+
+  function makeRaster(r) {
+    const off = document.createElement("canvas");
+    off.width = r.columns;
+    off.height = r.rows;
+    const image = off.getContext("2d").createImageData(r.columns, r.rows);
+    const grey = atob(r.grey);
+    for (let i = 0; i < grey.length; i++) {
+      const v = grey.charCodeAt(i);
+      image.data.set([v, v, v, 255], i * 4);
+    }
+    off.getContext("2d").putImageData(image, 0, 0);
+    return { canvas: off, min: r.min, max: r.max };
+  }
+
+  // ---- view ----------------------------------------------------------------------------------
+  function fit() {
+    if (!world) return;
+    const [x, y, w, h] = world.bounds;
+    view.cx = x + w / 2;
+    view.cy = y + h / 2;
+    view.scale = Math.min(canvas.width / w, canvas.height / h) * 0.95;
+    view.fitted = true;
+  }
+  const sx = (x) => (x - view.cx) * view.scale + canvas.width / 2;
+  const sy = (y) => canvas.height / 2 - (y - view.cy) * view.scale;
+  const wx = (px) => (px - canvas.width / 2) / view.scale + view.cx;
+  const wy = (py) => view.cy - (py - canvas.height / 2) / view.scale;
+
+  function resize() {
+    const rect = canvas.getBoundingClientRect();
+    canvas.width = Math.max(100, Math.round(rect.width));
+    canvas.height = Math.max(100, Math.round(rect.height));
+    if (!view.fitted) fit();
+    dirty = true;
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------
+  function shapePath(s) {
+    ctx.beginPath();
+    if (s.c) {
+      ctx.arc(sx(s.c[0]), sy(s.c[1]), Math.max(s.r * view.scale, 1), 0, 2 * Math.PI);
+    } else {
+      for (let i = 0; i < s.p.length; i += 2) {
+        if (i === 0) ctx.moveTo(sx(s.p[0]), sy(s.p[1]));
+        else ctx.lineTo(sx(s.p[i]), sy(s.p[i + 1]));
+      }
+      if (s.closed) ctx.closePath();
+    }
+  }
+
+  function shapeSize(s) {
+    if (s.c) return s.r;
+    let r = 0;
+    const [cx, cy] = shapeCenter(s);
+    for (let i = 0; i < s.p.length; i += 2) r = Math.max(r, Math.hypot(s.p[i] - cx, s.p[i + 1] - cy));
+    return r;
+  }
+
+  function shapeCenter(s) {
+    if (s.c) return s.c;
+    let x = 0, y = 0;
+    const n = s.p.length / 2;
+    for (let i = 0; i < s.p.length; i += 2) { x += s.p[i]; y += s.p[i + 1]; }
+    return [x / n, y / n];
+  }
+
+  function drawObject(o, flags) {
+    if (o.fov) {
+      const [fov, radius] = o.fov;
+      const [x, y, th] = o.pose;
+      ctx.beginPath();
+      ctx.moveTo(sx(x), sy(y));
+      ctx.arc(sx(x), sy(y), radius * view.scale, -(th + fov / 2), -(th - fov / 2));
+      ctx.closePath();
+      ctx.fillStyle = o.fovColor;
+      ctx.fill();
+    }
+    shapePath(o.shape);
+    if (o.shape.closed !== false) {
+      ctx.fillStyle = o.fill;
+      ctx.fill();
+    }
+    ctx.setLineDash(o.dashed ? [5, 4] : []);
+    ctx.lineWidth = o.shape.closed === false ? 2 : 1.2;
+    ctx.strokeStyle = o.shape.closed === false ? o.fill : o.edge;
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (flags & 1) {  // in collision
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = "#e00";
+      ctx.stroke();
+    }
+    if (o.pose) {
+      const [x, y, th] = o.pose;
+      const length = o.arrow || Math.max(shapeSize(o.shape) * 1.4, 0.3);
+      ctx.beginPath();
+      ctx.moveTo(sx(x), sy(y));
+      ctx.lineTo(sx(x + length * Math.cos(th)), sy(y + length * Math.sin(th)));
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = "#c00";
+      ctx.stroke();
+    }
+    if (o.goal) {
+      const [gx, gy, gth] = o.goal;
+      const r = Math.max(shapeSize(o.shape), 0.1);
+      ctx.beginPath();
+      ctx.arc(sx(gx), sy(gy), r * view.scale, 0, 2 * Math.PI);
+      ctx.setLineDash([4, 3]);
+      ctx.strokeStyle = o.fill;
+      ctx.lineWidth = 1.2;
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.moveTo(sx(gx), sy(gy));
+      ctx.lineTo(sx(gx + r * Math.cos(gth)), sy(gy + r * Math.sin(gth)));
+      ctx.stroke();
+    }
+    if (o.id === selected) {
+      shapePath(o.shape);
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "#1e90ff";
+      ctx.stroke();
+    }
+  }
+
+  function drawBeams(beams) {
+    ctx.lineWidth = 0.6;
+    for (const b of beams) {
+      ctx.strokeStyle = b.color;
+      ctx.beginPath();
+      for (let i = 0; i < b.e.length; i += 2) {
+        const start = b.s ? [b.s[i], b.s[i + 1]] : b.o;
+        ctx.moveTo(sx(start[0]), sy(start[1]));
+        ctx.lineTo(sx(b.e[i]), sy(b.e[i + 1]));
+      }
+      ctx.stroke();
+      if (b.h && b.e.length / 2 <= 2000) {
+        ctx.fillStyle = b.color;
+        for (let i = 0; i < b.h.length; i++) {
+          if (b.h[i]) ctx.fillRect(sx(b.e[2 * i]) - 1, sy(b.e[2 * i + 1]) - 1, 2, 2);
+        }
+      }
+    }
+  }
+
+  function drawFog(fog) {
+    ctx.fillStyle = "#c7c7ccff";
+    for (let i = 0; i < fog.nx; i++) {
+      for (let j = 0; j < fog.ny; j++) {
+        if (fog.cells.charCodeAt(i * fog.ny + j) !== 49) continue;
+        const x = fog.x + i * fog.cw, y = fog.y + j * fog.ch;
+        ctx.fillRect(sx(x), sy(y + fog.ch), fog.cw * view.scale + 0.5, fog.ch * view.scale + 0.5);
+      }
+    }
+  }
+
+  function draw() {
+    requestAnimationFrame(draw);
+    if (!dirty) return;
+    dirty = false;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    if (!world) return;
+    const [bx, by, bw, bh] = world.bounds;
+    ctx.strokeStyle = "#999";
+    ctx.lineWidth = 1;
+    ctx.strokeRect(sx(bx), sy(by + bh), bw * view.scale, bh * view.scale);
+    if (raster) {
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(raster.canvas, sx(raster.min[0]), sy(raster.max[1]),
+        (raster.max[0] - raster.min[0]) * view.scale, (raster.max[1] - raster.min[1]) * view.scale);
+    }
+    const flags = frame ? frame.flags : [];
+    if (frame) {
+      for (const [x, y, r, color] of frame.discs) {
+        ctx.beginPath();
+        ctx.arc(sx(x), sy(y), Math.max(r * view.scale, 1), 0, 2 * Math.PI);
+        ctx.fillStyle = color;
+        ctx.fill();
+      }
+      drawBeams(frame.beams);
+    }
+    for (const o of world.static) drawObject(o, flags[o.id] || 0);
+    if (frame && frame.fog) drawFog(frame.fog);
+    ctx.lineWidth = 1;
+    for (const [id, trail] of trails) {
+      if (trail.length < 2) continue;
+      const o = frame && frame.objects.find((x) => x.id === id);
+      ctx.strokeStyle = o ? o.fill : "#888";
+      ctx.beginPath();
+      ctx.moveTo(sx(trail[0][0]), sy(trail[0][1]));
+      for (const [x, y] of trail) ctx.lineTo(sx(x), sy(y));
+      ctx.stroke();
+    }
+    if (frame) {
+      for (const o of frame.objects) drawObject(o, flags[o.id] || 0);
+      ctx.lineWidth = 2;
+      for (const h of frame.highlights) {
+        const s = h.shape.c ? { c: h.shape.c, r: h.shape.r + 4 / view.scale } : h.shape;
+        shapePath(s);
+        ctx.strokeStyle = h.color;
+        ctx.stroke();
+      }
+    }
+  }
+
+  // ---- selection and the panel ---------------------------------------------------------------
+  function inside(s, x, y) {
+    if (s.c) return Math.hypot(x - s.c[0], y - s.c[1]) <= Math.max(s.r, 4 / view.scale);
+    const p = s.p;
+    if (!s.closed) {
+      for (let i = 0; i + 3 < p.length; i += 2) {
+        if (segmentDistance(x, y, p[i], p[i + 1], p[i + 2], p[i + 3]) < 5 / view.scale) return true;
+      }
+      return false;
+    }
+    let hit = false;
+    for (let i = 0, j = p.length - 2; i < p.length; j = i, i += 2) {
+      if ((p[i + 1] > y) !== (p[j + 1] > y) &&
+          x < ((p[j] - p[i]) * (y - p[i + 1])) / (p[j + 1] - p[i + 1]) + p[i]) hit = !hit;
+    }
+    return hit;
+  }
+
+  function segmentDistance(x, y, x0, y0, x1, y1) {
+    const dx = x1 - x0, dy = y1 - y0;
+    const t = Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy || 1)));
+    return Math.hypot(x - x0 - t * dx, y - y0 - t * dy);
+  }
+
+  function objectAt(x, y) {
+    const moving = frame ? frame.objects : [];
+    for (let i = moving.length - 1; i >= 0; i--) if (inside(moving[i].shape, x, y)) return moving[i].id;
+    const fixed = world ? world.static : [];
+    for (let i = fixed.length - 1; i >= 0; i--) if (inside(fixed[i].shape, x, y)) return fixed[i].id;
+    return null;
+  }
+
+  function select(id) {
+    selected = id;
+    publish("/ubot/select", "ubot/Select", { ids: id === null ? [] : [id] });
+    updatePanel();
+    dirty = true;
+  }
+
+  const fmt = (v) => (typeof v === "number" ? v.toFixed(3) : String(v));
+
+  function updatePanel() {
+    const info = world && selected !== null ? world.objects[selected] : null;
+    $("sel-name").textContent = info ? `${info.name} (${info.role}, ${info.kinematics})` :
+      "nothing selected";
+    const detail = frame && frame.detail.find((d) => d.id === selected);
+    const rows = [];
+    if (detail) {
+      rows.push(["state", detail.state.map(fmt).join(", ")]);
+      rows.push(["velocity", detail.velocity.map(fmt).join(", ")]);
+      rows.push(["goal", detail.goal ? detail.goal.map(fmt).join(", ") : "—"]);
+      rows.push(["arrived", detail.arrive], ["collision", detail.collision], ["stopped", detail.stop]);
+      if (info && info.cmdVel) rows.push(["cmd_vel", info.cmdVel]);
+    }
+    $("sel-state").replaceChildren(...rows.map(([k, v]) => {
+      const tr = document.createElement("tr");
+      tr.append(Object.assign(document.createElement("td"), { textContent: k }),
+        Object.assign(document.createElement("td"), { textContent: String(v) }));
+      return tr;
+    }));
+    const sensors = $("sensors");
+    if (!detail) { sensors.replaceChildren(); return; }
+    const wanted = detail.sensors.map((s) => s.name).join("|");
+    if (sensors.dataset.names !== wanted) {
+      sensors.dataset.names = wanted;
+      sensors.replaceChildren(...detail.sensors.map((s) => {
+        const div = document.createElement("div");
+        div.className = "sensor";
+        div.append(Object.assign(document.createElement("h3"), { textContent: s.name }));
+        if (s.scan) div.append(Object.assign(document.createElement("canvas"),
+          { width: 260, height: 260, id: `scan-${s.name}` }));
+        return div;
+      }));
+    }
+    for (const s of detail.sensors) if (s.scan) drawScan($(`scan-${s.name}`), s.scan);
+  }
+
+  // The latest scan as a polar plot: the robot at the centre, x ahead (up).
+  function drawScan(c, scan) {
+    if (!c) return;
+    const g = c.getContext("2d");
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, c.width, c.height);
+    let maxRange = 0;
+    for (let i = 1; i < scan.length; i += 2) maxRange = Math.max(maxRange, scan[i]);
+    if (maxRange <= 0) return;
+    const k = (c.width / 2 - 6) / maxRange, cx = c.width / 2, cy = c.height / 2;
+    g.strokeStyle = "#ddd";
+    for (const f of [0.5, 1]) { g.beginPath(); g.arc(cx, cy, f * maxRange * k, 0, 2 * Math.PI); g.stroke(); }
+    g.fillStyle = "#d22";
+    for (let i = 0; i < scan.length; i += 2) {
+      const a = scan[i], r = scan[i + 1];
+      g.fillRect(cx - r * k * Math.sin(a) - 1, cy - r * k * Math.cos(a) - 1, 2, 2);
+    }
+    g.fillStyle = "#357";
+    g.fillRect(cx - 2, cy - 2, 4, 4);
+  }
+
+  // ---- driving -------------------------------------------------------------------------------
+  const keys = new Set();
+  const joystick = { active: false, x: 0, y: 0 };  // x right, y forward, each in [-1, 1]
+  let driving = false;
+
+  function commandTopic() {
+    const info = world && selected !== null ? world.objects[selected] : null;
+    return info && info.cmdVel ? info : null;
+  }
+
+  // IR-SIM's keys: full speed within the robot's limits (vel_max ahead / left, vel_min back /
+  // right); the last component of the limits is the turn rate, the second an omni's sideways.
+  function twist() {
+    const info = commandTopic();
+    const vmax = info.velMax && info.velMax.length ? info.velMax : [1, 1];
+    const vmin = info.velMin && info.velMin.length ? info.velMin : vmax.map((v) => -v);
+    const scale = (k, max, min) => (k >= 0 ? k * Math.abs(max) : k * Math.abs(min));
+    let forward = (keys.has("w") ? 1 : 0) - (keys.has("s") ? 1 : 0);
+    let turn = (keys.has("a") ? 1 : 0) - (keys.has("d") ? 1 : 0);
+    let side = (keys.has("q") ? 1 : 0) - (keys.has("e") ? 1 : 0);
+    if (joystick.active) {
+      forward = joystick.y;
+      if (info.kinematics === "omni") side = -joystick.x; else turn = -joystick.x;
+    }
+    const omni = info.kinematics.startsWith("omni");
+    // A plain omni robot has no turn rate: its two velocities are x and y.
+    if (info.kinematics === "omni") turn = 0;
+    const last = vmax.length - 1;
+    return {
+      linear: { x: scale(forward, vmax[0], vmin[0]), y: omni ? scale(side, vmax[1], vmin[1]) : 0, z: 0 },
+      angular: { x: 0, y: 0, z: info.kinematics === "omni" ? 0 : scale(turn, vmax[last], vmin[last]) },
+    };
+  }
+
+  function sendCommand(message) {
+    const info = commandTopic();
+    if (!info) return;
+    publish(info.cmdVel, "geometry_msgs/msg/Twist", message);
+    lastCommand = { topic: info.cmdVel, twist: message };
+    commandsSent++;
+  }
+
+  setInterval(() => {
+    if (!commandTopic()) return;
+    const held = keys.size > 0 || joystick.active;
+    if (held) { sendCommand(twist()); driving = true; }
+    else if (driving) { sendCommand(stopTwist()); driving = false; }  // released: stop once
+  }, COMMAND_PERIOD_MS);
+
+  const stopTwist = () => ({ linear: { x: 0, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+  const DRIVE_KEYS = new Set(["w", "a", "s", "d", "q", "e"]);
+
+  window.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement || event.ctrlKey || event.metaKey) return;
+    const key = event.key.toLowerCase();
+    if (DRIVE_KEYS.has(key)) {
+      keys.add(key);
+      if (!event.repeat) sendCommand(twist());  // at once, not at the next tick
+      driving = true;
+      event.preventDefault();
+    } else if (key === " ") {
+      keys.clear();
+      sendCommand(stopTwist());
+      event.preventDefault();
+    } else if (key === "p") {
+      $("play").click();
+    } else if (key === "n") {
+      $("step").click();
+    }
+  });
+  window.addEventListener("keyup", (event) => keys.delete(event.key.toLowerCase()));
+  window.addEventListener("blur", () => keys.clear());
+
+  const pad = $("joystick"), knob = $("knob");
+  function moveKnob(event) {
+    const r = pad.getBoundingClientRect();
+    let x = (event.clientX - r.left - r.width / 2) / (r.width / 2);
+    let y = -(event.clientY - r.top - r.height / 2) / (r.height / 2);
+    const n = Math.hypot(x, y);
+    if (n > 1) { x /= n; y /= n; }
+    joystick.x = x;
+    joystick.y = y;
+    knob.style.left = `${45 + x * 45}px`;
+    knob.style.top = `${45 - y * 45}px`;
+  }
+  pad.addEventListener("pointerdown", (e) => { joystick.active = true; pad.setPointerCapture(e.pointerId); moveKnob(e); });
+  pad.addEventListener("pointermove", (e) => { if (joystick.active) moveKnob(e); });
+  pad.addEventListener("pointerup", () => {
+    joystick.active = false;
+    knob.style.left = knob.style.top = "45px";
+  });
+
+  // ---- controls, pan and zoom ----------------------------------------------------------------
+  $("play").addEventListener("click", () => setParameter("/ubot/paused", !(frame && frame.paused)));
+  $("step").addEventListener("click", () => setParameter("/ubot/step", 1));
+  $("speed").addEventListener("change", (e) => setParameter("/ubot/speed", Number(e.target.value)));
+
+  let drag = null;
+  canvas.addEventListener("mousedown", (e) => { drag = { x: e.offsetX, y: e.offsetY, moved: false }; canvas.focus(); });
+  canvas.addEventListener("mousemove", (e) => {
+    if (!drag) return;
+    const dx = e.offsetX - drag.x, dy = e.offsetY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+    if (drag.moved) {
+      view.cx -= dx / view.scale;
+      view.cy += dy / view.scale;
+      drag.x = e.offsetX;
+      drag.y = e.offsetY;
+      dirty = true;
+    }
+  });
+  canvas.addEventListener("mouseup", (e) => {
+    if (drag && !drag.moved) select(objectAt(wx(e.offsetX), wy(e.offsetY)));
+    drag = null;
+  });
+  canvas.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const x = wx(e.offsetX), y = wy(e.offsetY);
+    view.scale *= Math.exp(-e.deltaY * 0.0015);
+    view.cx = x - (e.offsetX - canvas.width / 2) / view.scale;
+    view.cy = y + (e.offsetY - canvas.height / 2) / view.scale;
+    dirty = true;
+  }, { passive: false });
+  window.addEventListener("resize", resize);
+
+  // What the page shows, for its tests (tests/live/page_test.mjs) and the curious.
+  window.ubotLive = {
+    state: () => ({
+      connected, frames, selected, commandsSent, lastCommand, lastStatus,
+      world: world ? { name: world.name, objects: world.objects.length } : null,
+      step: frame ? frame.step : null,
+      paused: frame ? frame.paused : null,
+      detail: frame && frame.detail.find((d) => d.id === selected) || null,
+      drawnObjects: (world ? world.static.length : 0) + (frame ? frame.objects.length : 0),
+      beams: frame ? frame.beams.reduce((n, b) => n + b.e.length / 2, 0) : 0,
+    }),
+    toScreen: (x, y) => {
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + sx(x), y: r.top + sy(y) };
+    },
+    pose: (id) => {
+      const o = frame && frame.objects.find((x) => x.id === id);
+      return o && o.pose ? o.pose : null;
+    },
+  };
+
+  resize();
+  connect();
+  requestAnimationFrame(draw);
+})();

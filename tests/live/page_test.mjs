@@ -1,0 +1,83 @@
+// The live page in Debian's Chromium, driven by playwright-core: it loads with no network but
+// the server's, draws the world, lets a user select a robot by clicking it and drive it with
+// IR-SIM's keys, and pause / step the run. Screenshots go to OUTDIR (the test's artefacts).
+// Prints what it saw as JSON for run_live_tests.py; throws (exit 1) when the page fails.
+//
+// usage: node page_test.mjs URL OUTDIR
+import { chromium } from "playwright-core";
+
+const [url, outdir] = process.argv.slice(2);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--headless", "--no-sandbox"],
+});
+const result = { errors: [], requests: [] };
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  page.on("pageerror", (e) => result.errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") result.errors.push(m.text()); });
+  page.on("request", (r) => result.requests.push(r.url()));
+  await page.goto(url);
+  const state = () => page.evaluate(() => window.ubotLive.state());
+  const until = async (what, test, ms = 10000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const s = await state();
+      if (test(s)) return s;
+      if (Date.now() > end) throw new Error(`page: timed out waiting for ${what}: ${JSON.stringify(s)}`);
+      await sleep(50);
+    }
+  };
+  await until("frames", (s) => s.connected && s.world && s.frames >= 5);
+  // What the canvas shows: pixels that are not the white background, and the rover's colour.
+  result.canvas = await page.evaluate(() => {
+    const c = document.getElementById("world");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let painted = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) painted++;
+    return { width: c.width, height: c.height, painted };
+  });
+  await page.screenshot({ path: `${outdir}/live_page.png` });
+
+  // Select the rover (object 0) by clicking where the page draws it.
+  const pose = await page.evaluate(() => window.ubotLive.pose(0));
+  const at = await page.evaluate(([x, y]) => window.ubotLive.toScreen(x, y), pose);
+  await page.mouse.click(at.x, at.y);
+  const selected = await until("the rover's detail", (s) => s.selected === 0 && s.detail);
+  result.detail = selected.detail;
+
+  // Hold 'd' (turn right on the spot): IR-SIM's keys send the robot's full turn rate, no speed.
+  await page.keyboard.down("d");
+  await sleep(700);
+  result.turning = (await state()).detail;
+  result.turnCommand = (await state()).lastCommand;
+  await page.keyboard.up("d");
+  // 'w': full speed ahead, no turn.
+  await page.keyboard.down("w");
+  await sleep(700);
+  result.forward = (await state()).detail;
+  await page.keyboard.up("w");
+  // Space: stop.
+  await page.keyboard.press(" ");
+  await sleep(400);
+  result.stopped = (await state()).detail;
+  result.commandsSent = (await state()).commandsSent;
+  await page.screenshot({ path: `${outdir}/live_page_driving.png` });
+
+  // Pause, then one step.
+  await page.click("#play");
+  const paused = await until("pause", (s) => s.paused === true);
+  await sleep(300);
+  const restStep = (await state()).step;
+  await page.click("#step");
+  const stepped = await until("one step", (s) => s.step !== restStep);
+  await sleep(300);
+  result.pause = { pausedAt: paused.step, restStep, afterStep: stepped.step, settled: (await state()).step };
+  await page.click("#play");
+  await until("playing again", (s) => s.paused === false);
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(result));
