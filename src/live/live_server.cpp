@@ -46,13 +46,14 @@ bool is_loopback(std::string_view host) {
   return !ec && a.is_loopback();
 }
 
-void check_live_access(const LiveAddress& address, std::string_view token) {
+void check_live_access(const LiveAddress& address, std::string_view token,
+                       std::string_view origin) {
   if (is_loopback(address.host) || !token.empty()) return;
   throw Error(fmt::format(
-      "--live {}:{}: a live server on a non-loopback address lets anyone who reaches it watch "
-      "and drive the run; give it a token (--live-token TOKEN or UBOT_LIVE_TOKEN), or listen "
-      "on 127.0.0.1",
-      address.host, address.port));
+      "{} {}:{}: a live server on a non-loopback address lets anyone who reaches it watch "
+      "and drive the run; give it a token ({} or UBOT_LIVE_TOKEN), or listen on 127.0.0.1",
+      origin, address.host, address.port,
+      origin == "serve" ? "serve(..., token=TOKEN)" : "--live-token TOKEN"));
 }
 
 // ---- Impl ----------------------------------------------------------------------------------
@@ -113,7 +114,9 @@ bool LiveServer::Impl::authorized(const http::request<http::string_body>& reques
 
 void LiveServer::Impl::subscribed(std::uint32_t channel, int delta) {
   const std::lock_guard lock(mutex);
-  if (channel < subscribers.size()) subscribers[channel] += delta;
+  if (channel >= subscribers.size()) return;
+  *subscribers[channel] += delta;
+  all_subscriptions += delta;
 }
 
 void LiveServer::Impl::for_each_session(const std::function<void(WsSession&)>& fn) {
@@ -124,6 +127,34 @@ void LiveServer::Impl::for_each_session(const std::function<void(WsSession&)>& f
     if (auto session = weak.lock()) live.push_back(std::move(session));
   }
   for (const auto& session : live) fn(*session);
+}
+
+void LiveServer::Impl::send_out(Outgoing message) {
+  bool post = false;
+  {
+    const std::lock_guard lock(mutex);
+    outbox.push_back(std::move(message));
+    post = !std::exchange(flush_posted, true);
+  }
+  if (post) asio::post(*io, [this] { flush(); });
+}
+
+void LiveServer::Impl::flush() {
+  std::vector<Outgoing> batch;
+  {
+    const std::lock_guard lock(mutex);
+    batch.swap(outbox);
+    flush_posted = false;
+  }
+  for_each_session([&batch](WsSession& session) {
+    for (const Outgoing& m : batch) {
+      if (m.channel == kTimeChannel) {
+        session.send_binary(time_frame(m.time_ns), nullptr, true);
+      } else {
+        session.deliver(m.channel, m.time_ns, m.payload);
+      }
+    }
+  });
 }
 
 std::vector<ServerChannel> LiveServer::Impl::channel_list() const {
@@ -137,7 +168,7 @@ LiveServer::LiveServer(LiveServerOptions options)
     : impl_(std::make_unique<Impl>(std::move(options))) {
   Impl& s = *impl_;
   const LiveAddress& a = s.options.address;
-  const std::string where = fmt::format("--live {}:{}", a.host, a.port);
+  const std::string where = fmt::format("{} {}:{}", s.options.origin, a.host, a.port);
   boost::system::error_code ec;
   const asio::ip::address ip =
       a.host == "localhost" ? asio::ip::address_v4::loopback() : asio::ip::make_address(a.host, ec);
@@ -207,7 +238,7 @@ std::uint32_t LiveServer::add_channel(ServerChannel channel, bool latched) {
     const std::lock_guard lock(s.mutex);
     channel.id = static_cast<std::uint32_t>(s.channels.size());
     s.channels.push_back(channel);
-    s.subscribers.push_back(0);
+    s.subscribers.push_back(std::make_shared<std::atomic<int>>(0));
     if (latched) s.latched_ids.insert(channel.id);
   }
   asio::post(*s.io, [&s, channel] {
@@ -217,9 +248,14 @@ std::uint32_t LiveServer::add_channel(ServerChannel channel, bool latched) {
   return channel.id;
 }
 
+std::shared_ptr<const std::atomic<int>> LiveServer::subscriber_count(std::uint32_t channel) const {
+  const std::lock_guard lock(impl_->mutex);
+  return channel < impl_->subscribers.size() ? impl_->subscribers[channel] : nullptr;
+}
+
 bool LiveServer::has_subscribers(std::uint32_t channel) const {
   const std::lock_guard lock(impl_->mutex);
-  return channel < impl_->subscribers.size() && impl_->subscribers[channel] > 0;
+  return channel < impl_->subscribers.size() && *impl_->subscribers[channel] > 0;
 }
 
 void LiveServer::publish(std::uint32_t channel, std::uint64_t time_ns,
@@ -229,17 +265,21 @@ void LiveServer::publish(std::uint32_t channel, std::uint64_t time_ns,
     const std::lock_guard lock(s.mutex);
     if (s.latched_ids.contains(channel)) s.latched[channel] = {time_ns, payload};
   }
-  asio::post(*s.io, [&s, channel, time_ns, payload = std::move(payload)] {
-    s.for_each_session([&](WsSession& session) { session.deliver(channel, time_ns, payload); });
-  });
+  if (s.clients.load() == 0) return;
+  s.send_out({channel, time_ns, std::move(payload)});
 }
 
 void LiveServer::publish_time(std::uint64_t time_ns) {
   Impl& s = *impl_;
-  asio::post(*s.io, [&s, time_ns] {
-    const auto frame = time_frame(time_ns);
-    s.for_each_session([&frame](WsSession& session) { session.send_binary(frame, nullptr, true); });
-  });
+  if (s.clients.load() == 0) return;  // no wake-up of the server's thread for nobody
+  // At most 100 a second: a clock for the client's timeline, not one frame per fast step.
+  const auto now = std::chrono::steady_clock::now();
+  {
+    const std::lock_guard lock(s.mutex);
+    if (now - s.last_time_frame < std::chrono::milliseconds(10)) return;
+    s.last_time_frame = now;
+  }
+  s.send_out({Impl::kTimeChannel, time_ns, nullptr});
 }
 
 void LiveServer::broadcast_parameters(std::vector<ParameterValue> values) {
@@ -251,6 +291,7 @@ void LiveServer::broadcast_parameters(std::vector<ParameterValue> values) {
 }
 
 std::size_t LiveServer::client_count() const { return impl_->clients.load(); }
+int LiveServer::subscription_count() const { return impl_->all_subscriptions.load(); }
 std::uint64_t LiveServer::dropped_frames() const { return impl_->dropped.load(); }
 
 }  // namespace ubot::live

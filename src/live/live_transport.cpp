@@ -55,10 +55,17 @@ std::string with_slash(const std::string& topic) {
 class LiveTransport::Writer final : public ros2::RawWriter {
  public:
   Writer(LiveTransport& transport, std::uint32_t channel, MessageKind kind)
-      : transport_(transport), channel_(channel), kind_(kind) {}
+      : transport_(transport),
+        channel_(channel),
+        kind_(kind),
+        subscribers_(transport.server_.subscriber_count(channel)) {}
+  // Asked for every topic of every step: one atomic load, no lock.
+  bool wanted() const override {
+    return latched_ || subscribers_->load(std::memory_order_relaxed) > 0;
+  }
   void write(const void* message) override {
     LiveServer& server = transport_.server_;
-    if (!server.has_subscribers(channel_) && !latched_) return;  // nobody to make it for
+    if (!wanted()) return;  // nobody to make it for
     ros2::serialize_cdr(kind_, message, bytes_);
     server.publish(channel_, static_cast<std::uint64_t>(std::max<Nanos>(transport_.now_, 0)),
                    std::make_shared<const std::string>(bytes_.begin(), bytes_.end()));
@@ -69,6 +76,7 @@ class LiveTransport::Writer final : public ros2::RawWriter {
   LiveTransport& transport_;
   std::uint32_t channel_;
   MessageKind kind_;
+  std::shared_ptr<const std::atomic<int>> subscribers_;
   std::vector<std::uint8_t> bytes_;
 };
 

@@ -16,7 +16,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kFramePeriod = std::chrono::milliseconds(33);  // the page draws ≤ 30 frames/s
-constexpr int kFrameDutyFactor = 20;  // a frame that took d waits ≥ 20 d: ≤ 5% of the run
+constexpr int kFrameDutyFactor = 50;  // a frame that took d waits ≥ 50 d: ≤ 2% of the run
 constexpr double kMaxSpeed = 1000.0;
 
 }  // namespace
@@ -91,7 +91,7 @@ bool LiveControl::wait_turn(const std::function<bool()>& stop, const std::functi
 
 LiveView::LiveView(const Simulation& sim, LiveServerOptions options, double speed)
     : server_([&] {
-        check_live_access(options.address, options.token);
+        check_live_access(options.address, options.token, options.origin);
         if (options.name == "ubot") options.name = "ubot: " + sim.world().model().world.name;
         return std::move(options);
       }()),
@@ -201,7 +201,11 @@ void LiveView::publish(const Simulation& sim) {
   const World& w = sim.world();
   transport_.set_time(w.time_ns());
   server_.publish_time(static_cast<std::uint64_t>(w.time_ns()));
-  bridge_->publish(sim);
+  // With no subscription to a ROS 2 channel nothing would be made anyway (the static transforms
+  // are latched); the loop over every robot's topics is skipped too.
+  const int page_subscriptions =
+      *server_.subscriber_count(world_channel_) + *server_.subscriber_count(frame_channel_);
+  if (server_.subscription_count() > page_subscriptions) bridge_->publish(sim);
 
   const auto now = Clock::now();
   if (now - rate_since_ >= std::chrono::seconds(1)) {

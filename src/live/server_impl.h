@@ -12,6 +12,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
@@ -62,9 +63,22 @@ struct LiveServer::Impl {
   // Any thread (guarded by `mutex`).
   mutable std::mutex mutex;
   std::vector<ServerChannel> channels;  // by id
-  std::vector<int> subscribers;         // by channel id: subscriptions over all clients
+  // By channel id: subscriptions over all clients. Counted on the server's thread, read lock-free
+  // by the writers that hold a channel's counter (LiveServer::subscriber_count).
+  std::vector<std::shared_ptr<std::atomic<int>>> subscribers;
+  std::atomic<int> all_subscriptions{0};  // their sum
   std::map<std::uint32_t, std::pair<std::uint64_t, std::shared_ptr<const std::string>>> latched;
   std::set<std::uint32_t> latched_ids;
+  // Messages waiting for the server's thread: one wake-up takes all a step published.
+  struct Outgoing {
+    std::uint32_t channel;  // kTimeChannel: a Time frame
+    std::uint64_t time_ns;
+    std::shared_ptr<const std::string> payload;
+  };
+  static constexpr std::uint32_t kTimeChannel = 0xffffffffu;
+  std::vector<Outgoing> outbox;
+  bool flush_posted = false;
+  std::chrono::steady_clock::time_point last_time_frame{};
   std::atomic<std::size_t> connections{0};
   std::atomic<std::size_t> clients{0};
   std::atomic<std::uint64_t> dropped{0};
@@ -81,6 +95,9 @@ struct LiveServer::Impl {
   void subscribed(std::uint32_t channel, int delta);
   std::vector<ServerChannel> channel_list() const;
   void for_each_session(const std::function<void(WsSession&)>& fn);
+  // Queues a message for the server's thread (any thread), waking it once for all queued.
+  void send_out(Outgoing message);
+  void flush();  // server thread
 };
 
 // Reads HTTP requests on a connection: serves the page's files, or hands a WebSocket upgrade

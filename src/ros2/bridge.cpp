@@ -104,9 +104,16 @@ void Bridge::publish_static_tf(const Simulation& sim) {
 
 std::span<const Command> Bridge::commands(const Simulation& sim) {
   const World& world = sim.world();
-  transport_.spin();
+  const int received = transport_.spin();
+  // Nothing received and no command active: every object follows its own behaviour, and there
+  // is no timeout to run (a 10,000-robot world skips 10,000 receiver updates a step).
+  if (received == 0 && !any_active_) return commands_;
   std::fill(commands_.begin(), commands_.end(), std::nullopt);
-  for (auto& r : robots_) r->receiver->update(world.time_ns());
+  any_active_ = false;
+  for (auto& r : robots_) {
+    r->receiver->update(world.time_ns());
+    any_active_ = any_active_ || r->receiver->is_active();
+  }
   // Each object takes commands from one receiver at most (checked when the world is loaded).
   for (const auto& [id, target] : targets_) {
     if (const Command c = target->step_command(world.object(id), world.step_time())) {
@@ -117,7 +124,9 @@ std::span<const Command> Bridge::commands(const Simulation& sim) {
 }
 
 void Bridge::publish(const Simulation& sim) {
-  producer_.step_messages(sim, [this](const Message& m) { write(m); });
+  producer_.step_messages(
+      sim, [this](const Message& m) { write(m); },
+      [this](int topic) { return writer(topic).wanted(); });
 }
 
 void Bridge::shutdown() {

@@ -1,5 +1,7 @@
 #include "ubot/ros2/message_producer.h"
 
+#include <algorithm>
+
 #include <map>
 
 #include "ubot/ros2/sensor_messages.h"
@@ -109,25 +111,34 @@ void MessageProducer::static_messages(const Simulation& sim, const MessageConsum
   consume({kTfStaticTopic, 0, &statics});
 }
 
-void MessageProducer::step_messages(const Simulation& sim, const MessageConsumer& consume) {
+void MessageProducer::step_messages(const Simulation& sim, const MessageConsumer& consume,
+                                    const TopicFilter& wanted) {
+  const auto want = [&wanted](int topic) { return !wanted || wanted(topic); };
   const World& world = sim.world();
   const Nanos now = world.time_ns();
-  const Clock clock = clock_message(world);
-  consume({kClockTopic, now, &clock});
+  if (want(kClockTopic)) {
+    const Clock clock = clock_message(world);
+    consume({kClockTopic, now, &clock});
+  }
+  const bool want_tf = want(kTfTopic);
   TFMessage tf;
   for (std::size_t k = 0; k < robot_of_object_.size(); ++k) {
     const Robot* r = robot_of_object_[k];
     if (!r) continue;
+    const bool want_odom = want(r->odom_topic);
+    if (!want_odom && !want_tf) continue;
     const Odometry odom = odometry(world, static_cast<int>(k), r->topics.base_frame());
-    consume({r->odom_topic, now, &odom});
-    tf.transforms.push_back(to_transform(odom));
+    if (want_odom) consume({r->odom_topic, now, &odom});
+    if (want_tf) tf.transforms.push_back(to_transform(odom));
   }
   if (!tf.transforms.empty()) consume({kTfTopic, now, &tf});
   for (int index : sim.sampled()) {
     const Sensor& sensor = *sim.sensors()[index];
     const Robot* r = robot(sensor.object_id());
     if (!r || sensor.header().disabled()) continue;
-    const SensorMessageContext c{sensor_topics_[index], now, consume, r->use_inf, *buffers_};
+    const std::vector<int>& topics = sensor_topics_[index];
+    if (wanted && std::none_of(topics.begin(), topics.end(), wanted)) continue;
+    const SensorMessageContext c{topics, now, consume, r->use_inf, *buffers_};
     visit_sensor(sensor, [&](const auto& s) { sensor_messages(c, s); });
   }
 }

@@ -9,6 +9,7 @@
 // page, its files and the WebSocket) must carry it (`?token=` in the URL, or an
 // `Authorization: Bearer` header) and gets 401 otherwise. Without a token a non-loopback
 // address is refused before listening (check_live_access).
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,12 +32,15 @@ LiveAddress parse_live_address(std::string_view text, std::string_view what);
 // Whether `host` is a loopback address (127.0.0.0/8, ::1, "localhost").
 bool is_loopback(std::string_view host);
 // ubot::Error when `address` is not loopback and `token` is empty: the reason, and how to give
-// a token (--live-token or UBOT_LIVE_TOKEN).
-void check_live_access(const LiveAddress& address, std::string_view token);
+// a token. `origin` names the option in messages: "--live" (the CLI's --live-token or
+// UBOT_LIVE_TOKEN) or "serve" (Python's serve(token=...) or UBOT_LIVE_TOKEN).
+void check_live_access(const LiveAddress& address, std::string_view token,
+                       std::string_view origin = "--live");
 
 struct LiveServerOptions {
   LiveAddress address;
   std::string token;                          // "" = none
+  std::string origin = "--live";              // what messages name it by: "--live" or "serve"
   std::string name = "ubot";                  // serverInfo name
   std::size_t max_connections = 256;          // more are closed at once
   std::size_t client_queue_bytes = 8u << 20;  // a slow client's queue beyond this drops frames
@@ -79,6 +83,8 @@ class LiveServer {
   std::uint32_t add_channel(ServerChannel channel, bool latched = false);
   // Whether some client subscribes to the channel (so its message is worth making).
   bool has_subscribers(std::uint32_t channel) const;
+  // The channel's subscription count, to read without a lock on every step (a writer's).
+  std::shared_ptr<const std::atomic<int>> subscriber_count(std::uint32_t channel) const;
   // Queues a message for the channel's subscribers; returns at once. Any thread.
   void publish(std::uint32_t channel, std::uint64_t time_ns,
                std::shared_ptr<const std::string> payload);
@@ -88,6 +94,8 @@ class LiveServer {
   void broadcast_parameters(std::vector<ParameterValue> values);
   // Connected WebSocket clients, and frames dropped for slow clients so far.
   std::size_t client_count() const;
+  // Subscriptions over every channel and client.
+  int subscription_count() const;
   std::uint64_t dropped_frames() const;
 
   struct Impl;

@@ -6,7 +6,7 @@
 //
 // Its cost to the simulation is bounded: messages are made only for channels some client
 // subscribes to, and a frame for the page is made at most 30 times a second and only when the
-// last one took under 5% of the time since (so a 10,000-robot world is shown less often, not
+// last one took under 2% of the time since (so a 10,000-robot world is shown less often, not
 // run slower).
 #include <atomic>
 #include <chrono>

@@ -77,8 +77,9 @@ class Bridge {
   std::map<std::string, RobotTwistTarget*, std::less<>> targets_by_name_;
   std::vector<std::unique_ptr<Robot>> robots_;       // ros2.enabled robots: their cmd_vel receivers
   std::vector<std::unique_ptr<RawWriter>> writers_;  // by topic index
-  std::vector<Command> commands_;
-  PointCloud2 cloud_;  // reused buffers of the hooks
+  std::vector<Command> commands_;                    // all unset until a command arrives
+  bool any_active_ = false;                          // some receiver has an active command
+  PointCloud2 cloud_;                                // reused buffers of the hooks
   Image image_;
 };
 

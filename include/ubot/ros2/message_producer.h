@@ -48,6 +48,8 @@ struct Message {
   MessageRef message;
 };
 using MessageConsumer = std::function<void(const Message&)>;
+// Whether a topic's messages are wanted now (a live client subscribes to it); empty: all are.
+using TopicFilter = std::function<bool(int topic)>;
 
 // What a sensor type's topic piece (ros2::sensor_topics, <type>_sinks.h) names its topics with:
 // `sensor(suffix, kind)` gives <ns>/<suffix> to a robot's first sensor that asks for the suffix
@@ -102,8 +104,10 @@ class MessageProducer {
 
   // /tf_static: every published robot's sensor mountings and camera optical frames, at time 0.
   void static_messages(const Simulation& sim, const MessageConsumer& consume);
-  // The messages of the simulation's current step (see above).
-  void step_messages(const Simulation& sim, const MessageConsumer& consume);
+  // The messages of the simulation's current step (see above); with `wanted`, only those of
+  // wanted topics are made at all.
+  void step_messages(const Simulation& sim, const MessageConsumer& consume,
+                     const TopicFilter& wanted = {});
 
   static constexpr int kClockTopic = 0, kTfTopic = 1, kTfStaticTopic = 2;
 

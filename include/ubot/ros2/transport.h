@@ -36,6 +36,9 @@ class RawWriter {
   virtual ~RawWriter() = default;
   // `message` points to the struct of the writer's MessageKind.
   virtual void write(const void* message) = 0;
+  // Whether a message written now would reach anyone; the bridge makes no message for a writer
+  // that says no (the live transport's, while no client subscribes). DDS writers always say yes.
+  virtual bool wanted() const { return true; }
 };
 
 // A live subscription; destroying it unsubscribes.
