@@ -68,8 +68,11 @@ void SimHandle::close() {
   if (closed_) return;
   if (busy_) throw Error("close: the simulation is stepping on another thread");
   closed_ = true;
-  std::vector<std::unique_ptr<Sink>> sinks = std::move(sinks_);
-  for (const auto& sink : sinks) sink->on_finish(*sim_);
+  {
+    std::vector<std::unique_ptr<Sink>> sinks = std::move(sinks_);
+    for (const auto& sink : sinks) sink->on_finish(*sim_);
+  }
+  live_.reset();  // after its sink: the server closes its connections and stops listening
 }
 
 int SimHandle::object_id(const py::handle& name_or_id) const {
@@ -146,11 +149,37 @@ void SimHandle::parse_command_array(const py::handle& commands) {
   }
 }
 
+std::span<const Command> SimHandle::step_commands(bool with_commands) {
+  const std::span<const Command> own =
+      with_commands ? std::span<const Command>(commands_) : std::span<const Command>{};
+  if (!live_) return own;
+  const std::span<const Command> from_clients = live_->commands(*sim_);
+  merged_.assign(from_clients.begin(), from_clients.end());
+  for (std::size_t i = 0; i < merged_.size() && i < own.size(); ++i) {
+    if (!merged_[i]) merged_[i] = own[i];
+  }
+  return merged_;
+}
+
+bool SimHandle::wait_live_turn() {
+  bool interrupted = false;
+  const bool go = live_->wait_turn(*sim_, [&interrupted] {
+    py::gil_scoped_acquire gil;
+    interrupted = interrupted || PyErr_CheckSignals() != 0;
+    return interrupted;
+  });
+  return go && !interrupted;
+}
+
 void SimHandle::run_steps(std::int64_t n, bool with_commands) {
   BusyGuard guard(busy_);
   py::gil_scoped_release release;
   for (std::int64_t k = 0; k < n; ++k) {
-    sim_->step(with_commands ? std::span<const Command>(commands_) : std::span<const Command>{});
+    if (live_ && !wait_live_turn()) {
+      py::gil_scoped_acquire gil;
+      throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
+    }
+    sim_->step(step_commands(with_commands));
     // Sinks only read the simulation (no Python inside).
     for (const auto& sink : sinks_) sink->on_step(*sim_, {.step = sim_->world().step_count()});
   }
@@ -175,6 +204,24 @@ void SimHandle::reset(std::optional<std::uint64_t> seed) {
   const std::uint64_t s = seed.value_or(sim().world().seed());
   BusyGuard guard(busy_);
   sim_->reset(s);
+}
+
+std::string SimHandle::serve(const std::string& address, const std::string& token) {
+  sim();
+  if (live_) throw Error(fmt::format("serve: already serving at {}", live_->url()));
+  live::LiveServerOptions options;
+  options.address = live::parse_live_address(address, "serve");
+  options.token = token;
+  options.origin = "serve";
+  // speed 0: the Python loop sets the pace; the view shows each step it takes.
+  live_ = std::make_unique<live::LiveView>(*sim_, std::move(options), 0.0);
+  add_sink(live::live_sink(*live_));
+  return live_->url();
+}
+
+std::optional<std::string> SimHandle::live_url() const {
+  if (!live_) return std::nullopt;
+  return live_->url();
 }
 
 void SimHandle::add_sink(std::unique_ptr<Sink> sink) {

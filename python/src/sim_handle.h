@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ubot/live/live_view.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/sim/sink.h"
 
@@ -46,6 +47,12 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   // Adds a sink told of every later step; finished by close().
   void add_sink(std::unique_ptr<Sink> sink);
 
+  // Serves the live page and the Foxglove protocol on `address` ("[HOST:]PORT"); returns the
+  // page's URL. From then on each step() waits while a client has paused the run, and the
+  // commands clients send (teleop) drive their robots over the step's own commands.
+  std::string serve(const std::string& address, const std::string& token);
+  std::optional<std::string> live_url() const;
+
   // The Python object of this handle, for numpy views' base (keeps it alive).
   pybind11::object owner() { return pybind11::cast(shared_from_this()); }
 
@@ -54,10 +61,16 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   void parse_command_array(const pybind11::handle& commands);
   void parse_command_dict(const pybind11::dict& commands);
   void run_steps(std::int64_t n, bool with_commands);
+  // The commands of the next step: the live clients' where they drive, else `own` (or none).
+  std::span<const Command> step_commands(bool with_commands);
+  // Waits while a live client pauses the run; false when Python has a signal pending (Ctrl-C).
+  bool wait_live_turn();
 
   std::unique_ptr<Simulation> sim_;
   std::map<std::string, int, std::less<>> ids_;
-  std::vector<Command> commands_;  // one per object, reused
+  std::vector<Command> commands_;         // one per object, reused
+  std::vector<Command> merged_;           // the step's commands with the live clients' over them
+  std::unique_ptr<live::LiveView> live_;  // before sinks_: its sink goes first
   std::vector<std::unique_ptr<Sink>> sinks_;
   bool closed_ = false;
   std::atomic<bool> busy_{false};  // a step runs (on another Python thread: the GIL is released)

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -101,6 +102,16 @@ void bind_simulation(py::module_& m) {
       .def("_bench_step", &SimHandle::bench_step, py::arg("n"),
            "n steps (built-in behaviours) timed in C++; returns their wall seconds.")
       .def("done", [](const SimHandle& h) { return h.sim().world().done(); })
+      .def(
+          "serve",
+          [](SimHandle& h, const std::string& address, std::optional<std::string> token) {
+            const char* env = std::getenv("UBOT_LIVE_TOKEN");
+            return h.serve(address, token.value_or(env ? env : ""));
+          },
+          py::arg("address") = "127.0.0.1:8765", py::arg("token") = py::none(),
+          "Serve the live page and the Foxglove WebSocket protocol on [HOST:]PORT (docs/live.md); "
+          "returns the page's URL. Non-blocking: the page follows step().")
+      .def_property_readonly("live_url", &SimHandle::live_url)
       .def("close", &SimHandle::close)
       .def_property_readonly("closed", &SimHandle::closed)
       .def("__enter__", [](const Handle& h) { return h; })
