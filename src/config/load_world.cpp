@@ -83,8 +83,8 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
     w.control_mode = f->as_choice({"auto", "keyboard"});
     if (w.control_mode == "keyboard") {
       warnings.push_back(fmt::format(
-          "{}: keyboard control is not available in a headless run; robots follow their "
-          "behaviours",
+          "{}: keyboard control: robots follow their behaviours until driven; with --live (or "
+          "Simulation.serve) the page selects the first robot and IR-SIM's keys drive it",
           f->location()));
     }
   }

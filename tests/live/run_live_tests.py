@@ -22,6 +22,7 @@ private network namespace with only loopback up (tests/ros2/interop/run_isolated
 machine allows one.
 """
 import argparse
+import atexit
 import json
 import os
 import re
@@ -51,6 +52,16 @@ def check(condition, message):
         fail(message)
 
 
+RUNNING = []  # ubot processes a failing check leaves behind are killed at exit
+
+
+@atexit.register
+def kill_leftovers():
+    for proc in RUNNING:
+        if proc.poll() is None:
+            proc.kill()
+
+
 class LiveRun:
     """`ubot run --live 127.0.0.1:0` in the background; the URL from its first line."""
 
@@ -58,6 +69,7 @@ class LiveRun:
         self.proc = subprocess.Popen(
             [ubot, "run", WORLD, "--live", address, "--out", out, "--quiet", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        RUNNING.append(self.proc)
         line = self.proc.stdout.readline()
         m = re.match(r"live view at (http://([^/]+):(\d+)/\S*)", line)
         if not m:
