@@ -9,15 +9,15 @@
 
 #include <utility>
 
+#include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
-#include <atomic>
-#include <cstring>
-#include <map>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -50,7 +50,8 @@ class Client {
     thread_.join();
   }
   std::uint64_t bytes() const { return bytes_; }
-  // /robot_0/scan messages read so far (kEverything), and the arrival time of the one after the `seen`-th.
+  // /robot_0/scan messages read so far (kEverything), and the arrival time of the one after the
+  // `seen`-th.
   std::uint64_t scans() const { return scans_; }
   Clock::time_point scan_after(std::uint64_t seen) {
     while (scans_ == seen) std::this_thread::yield();
@@ -152,8 +153,8 @@ void BM_LiveStep(benchmark::State& state) {
   state.counters["publish_us"] = std::chrono::duration<double, std::micro>(publish).count() / n;
   state.counters["robots"] = robots;
   if (client) {
-    state.counters["client_MB/s"] = benchmark::Counter(static_cast<double>(client->bytes()) / 1e6,
-                                                       benchmark::Counter::kIsRate);
+    state.counters["client_MB/s"] =
+        benchmark::Counter(static_cast<double>(client->bytes()) / 1e6, benchmark::Counter::kIsRate);
     state.counters["dropped"] = static_cast<double>(view->server().dropped_frames());
   }
 }
