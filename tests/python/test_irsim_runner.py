@@ -89,7 +89,8 @@ def test_missing_script_is_an_error(folder):
 def test_no_arguments_prints_usage(folder):
     done = run(folder)
     assert done.returncode == 2
-    assert "usage: python3 -m ubot.irsim [--max-steps N] [--ubot-pyrvo] SCRIPT.py" in done.stderr
+    assert ("usage: python3 -m ubot.irsim [--max-steps N] [--ubot-pyrvo] [--live [HOST:]PORT] "
+            "SCRIPT.py") in done.stderr
 
 
 LOOP_SCRIPT = """
@@ -121,3 +122,49 @@ def test_a_bad_max_steps_is_an_error(folder, args):
     done = run(folder, *args)
     assert done.returncode == 2
     assert "--max-steps needs a whole number >= 1 and a script" in done.stderr
+
+
+LIVE_SCRIPT = """
+import re, sys, time, urllib.request
+import irsim
+env = irsim.make("go.yaml", display=True)
+for _ in range(5):
+    env.step()
+    env.render(0.02)
+env.end()
+"""
+
+PAGE_SCRIPT = """
+import io, re, sys, contextlib, urllib.request
+import irsim
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    env = irsim.make("go.yaml", display=True)
+url = re.search(r"live view at (\\S+)", out.getvalue()).group(1)
+print("page", urllib.request.urlopen(url, timeout=5).status)
+env.step()
+env.render(0.0)
+"""
+
+
+def test_live_shows_a_display_true_env_in_the_live_page(folder):
+    # --live (or UBOT_LIVE): display=True serves the live view; render(interval) paces the
+    # script as IR-SIM's plt.pause does.
+    write_script(folder, LIVE_SCRIPT)
+    start = __import__("time").monotonic()
+    done = run(folder, "--live", "127.0.0.1:0", "go.py")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("live view at http://127.0.0.1:"), done.stdout
+    assert __import__("time").monotonic() - start >= 5 * 0.02
+    write_script(folder, PAGE_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=absolute_pythonpath(), UBOT_LIVE="127.0.0.1:0")
+    page = subprocess.run([sys.executable, "-m", "ubot.irsim", "go.py"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert page.returncode == 0, page.stderr
+    assert "page 200" in page.stdout
+
+
+def test_live_without_an_address_is_an_error(folder):
+    done = run(folder, "--live", "go.py")
+    assert done.returncode == 2
+    assert "--live needs [HOST:]PORT and a script" in done.stderr

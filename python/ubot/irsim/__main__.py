@@ -58,7 +58,8 @@ def install(ubot_pyrvo: bool = False) -> None:
             sys.meta_path.append(_PyrvoStandIn())
 
 
-USAGE = "usage: python3 -m ubot.irsim [--max-steps N] [--ubot-pyrvo] SCRIPT.py [ARGS...]"
+USAGE = ("usage: python3 -m ubot.irsim [--max-steps N] [--ubot-pyrvo] [--live [HOST:]PORT] "
+         "SCRIPT.py [ARGS...]")
 
 
 def main(argv) -> int:
@@ -82,6 +83,15 @@ def main(argv) -> int:
         elif argv[0] == "--ubot-pyrvo":  # ubot's ORCA as pyrvo, even where pyrvo is installed
             ubot_pyrvo = True
             argv = argv[1:]
+        elif argv[0] == "--live":
+            # The live view (docs/live.md) for every env made with display=True: what
+            # UBOT_LIVE=[HOST:]PORT does too.
+            if len(argv) < 3:
+                print(f"ubot.irsim: --live needs [HOST:]PORT and a script\n{USAGE}",
+                      file=sys.stderr)
+                return 2
+            os.environ["UBOT_LIVE"] = argv[1]
+            argv = argv[2:]
         else:
             print(f"ubot.irsim: unknown option {argv[0]}\n{USAGE}", file=sys.stderr)
             return 2

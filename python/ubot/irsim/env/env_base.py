@@ -5,6 +5,8 @@ names, argument orders and return shapes. See docs/irsim-python.md for what diff
 """
 
 import os
+import sys
+import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -38,6 +40,9 @@ class EnvBase:
         self._seed = seed
         self._world_file = path
         self._viewer = _render.Viewer() if display and not disable_all_plot else None
+        # With UBOT_LIVE (or `python3 -m ubot.irsim --live ADDR`), display=True shows the run in
+        # the live page and in Foxglove instead of (or beside) a matplotlib window.
+        self._live = os.environ.get("UBOT_LIVE") if display and not disable_all_plot else None
         self._title = None
         self._status = "None"
         self._drawings = []
@@ -48,7 +53,11 @@ class EnvBase:
     # --- loading -------------------------------------------------------------------------
     def _load(self, path: str, seed) -> None:
         loaded = _world_prep.load(path, seed=seed)
+        if self._live and getattr(self, "_sim", None) is not None:
+            self._sim.close()  # frees the live view's port for the new world's
         self._sim = loaded.sim
+        if self._live:
+            print(f"live view at {self._sim.serve(self._live)}", flush=True)
         self._world_cfg = loaded.world
         configs = self._object_configs(loaded)
         self._objects = [ObjectBase(self, native, configs.get(native.name, {}))
@@ -136,6 +145,8 @@ class EnvBase:
             self.save_figure(save_gif=True)
         if self._viewer:
             self._viewer.show(self._sim, interval)
+        elif self._live:
+            time.sleep(max(float(interval), 0.0))  # IR-SIM's plt.pause: the script's pace
 
     def show(self) -> None:
         if self._viewer:
