@@ -59,10 +59,11 @@ try {
   await sleep(700);
   result.forward = (await state()).detail;
   await page.keyboard.up("w");
-  // Space: stop.
+  // Space: stop. The stop holds for the robot's command_timeout (0.5 s), then its behaviour
+  // takes over again, so the test looks for the stop within that time rather than after a sleep.
   await page.keyboard.press(" ");
-  await sleep(400);
-  result.stopped = (await state()).detail;
+  result.stopped = (await until("the stop", (s) => s.detail &&
+    s.detail.velocity[0] === 0 && s.detail.velocity[1] === 0, 3000)).detail;
   result.commandsSent = (await state()).commandsSent;
   await page.screenshot({ path: `${outdir}/live_page_driving.png` });
 
