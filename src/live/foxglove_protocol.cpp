@@ -23,9 +23,10 @@ const json& field(const json& j, std::string_view op, const char* name) {
   return *it;
 }
 
+// nlohmann reads a non-negative whole number as number_unsigned, a negative one as
+// number_integer and anything with a fraction or exponent as number_float.
 std::uint32_t uint32_of(const json& v, std::string_view op, std::string_view name) {
-  if (!v.is_number_integer() ||
-      (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
+  if (!v.is_number_unsigned() ||
       v.get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max()) {
     fail(op, fmt::format("'{}' must be a whole number in [0, 2^32), got {}", name,
                          v.dump(-1, ' ', true).substr(0, 40)));
@@ -38,70 +39,79 @@ std::string string_of(const json& v, std::string_view op, std::string_view name)
   return v.get<std::string>();
 }
 
-const json& array_field(const json& j, std::string_view op, const char* name) {
-  const json& a = field(j, op, name);
-  if (!a.is_array()) fail(op, fmt::format("'{}' must be an array", name));
-  return a;
+std::uint32_t uint32_field(const json& j, std::string_view op, const char* name) {
+  return uint32_of(field(j, op, name), op, name);
 }
 
-std::vector<std::uint32_t> uint32_array(const json& j, std::string_view op, const char* name) {
-  std::vector<std::uint32_t> out;
-  for (const json& v : array_field(j, op, name)) out.push_back(uint32_of(v, op, name));
-  return out;
+std::string string_field(const json& j, std::string_view op, const char* name) {
+  return string_of(field(j, op, name), op, name);
 }
 
-std::vector<std::string> string_array(const json& j, std::string_view op, const char* name) {
-  std::vector<std::string> out;
-  const auto it = j.find(name);
-  if (it == j.end() || it->is_null()) return out;  // optional: empty means "all"
-  if (!it->is_array()) fail(op, fmt::format("'{}' must be an array", name));
-  for (const json& v : *it) out.push_back(string_of(v, op, name));
-  return out;
-}
-
+// An optional field: "" when absent or null.
 std::string optional_string(const json& j, std::string_view op, const char* name) {
   const auto it = j.find(name);
   if (it == j.end() || it->is_null()) return "";
   return string_of(*it, op, name);
 }
 
-SubscribeOp subscribe(const json& j) {
-  SubscribeOp out;
-  for (const json& s : array_field(j, "subscribe", "subscriptions")) {
-    if (!s.is_object()) fail("subscribe", "each subscription must be an object");
-    out.subscriptions.push_back(
-        {uint32_of(field(s, "subscribe", "id"), "subscribe", "id"),
-         uint32_of(field(s, "subscribe", "channelId"), "subscribe", "channelId")});
-  }
+const json& array_field(const json& j, std::string_view op, const char* name) {
+  const json& a = field(j, op, name);
+  if (!a.is_array()) fail(op, fmt::format("'{}' must be an array", name));
+  return a;
+}
+
+// Each element of the array field `name` through `read` (the element, with its name for errors).
+template <class T, class Read>
+std::vector<T> array_of(const json& j, std::string_view op, const char* name, Read read) {
+  std::vector<T> out;
+  for (const json& v : array_field(j, op, name)) out.push_back(read(v, op, name));
   return out;
+}
+
+// The same for an array of objects (`what`: "subscription", "channel", ... for errors).
+template <class T, class Read>
+std::vector<T> objects_of(const json& j, std::string_view op, const char* name, const char* what,
+                          Read read) {
+  return array_of<T>(j, op, name, [&](const json& v, std::string_view, std::string_view) {
+    if (!v.is_object()) fail(op, fmt::format("each {} must be an object", what));
+    return read(v);
+  });
+}
+
+// An optional array of names: empty (= all) when absent or null.
+std::vector<std::string> names_of(const json& j, std::string_view op) {
+  const auto it = j.find("parameterNames");
+  if (it == j.end() || it->is_null()) return {};
+  return array_of<std::string>(j, op, "parameterNames", string_of);
+}
+
+SubscribeOp subscribe(const json& j) {
+  constexpr std::string_view op = "subscribe";
+  return {objects_of<Subscription>(j, op, "subscriptions", "subscription", [&](const json& s) {
+    return Subscription{uint32_field(s, op, "id"), uint32_field(s, op, "channelId")};
+  })};
 }
 
 ClientAdvertiseOp client_advertise(const json& j) {
-  ClientAdvertiseOp out;
-  for (const json& c : array_field(j, "advertise", "channels")) {
-    if (!c.is_object()) fail("advertise", "each channel must be an object");
-    ClientChannel ch;
-    ch.id = uint32_of(field(c, "advertise", "id"), "advertise", "id");
-    ch.topic = string_of(field(c, "advertise", "topic"), "advertise", "topic");
-    ch.encoding = string_of(field(c, "advertise", "encoding"), "advertise", "encoding");
-    ch.schema_name = string_of(field(c, "advertise", "schemaName"), "advertise", "schemaName");
-    ch.schema = optional_string(c, "advertise", "schema");
-    ch.schema_encoding = optional_string(c, "advertise", "schemaEncoding");
-    out.channels.push_back(std::move(ch));
-  }
-  return out;
+  constexpr std::string_view op = "advertise";
+  return {objects_of<ClientChannel>(j, op, "channels", "channel", [&](const json& c) {
+    return ClientChannel{.id = uint32_field(c, op, "id"),
+                         .topic = string_field(c, op, "topic"),
+                         .encoding = string_field(c, op, "encoding"),
+                         .schema_name = string_field(c, op, "schemaName"),
+                         .schema = optional_string(c, op, "schema"),
+                         .schema_encoding = optional_string(c, op, "schemaEncoding")};
+  })};
 }
 
 SetParametersOp set_parameters(const json& j) {
+  constexpr std::string_view op = "setParameters";
   SetParametersOp out;
-  for (const json& p : array_field(j, "setParameters", "parameters")) {
-    if (!p.is_object()) fail("setParameters", "each parameter must be an object");
-    ParameterValue v;
-    v.name = string_of(field(p, "setParameters", "name"), "setParameters", "name");
-    if (const auto it = p.find("value"); it != p.end()) v.value_json = it->dump();
-    out.parameters.push_back(std::move(v));
-  }
-  out.id = optional_string(j, "setParameters", "id");
+  out.parameters = objects_of<ParameterValue>(j, op, "parameters", "parameter", [&](const json& p) {
+    const auto value = p.find("value");
+    return ParameterValue{string_field(p, op, "name"), value == p.end() ? "" : value->dump()};
+  });
+  out.id = optional_string(j, op, "id");
   return out;
 }
 
@@ -117,16 +127,19 @@ ClientTextOp parse_client_text(std::string_view text) {
   }
   const std::string& op = op_it->get_ref<const std::string&>();
   if (op == "subscribe") return subscribe(j);
-  if (op == "unsubscribe") return UnsubscribeOp{uint32_array(j, op, "subscriptionIds")};
+  if (op == "unsubscribe") {
+    return UnsubscribeOp{array_of<std::uint32_t>(j, op, "subscriptionIds", uint32_of)};
+  }
   if (op == "advertise") return client_advertise(j);
-  if (op == "unadvertise") return ClientUnadvertiseOp{uint32_array(j, op, "channelIds")};
+  if (op == "unadvertise") {
+    return ClientUnadvertiseOp{array_of<std::uint32_t>(j, op, "channelIds", uint32_of)};
+  }
   if (op == "getParameters") {
-    return GetParametersOp{string_array(j, op, "parameterNames"), optional_string(j, op, "id")};
+    return GetParametersOp{names_of(j, op), optional_string(j, op, "id")};
   }
   if (op == "setParameters") return set_parameters(j);
   if (op == "subscribeParameterUpdates" || op == "unsubscribeParameterUpdates") {
-    return SubscribeParameterUpdatesOp{string_array(j, op, "parameterNames"),
-                                       op == "subscribeParameterUpdates"};
+    return SubscribeParameterUpdatesOp{names_of(j, op), op == "subscribeParameterUpdates"};
   }
   if (op == "subscribeConnectionGraph" || op == "unsubscribeConnectionGraph") {
     fail(op, "this server does not have the 'connectionGraph' capability");
