@@ -129,18 +129,6 @@ class Pacer {
   std::int64_t start_step_ = 0;
 };
 
-// One command per object: the live view's where a client drives it, else the DDS bridge's.
-std::span<const Command> merged_commands(std::span<const Command> live,
-                                         std::span<const Command> dds, std::vector<Command>& out) {
-  if (live.empty()) return dds;
-  if (dds.empty()) return live;
-  out.assign(live.begin(), live.end());
-  for (std::size_t i = 0; i < out.size() && i < dds.size(); ++i) {
-    if (!out[i]) out[i] = dds[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 LoadOptions load_options(std::optional<std::uint64_t> seed, const std::string& memory_limit) {
@@ -153,15 +141,15 @@ int run(const RunOptions& options) {
   // From here on Ctrl-C ends the run after its current step, with every output closed.
   const InterruptHandlers interrupts;
   const std::int64_t every = frames_every(options.frames);
-  const bool live = options.live.has_value();
+  const bool serving_live = options.live.has_value();
   std::optional<live::LiveAddress> live_address;
-  if (live) {  // before the world loads: a refused address fails at once
+  if (serving_live) {  // before the world loads: a refused address fails at once
     live_address = live::parse_live_address(*options.live, "--live");
     live::check_live_access(*live_address, options.live_token);
   }
   // With the ROS 2 bridge or the live view the run goes on until --steps or Ctrl-C, not until
   // the robots are done.
-  const bool open_ended = options.ros2 || live;
+  const bool open_ended = options.ros2 || serving_live;
   const std::int64_t max_steps = options.steps.value_or(open_ended ? kUnlimited : kDefaultSteps);
   if (max_steps < 0) throw Error("--steps must not be negative");
   LoadProgressLine load_progress(options.world, options.progress, options.quiet);
@@ -196,7 +184,7 @@ int run(const RunOptions& options) {
     sinks.push_back(ros2_sink(*bridge));
   }
   std::unique_ptr<live::LiveView> live_view;
-  if (live) {
+  if (serving_live) {
     // With --live the run paces itself at real time unless --realtime says otherwise.
     live::LiveServerOptions server;
     server.address = *live_address;
@@ -216,15 +204,12 @@ int run(const RunOptions& options) {
   auto stopped = [] { return stop_signal() != 0; };
   Progress progress(!options.quiet, max_steps);
   Pacer pacer(sim.world().step_time());
-  std::vector<Command> commands;
   const auto start = Clock::now();
   while (!finished()) {
     if (live_view && !live_view->wait_turn(sim, stopped)) break;
-    const std::span<const Command> from_live =
-        live_view ? live_view->commands(sim) : std::span<const Command>{};
     const std::span<const Command> from_dds =
         bridge ? bridge->commands(sim) : std::span<const Command>{};
-    sim.step(merged_commands(from_live, from_dds, commands));
+    sim.step(live_view ? live_view->commands(sim, from_dds) : from_dds);
     const StepInfo step{.step = sim.world().step_count(), .last = finished()};
     for (const auto& sink : sinks) sink->on_step(sim, step);
     progress.update(step.step, nanos_to_seconds(sim.world().time_ns()));

@@ -152,13 +152,7 @@ void SimHandle::parse_command_array(const py::handle& commands) {
 std::span<const Command> SimHandle::step_commands(bool with_commands) {
   const std::span<const Command> own =
       with_commands ? std::span<const Command>(commands_) : std::span<const Command>{};
-  if (!live_) return own;
-  const std::span<const Command> from_clients = live_->commands(*sim_);
-  merged_.assign(from_clients.begin(), from_clients.end());
-  for (std::size_t i = 0; i < merged_.size() && i < own.size(); ++i) {
-    if (!merged_[i]) merged_[i] = own[i];
-  }
-  return merged_;
+  return live_ ? live_->commands(*sim_, own) : own;
 }
 
 bool SimHandle::wait_live_turn() {

@@ -69,7 +69,6 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   std::unique_ptr<Simulation> sim_;
   std::map<std::string, int, std::less<>> ids_;
   std::vector<Command> commands_;         // one per object, reused
-  std::vector<Command> merged_;           // the step's commands with the live clients' over them
   std::unique_ptr<live::LiveView> live_;  // before sinks_: its sink goes first
   std::vector<std::unique_ptr<Sink>> sinks_;
   bool closed_ = false;

@@ -128,8 +128,14 @@ bool LiveView::wait_turn(const Simulation& sim, const std::function<bool()>& sto
   });
 }
 
-std::span<const Command> LiveView::commands(const Simulation& sim) {
-  return bridge_->commands(sim);
+std::span<const Command> LiveView::commands(const Simulation& sim, std::span<const Command> own) {
+  const std::span<const Command> from_clients = bridge_->commands(sim);
+  if (own.empty()) return from_clients;
+  merged_.assign(from_clients.begin(), from_clients.end());
+  for (std::size_t i = 0; i < merged_.size() && i < own.size(); ++i) {
+    if (!merged_[i]) merged_[i] = own[i];
+  }
+  return merged_;
 }
 
 void LiveView::finish() {

@@ -73,8 +73,9 @@ class LiveView {
   // Before a step: waits while the run is paused (showing what changes meanwhile: the pause
   // itself, a new selection); false when `stop()` turns true first.
   bool wait_turn(const Simulation& sim, const std::function<bool()>& stop);
-  // Before a step: the commands clients sent (one per object, unset where none drives it).
-  std::span<const Command> commands(const Simulation& sim);
+  // Before a step: the commands of the step, one per object: the ones clients sent, and `own`
+  // (the run's other commands: DDS, Python's step()) where no client drives the object.
+  std::span<const Command> commands(const Simulation& sim, std::span<const Command> own = {});
   // After each step (and once before the first): ROS 2 channels, the clock, the page's frame.
   void publish(const Simulation& sim);
   // End of the run: active commands are released.
@@ -95,7 +96,8 @@ class LiveView {
   LiveServer server_;
   LiveTransport transport_;
   std::unique_ptr<ros2::Bridge> bridge_;
-  viz::RunDrawing drawing_;  // what the page's messages are made from
+  viz::RunDrawing drawing_;      // what the page's messages are made from
+  std::vector<Command> merged_;  // commands(): the clients' over the run's own
   LiveControl control_;
   std::uint32_t world_channel_ = 0, frame_channel_ = 0;
   // The page's frame pacing (see above).
