@@ -157,6 +157,11 @@ void LiveServer::Impl::flush() {
   });
 }
 
+std::size_t LiveServer::Impl::channel_count() const {
+  const std::lock_guard lock(mutex);
+  return channels.size();
+}
+
 std::vector<ServerChannel> LiveServer::Impl::channel_list() const {
   const std::lock_guard lock(mutex);
   return channels;

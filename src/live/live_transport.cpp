@@ -149,7 +149,8 @@ std::string LiveTransport::receive(const ClientPublish& m) {
       return fmt::format("{}: {} commands wait for the next step already; this one is dropped",
                          topic, kMaxPending);
     }
-    Pending p{.subscriber = id, .kind = subscriber.kind, .twist = {}, .stamped = {}};
+    Pending p{
+        .topic = topic, .subscriber = id, .kind = subscriber.kind, .twist = {}, .stamped = {}};
     if (std::string e = decode(m, subscriber.kind, p.twist, p.stamped); !e.empty()) {
       return fmt::format("{}: {}: {}", topic, expected, e);
     }
@@ -169,8 +170,8 @@ int LiveTransport::spin(Nanos) {
     ros2::RawCallback callback;
     {
       const std::lock_guard lock(mutex_);
-      for (const auto& [topic, subscribers] : by_topic_) {
-        if (const auto s = subscribers.find(p.subscriber); s != subscribers.end()) {
+      if (const auto t = by_topic_.find(p.topic); t != by_topic_.end()) {
+        if (const auto s = t->second.find(p.subscriber); s != t->second.end()) {
           callback = s->second.callback;
         }
       }

@@ -94,6 +94,7 @@ struct LiveServer::Impl {
   bool authorized(const http::request<http::string_body>& request) const;
   void subscribed(std::uint32_t channel, int delta);
   std::vector<ServerChannel> channel_list() const;
+  std::size_t channel_count() const;
   void for_each_session(const std::function<void(WsSession&)>& fn);
   // Queues a message for the server's thread (any thread), waking it once for all queued.
   void send_out(Outgoing message);

@@ -115,7 +115,7 @@ void WsSession::handle_binary(std::span<const std::uint8_t> frame) {
 }
 
 void WsSession::handle(const SubscribeOp& op) {
-  const std::size_t channel_count = server_->channel_list().size();
+  const std::size_t channel_count = server_->channel_count();
   for (const Subscription& s : op.subscriptions) {
     if (s.channel_id >= channel_count) {
       ++errors_;

@@ -44,6 +44,7 @@ class LiveTransport final : public ros2::Transport {
     ros2::RawCallback callback;
   };
   struct Pending {
+    std::string topic;
     std::uint64_t subscriber;
     ros2::MessageKind kind;
     ros2::Twist twist;
