@@ -7,6 +7,11 @@
 //                                   360, 270 and 180 beams); the steps themselves are not timed
 //   BM_WarehouseRun/<codec or -1>   a whole warehouse run (293 steps, until every robot is done),
 //                                   without (-1) and with recording: what recording adds to a run
+//   BM_WorldMarkers/<robots>        one /ubot/markers message of N wandering lidar robots and N/2
+//                                   obstacles at the 1000-robot world's density, after 100 steps
+//                                   of trajectory: drawn, made into markers, serialised to CDR
+//                                   (what the bridge, the recorder and the live view pay at most
+//                                   10 times a simulated second); `KiB` = its CDR size
 // Files are written to the temporary directory (into the page cache); rates are per CPU second of
 // the process (the writes' system time included).
 #include <benchmark/benchmark.h>
@@ -15,13 +20,16 @@
 #include <filesystem>
 #include <memory>
 
+#include "bench_worlds.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/random.h"
 #include "ubot/record/mcap_recorder.h"
 #include "ubot/record/mcap_writer.h"
 #include "ubot/ros2/cdr.h"
 #include "ubot/ros2/message_definition.h"
+#include "ubot/ros2/world_messages.h"
 #include "ubot/sim/simulation.h"
+#include "ubot/viz/run_drawing.h"
 
 namespace ubot {
 namespace {
@@ -141,6 +149,29 @@ BENCHMARK(BM_WarehouseRun)
     ->DenseRange(0, 2)
     ->ArgName("codec")
     ->Unit(benchmark::kMillisecond);
+
+void BM_WorldMarkers(benchmark::State& state) {
+  const int robots = static_cast<int>(state.range(0));
+  const double size = std::round(200.0 * std::sqrt(robots / 1000.0));
+  Simulation sim(load_world_from_string(
+                     bench::lidar_robots_yaml(robots, robots / 2, size, "unobstructed"), "fleet"),
+                 {.threads = 0});
+  viz::RunDrawing drawing(sim);
+  for (int k = 0; k < 100; ++k) {
+    sim.step();
+    drawing.record(sim);
+  }
+  std::vector<std::uint8_t> bytes;
+  for (auto _ : state) {
+    const ros2::MarkerArray m =
+        ros2::world_markers(drawing.draw(sim, {.sensors = false}), sim.world(),
+                            ros2::MarkerPart::kMoving, sim.world().time_ns());
+    ros2::serialize_cdr(m, bytes);
+    benchmark::DoNotOptimize(bytes.data());
+  }
+  state.counters["KiB"] = bytes.size() / 1024.0;
+}
+BENCHMARK(BM_WorldMarkers)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ubot

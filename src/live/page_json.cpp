@@ -66,15 +66,6 @@ void object(JsonWriter& w, const render::ObjectDrawing& o) {
   w.end_object();
 }
 
-// An object that never moves is sent once, with the world: IR-SIM's `static`, or one without
-// kinematics or trajectory outside contact mode (where a push moves anything).
-bool is_static(const World& world, int tag) {
-  if (tag < 0 || tag >= static_cast<int>(world.size())) return false;
-  const ObjectModel& m = world.object_model(tag);
-  return m.is_static ||
-         (m.kinematics.kind == KinematicsKind::kNone && !m.trajectory && !world.contact_mode());
-}
-
 std::string base64(const std::vector<std::uint8_t>& bytes) {
   static constexpr char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -205,7 +196,7 @@ std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawin
   w.end_array();
   w.key("static").begin_array();
   for (const render::ObjectDrawing& o : d.objects) {
-    if (is_static(world, o.tag)) object(w, o);
+    if (viz::never_moves(world, o.tag)) object(w, o);  // sent once, with the world
   }
   w.end_array();
   if (d.raster) {
@@ -234,7 +225,7 @@ std::string page_frame_json(const Simulation& sim, const viz::RunDrawing& drawin
   w.key("done").value(world.done());
   w.key("objects").begin_array();
   for (const render::ObjectDrawing& o : d.objects) {
-    if (!is_static(world, o.tag)) object(w, o);
+    if (!viz::never_moves(world, o.tag)) object(w, o);
   }
   w.end_array();
   w.key("flags").begin_array();  // per object: 1 collision, 2 arrived, 4 stopped

@@ -168,6 +168,17 @@ void serialize_cdr(const Odometry& m, std::vector<std::uint8_t>& out) {
   w.put(m.twist.covariance);
 }
 
+void serialize_cdr(const OccupancyGrid& m, std::vector<std::uint8_t>& out) {
+  CdrWriter w(out);
+  put(w, m.header);
+  put(w, m.info.map_load_time);
+  w.put(m.info.resolution);
+  w.put(m.info.width);
+  w.put(m.info.height);
+  put(w, m.info.origin);
+  w.put_sequence(m.data);
+}
+
 void serialize_cdr(const Twist& m, std::vector<std::uint8_t>& out) {
   CdrWriter w(out);
   put(w, m);

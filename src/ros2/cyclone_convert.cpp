@@ -119,6 +119,27 @@ void to_c(const Odometry& in, nav_msgs_msg_dds__Odometry_& out, Scratch&) {
   to_c(in.twist.twist, out.twist.twist);
   copy(in.twist.covariance, out.twist.covariance);
 }
+void to_c(const OccupancyGrid& in, nav_msgs_msg_dds__OccupancyGrid_& out, Scratch&) {
+  to_c(in.header, out.header);
+  to_c(in.info.map_load_time, out.info.map_load_time);
+  out.info.resolution = in.info.resolution;
+  out.info.width = in.info.width;
+  out.info.height = in.info.height;
+  xyz(in.info.origin.position, out.info.origin.position);
+  xyzw(in.info.origin.orientation, out.info.origin.orientation);
+  view(in.data, out.data);
+}
+void from_c(const nav_msgs_msg_dds__OccupancyGrid_& in, OccupancyGrid& out) {
+  from_c(in.header, out.header);
+  from_c(in.info.map_load_time, out.info.map_load_time);
+  out.info.resolution = in.info.resolution;
+  out.info.width = in.info.width;
+  out.info.height = in.info.height;
+  xyz(in.info.origin.position, out.info.origin.position);
+  xyzw(in.info.origin.orientation, out.info.origin.orientation);
+  copy(in.data, out.data);
+}
+
 void from_c(const nav_msgs_msg_dds__Odometry_& in, Odometry& out) {
   from_c(in.header, out.header);
   out.child_frame_id = from_c_str(in.child_frame_id);

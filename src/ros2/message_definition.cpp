@@ -18,6 +18,8 @@ std::string element_type(const types::Field& f) {
   switch (f.type_id % types::kArray) {
     case types::kNested:
       return msg_name(f.nested);
+    case types::kInt8:
+      return "int8";
     case types::kUint8:
       return "uint8";
     case types::kUint16:

@@ -6,8 +6,10 @@
 
 #include "ubot/ros2/sensor_messages.h"
 #include "ubot/ros2/sim_messages.h"
+#include "ubot/ros2/world_messages.h"
 #include "ubot/sensors/registered_sensors.h"
 #include "ubot/sim/simulation.h"
+#include "ubot/viz/run_drawing.h"
 
 namespace ubot::ros2 {
 namespace {
@@ -59,6 +61,22 @@ MessageProducer::MessageProducer(const Simulation& sim, PublishedRobots robots)
     sensor_topics_[i] =
         visit_sensor(sensor, [&](const auto& s) { return sensor_topics(namer, s); });
   }
+  add_world_topics(sim);
+}
+
+void MessageProducer::add_world_topics(const Simulation& sim) {
+  const auto add = [this](const char* name, MessageKind kind, const Ros2QosModel& qos) {
+    topics_.push_back({name, kind, qos});
+    return static_cast<int>(topics_.size()) - 1;
+  };
+  static_markers_topic_ = add(kStaticMarkersTopic, MessageKind::kMarkerArray, kStaticTfQos);
+  markers_topic_ = add(kMarkersTopic, MessageKind::kMarkerArray, kDefaultQos);
+  trajectories_topic_ = add(kTrajectoriesTopic, MessageKind::kMarkerArray, kDefaultQos);
+  if (sim.world().model().grid) {
+    grid_topic_ = add(kGridMapTopic, MessageKind::kOccupancyGrid, kStaticTfQos);
+  }
+  drawing_ = std::make_unique<viz::RunDrawing>(sim);
+  recorded_step_ = sim.world().step_count();
 }
 
 MessageProducer::~MessageProducer() = default;
@@ -109,6 +127,41 @@ void MessageProducer::static_messages(const Simulation& sim, const MessageConsum
     return r ? &r->topics.base_frame() : nullptr;
   });
   consume({kTfStaticTopic, 0, &statics});
+  const Nanos now = sim.world().time_ns();
+  const MarkerArray fixed =
+      world_markers(drawing_->draw(sim, {.sensors = false}), sim.world(), MarkerPart::kStatic, now);
+  consume({static_markers_topic_, now, &fixed});
+  if (grid_topic_ >= 0) {
+    const OccupancyGrid grid = grid_map_message(*sim.world().model().grid, now);
+    consume({grid_topic_, now, &grid});
+  }
+}
+
+void MessageProducer::world_step_messages(const Simulation& sim, const MessageConsumer& consume,
+                                          const TopicFilter& wanted) {
+  const World& world = sim.world();
+  if (world.step_count() != recorded_step_) {  // once a step, however often it is published
+    drawing_->record(sim);
+    recorded_step_ = world.step_count();
+  }
+  const Nanos now = world.time_ns();
+  const auto due = [&](int topic, Nanos& next, Nanos period) {
+    if (now < next || (wanted && !wanted(topic))) return false;
+    next = (now / period + 1) * period;  // on the period's grid of simulated time
+    return true;
+  };
+  const bool markers = due(markers_topic_, next_markers_, kMarkersPeriod);
+  const bool trajectories = due(trajectories_topic_, next_trajectories_, kTrajectoriesPeriod);
+  if (!markers && !trajectories) return;
+  const render::Drawing picture = drawing_->draw(sim, {.sensors = false});
+  if (markers) {
+    const MarkerArray m = world_markers(picture, world, MarkerPart::kMoving, now);
+    consume({markers_topic_, now, &m});
+  }
+  if (trajectories) {
+    const MarkerArray t = world_markers(picture, world, MarkerPart::kTrajectories, now);
+    consume({trajectories_topic_, now, &t});
+  }
 }
 
 void MessageProducer::step_messages(const Simulation& sim, const MessageConsumer& consume,
@@ -141,6 +194,7 @@ void MessageProducer::step_messages(const Simulation& sim, const MessageConsumer
     const SensorMessageContext c{topics, now, consume, r->use_inf, *buffers_};
     visit_sensor(sensor, [&](const auto& s) { sensor_messages(c, s); });
   }
+  world_step_messages(sim, consume, wanted);
 }
 
 }  // namespace ubot::ros2

@@ -12,6 +12,7 @@ namespace ubot::ros2::types {
 // type_description_interfaces/msg/FieldType ids. Arrays add 48, unbounded sequences 144.
 enum TypeId : int {
   kNested = 1,
+  kInt8 = 2,
   kUint8 = 3,
   kUint16 = 5,
   kInt32 = 6,

@@ -148,6 +148,13 @@ render::RasterDrawing grid_raster(const GridMap& g) {
 
 }  // namespace
 
+bool never_moves(const World& world, int id) {
+  if (id < 0 || id >= static_cast<int>(world.size())) return false;
+  const ObjectModel& m = world.object_model(id);
+  return m.is_static ||
+         (m.kinematics.kind == KinematicsKind::kNone && !m.trajectory && !world.contact_mode());
+}
+
 RunDrawing::RunDrawing(const Simulation& sim) {
   const World& w = sim.world();
   if (const auto& grid = w.model().grid) grid_ = grid_raster(*grid);
@@ -165,7 +172,7 @@ void RunDrawing::record(const Simulation& sim) {
   }
 }
 
-render::Drawing RunDrawing::draw(const Simulation& sim) const {
+render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts) const {
   const World& w = sim.world();
   const WorldSettings& ws = w.model().world;
   render::Drawing d;
@@ -176,7 +183,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim) const {
   d.raster = grid_;
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
-  add_sensors(sim, d);
+  if (parts.sensors) add_sensors(sim, d);
   if (w.fog().enabled()) d.fog = fog_drawing(w.fog());
   std::size_t under_fog = 0;
   for (std::size_t id : drawing_order(w, under_fog)) {

@@ -114,7 +114,11 @@ TYPES = {"/clock": "rosgraph_msgs/msg/Clock", "/tf": "tf2_msgs/msg/TFMessage",
          "/fleet/hauler/odom": "nav_msgs/msg/Odometry", "/car/odom": "nav_msgs/msg/Odometry",
          "/scout/scan": "sensor_msgs/msg/LaserScan",
          "/scout/lidar2d_1/scan": "sensor_msgs/msg/LaserScan",
-         "/fleet/hauler/scan": "sensor_msgs/msg/LaserScan", "/scout/imu": "sensor_msgs/msg/Imu"}
+         "/fleet/hauler/scan": "sensor_msgs/msg/LaserScan", "/scout/imu": "sensor_msgs/msg/Imu",
+         "/ubot/markers": "visualization_msgs/msg/MarkerArray",
+         "/ubot/markers/static": "visualization_msgs/msg/MarkerArray",
+         "/ubot/trajectories": "visualization_msgs/msg/MarkerArray"}
+LATCHED = {"/tf_static", "/ubot/markers/static", "/ubot/grid_map"}
 # topic -> (object id, sensor index) in frames.jsonl
 SENSORS = {"/scout/scan": (0, 0), "/scout/lidar2d_1/scan": (0, 1), "/scout/imu": (0, 2),
            "/fleet/hauler/scan": (1, 0)}
@@ -132,7 +136,7 @@ def check_topics(got):
               f"{topic}: schema {s['name']} ({s['encoding']})")
         check(c["message_encoding"] == "cdr", f"{topic}: message encoding")
         qos = c["metadata"].get("offered_qos_profiles", "")
-        durability = 1 if topic == "/tf_static" else 2
+        durability = 1 if topic in LATCHED else 2
         check(f"durability: {durability}\n" in qos, f"{topic}: offered_qos_profiles {qos!r}")
         check(c["metadata"].get("topic_type_hash", "").startswith("RIHS01_"),
               f"{topic}: topic_type_hash")
@@ -259,6 +263,68 @@ def check_contacts(node, script, ubot, out):
           "frames.jsonl")
 
 
+def check_world_markers(got, frames):
+    """The world's markers (docs/ros2.md): the static ones once at time 0; /ubot/markers every
+    0.1 s of simulation time (the world steps 0.02 s), each starting with DELETEALL, with one
+    body per moving object where frames.jsonl has it; /ubot/trajectories every second, a
+    trajectory per robot ending where it is."""
+    msgs = got["messages"]
+    statics = msgs["/ubot/markers/static"]
+    check(len(statics) == 1 and statics[0]["log_time"] == 0, "/ubot/markers/static once at 0")
+    check(len(statics[0]["msg"]["markers"]) > 0, "the static obstacles have markers")
+    by_time = {round(f["time"] * NS): f for f in frames[1:]}  # frames[0]: the header
+    moving = msgs["/ubot/markers"]
+    check(len(moving) == STEPS * 2 // 10 + 1, f"/ubot/markers at 10 Hz: {len(moving)} messages")
+    for m in moving:
+        check(m["log_time"] % (NS // 10) == 0, "/ubot/markers on the 0.1 s grid")
+        markers = m["msg"]["markers"]
+        check(markers[0]["action"] == 3, "each /ubot/markers message starts with DELETEALL")
+        frame = by_time.get(m["log_time"])
+        if frame is None:
+            check(m["log_time"] == 0, f"no frames.jsonl line at {m['log_time']}")
+            continue  # the state before the first step: frames.jsonl starts after it
+        bodies = [k for k in markers if k["ns"] == "objects" and k["type"] == 3]
+        centres = {(round(b["pose"]["position"]["x"], 9), round(b["pose"]["position"]["y"], 9))
+                   for b in bodies}
+        scout = frame["objects"][0]["state"]
+        check((round(scout[0], 9), round(scout[1], 9)) in centres,
+              f"the scout's body marker is where frames.jsonl has it at {m['log_time']}")
+    paths = msgs["/ubot/trajectories"]
+    check(len(paths) == STEPS * 2 // 100 + 1 and all(p["log_time"] % NS == 0 for p in paths),
+          f"/ubot/trajectories once a simulated second: {len(paths)}")
+    last = paths[-1]["msg"]["markers"]
+    check(last[0]["action"] == 3, "each /ubot/trajectories message starts with DELETEALL")
+    trails = [k for k in last if k["ns"] == "trajectories"]
+    check(len(trails) == 3 and all(len(t["points"]) <= 101 for t in trails),
+          f"a trajectory of at most 101 points per robot: {[len(t['points']) for t in trails]}")
+    end = by_time[paths[-1]["log_time"]]
+    check([trails[0]["points"][-1]["x"], trails[0]["points"][-1]["y"]] ==
+          end["objects"][0]["state"][:2], "the scout's trajectory ends where it is")
+    return len(moving)
+
+
+def check_grid_map(node, script, ubot, out):
+    """A grid world's nav_msgs/OccupancyGrid on /ubot/grid_map: once, at 0, latched, with the
+    grid's size, cell and origin, occupied cells (> 50) where the world's grid has them."""
+    world = os.path.join(ROOT, "tests", "data", "grid_cave_world.yaml")
+    path = os.path.join(out, "grid.mcap")
+    subprocess.run([ubot, "run", world, "--steps", "5", "--out", out, "--quiet", "--mcap", path],
+                   check=True)
+    got = read_with_foxglove(node, script, path)
+    check_container(path, got, "zstd")
+    grids = got["messages"]["/ubot/grid_map"]
+    check(len(grids) == 1 and grids[0]["log_time"] == 0, "/ubot/grid_map once at 0")
+    g = grids[0]["msg"]
+    info = g["info"]
+    check(g["header"]["frame_id"] == "map", "grid frame")
+    check(len(g["data"]) == info["width"] * info["height"] > 0, "grid data size")
+    occupied = sum(1 for v in g["data"] if v > 50)
+    check(0 < occupied < len(g["data"]), f"some cells occupied, some free: {occupied}")
+    check(all(0 <= v <= 100 for v in g["data"]), "occupancy within 0..100")
+    print(f"grid.mcap: an OccupancyGrid of {info['width']} x {info['height']} cells of "
+          f"{info['resolution']:.3f} m, {occupied} occupied, decoded by Foxglove's readers")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ubot", required=True)
@@ -276,9 +342,11 @@ def main():
             counts = check_container(path, got, name)
             check_topics(got)
             values = check_values(got, frames)
+            markers = check_world_markers(got, frames)
             print(f"{os.path.basename(path)}: {sum(counts.values())} messages on "
                   f"{len(counts)} topics in {len(got['chunk_indexes'])} chunks, read and decoded "
-                  f"by Foxglove's readers; {values} sensor values equal frames.jsonl")
+                  f"by Foxglove's readers; {values} sensor values equal frames.jsonl; "
+                  f"{markers} world marker messages follow it")
         # An example world recorded with the defaults.
         path = os.path.join(out, "warehouse.mcap")
         subprocess.run([args.ubot, "run", os.path.join(ROOT, "examples", "warehouse.yaml"),
@@ -288,6 +356,7 @@ def main():
         check(counts["/robot_0/scan"] == 100 and counts["/clock"] == 101, "warehouse counts")
         print(f"warehouse.mcap: {sum(counts.values())} messages read and decoded")
         check_contacts(node, script, args.ubot, out)
+        check_grid_map(node, script, args.ubot, out)
     print("mcap_foxglove: passed")
 
 

@@ -216,10 +216,11 @@ TEST_P(McapRecorderCompression, SameTopicsOrderAndBytesAsTheBridge) {
   EXPECT_TRUE(car_recorded);
   for (const char* topic :
        {"/clock", "/robot_0/odom", "/robot_0/scan", "/robot_0/lidar2d_1/scan", "/robot_0/imu",
-        "/fleet/one/odom", "/fleet/one/scan", "/car/odom", "/car/scan", "/tf", "/tf_static"}) {
+        "/fleet/one/odom", "/fleet/one/scan", "/car/odom", "/car/scan", "/tf", "/tf_static",
+        "/ubot/markers/static", "/ubot/markers", "/ubot/trajectories"}) {
     EXPECT_TRUE(rec.schema_of.count(topic)) << topic;
   }
-  EXPECT_EQ(rec.topics.size(), 11u);
+  EXPECT_EQ(rec.topics.size(), 14u);
 }
 
 TEST_P(McapRecorderCompression, TransformsAreTheBridgesPlusTheCar) {
@@ -277,7 +278,7 @@ TEST(McapRecorder, SchemasChannelsAndQos) {
   EXPECT_EQ(schema_names,
             (std::set<std::string>{"tf2_msgs/msg/TFMessage", "rosgraph_msgs/msg/Clock",
                                    "nav_msgs/msg/Odometry", "sensor_msgs/msg/LaserScan",
-                                   "sensor_msgs/msg/Imu"}));
+                                   "sensor_msgs/msg/Imu", "visualization_msgs/msg/MarkerArray"}));
   EXPECT_EQ(rec.schemas.size(), schema_names.size());  // one schema per type
   EXPECT_EQ(rec.schemas.at(rec.schema_of.at("/fleet/one/scan")).first, "sensor_msgs/msg/LaserScan");
   EXPECT_EQ(rec.metadata.at("/robot_0/scan").at("topic_type_hash"),
@@ -360,7 +361,8 @@ TEST(McapRecorder, PointsHookWritesPointCloud2OnTheRobotsTopic) {
     recorder.record_points(0, "lidar3d_1", cloud);
     recorder.record_points(3, "lidar3d_0", cloud);  // the obstacle: not a robot, not recorded
     recorder.close();
-    EXPECT_EQ(recorder.statistics().messages, 1u + 1 + 3 + 1 + 2);  // tf_static clock odom*3 tf
+    // tf_static, static markers, clock, odom * 3, tf, markers, trajectories, the two clouds
+    EXPECT_EQ(recorder.statistics().messages, 1u + 1 + 1 + 3 + 1 + 1 + 1 + 2);
   }
   const Recording rec = read_recording(path);
   std::filesystem::remove(path);

@@ -90,6 +90,20 @@ TEST_P(CdrMatchesCyclone, Odometry) {
   expect_same_as_cyclone(o);
 }
 
+TEST_P(CdrMatchesCyclone, OccupancyGrid) {
+  OccupancyGrid g;
+  g.header = header(frame());
+  g.info.map_load_time = {3, 250};
+  g.info.resolution = 0.05f;
+  g.info.width = 3;
+  g.info.height = 5;  // 15 one-byte cells: the sequence ends off a 4-byte boundary
+  g.info.origin.position = {-1.5, 2.25, 0};
+  g.info.origin.orientation = yaw_quaternion(0.0);
+  for (int i = 0; i < 15; ++i) g.data.push_back(static_cast<std::int8_t>(i % 3 == 0 ? -1 : 7 * i));
+  expect_same_as_cyclone(g);
+  expect_same_as_cyclone(OccupancyGrid{});
+}
+
 TEST_P(CdrMatchesCyclone, LaserScan) {
   LaserScan s;
   s.header = header(frame());

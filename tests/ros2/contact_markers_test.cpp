@@ -20,12 +20,14 @@ Simulation push_box() {
   return Simulation(load_world_from_string(s.str(), "push_box.yaml"), {.threads = 1});
 }
 
-// The MarkerArray the producer emits for the step, and its topic's name and type.
+// The contact MarkerArray the producer emits for the step (not the world's markers,
+// world_messages_test.cpp), and its topic's name and type.
 MarkerArray step_markers(MessageProducer& producer, const Simulation& sim, Topic& topic) {
   MarkerArray got;
   int count = 0;
   producer.step_messages(sim, [&](const Message& m) {
-    if (const auto* markers = std::get_if<const MarkerArray*>(&m.message)) {
+    const auto* markers = std::get_if<const MarkerArray*>(&m.message);
+    if (markers && producer.topics()[m.topic].name.ends_with("/contacts")) {
       got = **markers;
       topic = producer.topics()[m.topic];
       ++count;

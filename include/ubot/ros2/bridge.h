@@ -15,6 +15,7 @@
 //   <ns>/<camera>/image_raw, <ns>/<camera>/camera_info   depth_camera / rgb_camera samples
 //                          (rgb8 or 16UC1 mm, optical frame), publish_image()
 //   <ns>/contacts          visualization_msgs/MarkerArray contact2d: contact points, force lines
+//   /ubot/markers/static, /ubot/markers, /ubot/grid_map   the world (world_messages.h)
 //   <ns>/cmd_vel           geometry_msgs/Twist (in)      drives the robot (or ros2.target)
 // A robot's second sensor of a kind is published under <ns>/<sensor name>/<suffix>.
 #include <map>

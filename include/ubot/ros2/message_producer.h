@@ -6,10 +6,15 @@
 // ones <ns>/<sensor>/<suffix>); the topic list is fixed from then on.
 //   topic 0 /clock, 1 /tf, 2 /tf_static, then per robot (file order) <ns>/odom, then per sensor
 //   of a robot (sensor order): <ns>/scan (lidar2d), <ns>/imu, <ns>/points (lidar3d),
-//   <ns>/<camera>/image_raw and <ns>/<camera>/camera_info.
-// Each step gives, in this order: /clock, every robot's odometry, /tf (when some robot is
-// published), then the samples of the step's sampled sensors in sensor order (disabled samples
-// give nothing; an IMU gives each sample of the step).
+//   <ns>/<camera>/image_raw and <ns>/<camera>/camera_info; then the world's topics
+//   (world_messages.h): /ubot/markers/static, /ubot/markers, /ubot/trajectories, and
+//   /ubot/grid_map when the world has a grid map.
+// /tf_static, /ubot/markers/static and /ubot/grid_map are sent once (static_messages). Each step
+// gives, in this order: /clock, every robot's odometry, /tf (when some robot is published), the
+// samples of the step's sampled sensors in sensor order (disabled samples give nothing; an IMU
+// gives each sample of the step), then /ubot/markers and /ubot/trajectories when their period
+// (kMarkersPeriod, kTrajectoriesPeriod) of simulated time has passed since the last (and at the
+// first step).
 #include <functional>
 #include <memory>
 #include <string>
@@ -25,6 +30,9 @@
 namespace ubot {
 class Simulation;
 }
+namespace ubot::viz {
+class RunDrawing;
+}
 
 namespace ubot::ros2 {
 
@@ -37,7 +45,7 @@ struct Topic {
 // One message, as the type its topic carries.
 using MessageRef = std::variant<const Clock*, const TFMessage*, const Odometry*, const LaserScan*,
                                 const PointCloud2*, const Imu*, const Image*, const CameraInfo*,
-                                const MarkerArray*>;
+                                const MarkerArray*, const OccupancyGrid*>;
 
 // A message of the run: its topic (an index into MessageProducer::topics()), the simulation time
 // it belongs to (log time: the step's; header stamps are the samples' own) and the message,
@@ -117,12 +125,21 @@ class MessageProducer {
   const Robot* robot(int object_id) const;
   // The index of the robot's topic `name`, added with the robot's QoS when new.
   int add_topic(Robot& r, const std::string& name, MessageKind kind);
+  void add_world_topics(const Simulation& sim);
+  void world_step_messages(const Simulation& sim, const MessageConsumer& consume,
+                           const TopicFilter& wanted);
 
   std::vector<Topic> topics_;
   std::vector<std::unique_ptr<Robot>> robots_;   // file order
   std::vector<Robot*> robot_of_object_;          // by object id; null: not published
   std::vector<std::vector<int>> sensor_topics_;  // by sensor index: its topics, in emit order
   std::unique_ptr<MessageBuffers> buffers_;      // message storage reused from step to step
+  // The world's topics: the picture the markers are made from (with every object's trajectory),
+  // the step it last recorded and when /ubot/markers is due next.
+  int grid_topic_ = -1, static_markers_topic_ = -1, markers_topic_ = -1, trajectories_topic_ = -1;
+  std::unique_ptr<viz::RunDrawing> drawing_;
+  std::int64_t recorded_step_ = -1;
+  Nanos next_markers_ = 0, next_trajectories_ = 0;
 };
 
 }  // namespace ubot::ros2

@@ -115,6 +115,22 @@ struct Odometry {
   bool operator==(const Odometry&) const = default;
 };
 
+struct MapMetaData {
+  Time map_load_time;
+  float resolution = 0;  // m per cell (square cells)
+  std::uint32_t width = 0, height = 0;
+  Pose origin;  // cell (0, 0)'s corner in the map frame
+  bool operator==(const MapMetaData&) const = default;
+};
+
+// Row-major from cell (0, 0): data[y * width + x], occupancy 0..100, -1 unknown.
+struct OccupancyGrid {
+  Header header;
+  MapMetaData info;
+  std::vector<std::int8_t> data;
+  bool operator==(const OccupancyGrid&) const = default;
+};
+
 // ---- sensor_msgs --------------------------------------------------------------------------------
 
 struct LaserScan {
@@ -211,7 +227,9 @@ struct MeshFile {
 
 struct Marker {
   // Marker.msg's constants (type, action) that ubot uses.
-  static constexpr std::int32_t kLineList = 5, kSphereList = 7, kAdd = 0, kDeleteAll = 3;
+  static constexpr std::int32_t kArrow = 0, kCylinder = 3, kLineStrip = 4, kLineList = 5,
+                                kCubeList = 6, kSphereList = 7, kTriangleList = 11;
+  static constexpr std::int32_t kAdd = 0, kDeleteAll = 3;
   Header header;
   std::string ns;
   std::int32_t id = 0;
@@ -246,6 +264,7 @@ struct MarkerArray {
   X(Clock, rosgraph_msgs)          \
   X(TFMessage, tf2_msgs)           \
   X(Odometry, nav_msgs)            \
+  X(OccupancyGrid, nav_msgs)       \
   X(Twist, geometry_msgs)          \
   X(TwistStamped, geometry_msgs)   \
   X(LaserScan, sensor_msgs)        \

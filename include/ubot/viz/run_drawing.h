@@ -16,13 +16,23 @@
 
 namespace ubot::viz {
 
+// Whether object `id` is drawn once for the whole run (the live page's world message, the
+// latched static markers): IR-SIM's `static`, or one without kinematics or trajectory outside
+// contact mode (where a push moves anything). False for an id out of range.
+bool never_moves(const World& world, int id);
+
+// What a drawing leaves out, for consumers that show those parts another way.
+struct DrawParts {
+  bool sensors = true;  // lidar beams, 3D lidar dots, camera frusta, contact markers
+};
+
 class RunDrawing {
  public:
   explicit RunDrawing(const Simulation& sim);
   // Appends every object's current position to its trajectory.
   void record(const Simulation& sim);
   // The picture of the current state.
-  render::Drawing draw(const Simulation& sim) const;
+  render::Drawing draw(const Simulation& sim, DrawParts parts = {}) const;
 
  private:
   std::vector<std::vector<Eigen::Vector2d>> trajectories_;
