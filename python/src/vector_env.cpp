@@ -6,6 +6,8 @@
 #include <tbb/parallel_for.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <span>
 
 #include "errors.h"
 #include "ubot/config/load_world.h"
@@ -285,6 +287,7 @@ py::dict VectorEnv::reset(std::optional<std::uint64_t> seed) {
         write_obs(i, b, false);
       });
     });
+    publish_live();
   }
   return observations();
 }
@@ -306,8 +309,53 @@ py::dict VectorEnv::reset_envs(const py::handle& mask) {
         write_obs(i, b, false);
       });
     });
+    publish_live();
   }
   return observations();
+}
+
+std::string VectorEnv::serve(const std::string& address, const std::string& token, int env) {
+  if (env < 0 || env >= options_.num_envs) {
+    throw_value_error(
+        fmt::format("VectorEnv.serve: env must be in [0, {}), got {}", options_.num_envs, env));
+  }
+  if (live_) throw_value_error(fmt::format("VectorEnv.serve: already serving at {}", live_->url()));
+  live::LiveServerOptions options;
+  options.address = live::parse_live_address(address, "VectorEnv.serve");
+  options.token = token;
+  options.origin = "VectorEnv.serve";
+  // speed 0: the training loop sets the pace; the view shows each step it takes.
+  live_ = std::make_unique<live::LiveView>(*envs_[env], std::move(options), 0.0);
+  live_env_ = env;
+  publish_live();
+  return live_->url();
+}
+
+std::optional<std::string> VectorEnv::live_url() const {
+  if (!live_) return std::nullopt;
+  return live_->url();
+}
+
+void VectorEnv::close() {
+  if (!live_) return;
+  live_->finish();
+  live_.reset();
+  live_env_ = -1;
+}
+
+bool VectorEnv::wait_live_turn() {
+  bool interrupted = false;
+  py::gil_scoped_release release;
+  const bool go = live_->wait_turn(*envs_[live_env_], [&interrupted] {
+    py::gil_scoped_acquire gil;
+    interrupted = interrupted || PyErr_CheckSignals() != 0;
+    return interrupted;
+  });
+  return go && !interrupted;
+}
+
+void VectorEnv::publish_live() {
+  if (live_) live_->publish(*envs_[live_env_]);
 }
 
 py::dict VectorEnv::observations(bool final) const {
@@ -327,6 +375,7 @@ py::tuple VectorEnv::step(const py::handle& actions) {
     if (!std::isfinite(v[k])) throw_value_error("VectorEnv.step: actions must be finite");
   }
   const Buffers b = buffers();
+  if (live_ && !wait_live_turn()) throw py::error_already_set();  // KeyboardInterrupt
   {
     py::gil_scoped_release release;
     arena_->execute([&] {
@@ -337,10 +386,15 @@ py::tuple VectorEnv::step(const py::handle& actions) {
                 const double* u = v + (static_cast<std::size_t>(i) * robots_.size() + k) * 2;
                 commands_[i][robots_[k]] = Eigen::Vector2d(u[0], u[1]);
               }
+              if (i == live_env_) {  // a client's teleop drives its robot over the action
+                const std::span<const Command> merged = live_->commands(*envs_[i], commands_[i]);
+                std::copy(merged.begin(), merged.end(), commands_[i].begin());
+              }
               step_env(i, b);
             }
           });
     });
+    publish_live();
   }
   py::dict info;
   const bool* mask = final_mask_.data();
@@ -383,6 +437,16 @@ void bind_vector_env(py::module_& m) {
       .def_property_readonly("max_steps", [](const VectorEnv& e) { return e.options().max_steps; })
       .def_property_readonly("observations", [](const VectorEnv& e) { return e.observations(); })
       .def_property_readonly("seed", [](const VectorEnv& e) { return e.options().seed; })
+      .def(
+          "serve",
+          [](VectorEnv& e, const std::string& address, std::optional<std::string> token, int env) {
+            const char* from_env = std::getenv("UBOT_LIVE_TOKEN");
+            return e.serve(address, token.value_or(from_env ? from_env : ""), env);
+          },
+          py::arg("address") = "127.0.0.1:8765", py::arg("token") = py::none(), py::arg("env") = 0,
+          "Serve the live view of env `env` on [HOST:]PORT (docs/live.md); returns its URL.")
+      .def_property_readonly("live_url", &VectorEnv::live_url)
+      .def("close", &VectorEnv::close)
       .def("episode_seed", &VectorEnv::episode_seed, py::arg("env"))
       .def("episode", &VectorEnv::episode, py::arg("env"))
       .def("episode_steps", &VectorEnv::episode_steps, py::arg("env"))

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ubot/live/live_view.h"
 #include "ubot/sensors/lidar2d/lidar2d.h"
 #include "ubot/sim/simulation.h"
 
@@ -63,6 +64,15 @@ class VectorEnv {
   // (n_robots, 2): every robot's vel_min (high: vel_max).
   pybind11::array_t<double> action_bounds(bool high) const;
 
+  // Serves the live view (docs/live.md) of env `env` on [HOST:]PORT; returns its URL. The page
+  // follows that env through its steps and resets; pausing it pauses step() for every env;
+  // clients' commands drive its robots over the actions. ValueError: no such env, or already
+  // serving.
+  std::string serve(const std::string& address, const std::string& token, int env);
+  std::optional<std::string> live_url() const;
+  // Stops serving (closes the server's connections).
+  void close();
+
  private:
   struct Buffers;  // raw pointers into the numpy arrays, for the worker threads
   void find_lidars();
@@ -71,6 +81,10 @@ class VectorEnv {
   void step_env(int i, const Buffers& b);
   void write_obs(int i, const Buffers& b, bool final_obs);
   Buffers buffers() const;
+  // The live view, when serving: before a step, waits while a client pauses (false: Ctrl-C);
+  // after a step or reset, shows the served env.
+  bool wait_live_turn();
+  void publish_live();
 
   std::shared_ptr<const WorldModel> model_;
   VectorEnvOptions options_;
@@ -88,6 +102,8 @@ class VectorEnv {
   pybind11::array_t<double> reward_;
   pybind11::array_t<bool> terminated_, truncated_, final_mask_;
   std::unique_ptr<tbb::task_arena> arena_;
+  std::unique_ptr<live::LiveView> live_;
+  int live_env_ = -1;  // the env the live view shows
 };
 
 void bind_vector_env(pybind11::module_& m);

@@ -168,9 +168,25 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """Steps env ``env`` has taken in its current episode."""
         return self._env.episode_steps(env)
 
+    def serve(self, address="127.0.0.1:8765", token=None, env=0):
+        """Serves the live view of env ``env`` (docs/live.md) on ``[HOST:]PORT``; returns its URL.
+
+        Non-blocking: the page and Foxglove follow that env through its steps and resets. A
+        client that pauses holds ``step()`` for every env; its teleop drives that env's robots
+        over the actions. The token (required off loopback) defaults to ``UBOT_LIVE_TOKEN``.
+        """
+        return self._env.serve(address, token, int(env))
+
+    @property
+    def live_url(self):
+        """The live view's URL while serving, else None."""
+        return self._env.live_url
+
     def close(self, **kwargs):
-        """Gymnasium's close: ``closed`` becomes True (the envs free with the object)."""
+        """Gymnasium's close: ``closed`` becomes True and a live view stops serving (the envs
+        free with the object)."""
         del kwargs
+        self._env.close()
         self.closed = True
 
     @property

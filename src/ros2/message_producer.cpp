@@ -140,6 +140,7 @@ void MessageProducer::static_messages(const Simulation& sim, const MessageConsum
 void MessageProducer::world_step_messages(const Simulation& sim, const MessageConsumer& consume,
                                           const TopicFilter& wanted) {
   const World& world = sim.world();
+  if (world.step_count() < recorded_step_) next_markers_ = next_trajectories_ = 0;  // a reset
   if (world.step_count() != recorded_step_) {  // once a step, however often it is published
     drawing_->record(sim);
     recorded_step_ = world.step_count();

@@ -165,6 +165,10 @@ RunDrawing::RunDrawing(const Simulation& sim) {
 
 void RunDrawing::record(const Simulation& sim) {
   const World& w = sim.world();
+  if (w.step_count() < recorded_step_) {
+    for (auto& t : trajectories_) t.clear();
+  }
+  recorded_step_ = w.step_count();
   for (std::size_t id = 0; id < w.size(); ++id) {
     if (!moves(w.object_model(id))) continue;
     const auto& s = w.object(id).state;

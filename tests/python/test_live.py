@@ -9,6 +9,7 @@ import threading
 import urllib.error
 import urllib.request
 
+import numpy as np
 import pytest
 
 import ubot
@@ -108,3 +109,73 @@ def test_serving_elsewhere_needs_a_token(monkeypatch):
         assert refused.value.code == 401
         with pytest.raises(ubot.Error, match="already serving"):
             sim.serve("127.0.0.1:0")
+
+
+def vector_env(num_envs=3):
+    return ubot.VectorEnv(WORLD, num_envs=num_envs, seed=1, max_steps=0,
+                          observations=("state", "velocity"))
+
+
+def test_a_vector_env_serves_the_env_it_is_told_and_a_client_drives_only_that_one():
+    envs = vector_env()
+    envs.reset()
+    url = envs.serve("127.0.0.1:0", env=1)
+    assert envs.live_url == url
+    ws, channels = connect(url)
+    ws.send(json.dumps({"op": "advertise", "channels": [
+        {"id": 9, "topic": "/rover/cmd_vel", "encoding": "json",
+         "schemaName": "geometry_msgs/msg/Twist"}]}))
+    twist = json.dumps({"linear": {"x": 0.3}, "angular": {"z": 0.5}}).encode()
+    actions = np.zeros((3, 2, 2))
+    actions[:, 0] = [1.0, 0.0]
+    rover = envs.robot_names.index("rover")
+    for _ in range(100):
+        ws.send(b"\x01" + struct.pack("<I", 9) + twist)
+        obs, *_ = envs.step(actions)
+        if list(obs["velocity"][1, rover]) == [0.3, 0.5]:
+            break
+    velocity = obs["velocity"][:, rover].tolist()
+    assert velocity[1] == pytest.approx([0.3, 0.5])  # the served env: the client's command
+    assert velocity[0] == velocity[2] == [1.0, 0.0]  # the others: the actions
+    ws.send(json.dumps({"op": "subscribe",
+                        "subscriptions": [{"id": 1, "channelId": channels["/ubot/frame"]}]}))
+    envs.step(actions)
+    frame = json.loads(next_message(ws, 1))
+    assert frame["step"] == envs.episode_steps(1)
+    ws.close()
+    envs.close()
+    assert envs.live_url is None
+
+
+def test_a_clients_pause_holds_every_env_of_a_vector_env():
+    envs = vector_env(2)
+    envs.reset()
+    ws, _ = connect(envs.serve("127.0.0.1:0"))
+    ws.send(json.dumps({"op": "setParameters", "id": "p",
+                        "parameters": [{"name": "/ubot/paused", "value": True}]}))
+    while json.loads(ws.recv(timeout=5)).get("op") != "parameterValues":
+        pass
+    stepped = threading.Event()
+    worker = threading.Thread(target=lambda: (envs.step(np.zeros((2, 2, 2))), stepped.set()))
+    worker.start()
+    assert not stepped.wait(0.5), "VectorEnv.step() ran while a client paused the run"
+    ws.send(json.dumps({"op": "setParameters",
+                        "parameters": [{"name": "/ubot/paused", "value": False}]}))
+    assert stepped.wait(5), "VectorEnv.step() did not go on after play"
+    worker.join()
+    assert envs.episode_steps(0) == envs.episode_steps(1) == 1
+    ws.close()
+    envs.close()
+
+
+def test_a_vector_env_refuses_an_env_it_does_not_have_and_a_second_server(monkeypatch):
+    monkeypatch.delenv("UBOT_LIVE_TOKEN", raising=False)
+    envs = vector_env(2)
+    with pytest.raises(ValueError, match=r"env must be in \[0, 2\), got 2"):
+        envs.serve("127.0.0.1:0", env=2)
+    with pytest.raises(ubot.Error, match="token"):
+        envs.serve("0.0.0.0:0")
+    envs.serve("127.0.0.1:0")
+    with pytest.raises(ValueError, match="already serving"):
+        envs.serve("127.0.0.1:0")
+    envs.close()

@@ -115,6 +115,29 @@ obstacle:
   EXPECT_TRUE(RunDrawing(sim).draw(sim).highlights.empty());
 }
 
+TEST(RunDrawing, TrajectoriesStartAgainAfterAReset) {
+  Simulation sim(load_world_from_string(R"(
+robot:
+  - {kinematics: {name: diff}, state: [1, 1, 0], goal: [8, 1, 0], behavior: {name: dash}}
+)",
+                                        "w.yaml"),
+                 {.threads = 1});
+  RunDrawing drawing(sim);
+  for (int k = 0; k < 5; ++k) {
+    sim.step();
+    drawing.record(sim);
+  }
+  ASSERT_EQ(drawing.draw(sim).objects.at(0).trajectory.size(), 6u);  // the start and 5 steps
+  sim.reset(sim.world().seed());
+  drawing.record(sim);
+  sim.step();
+  drawing.record(sim);
+  const render::Drawing picture = drawing.draw(sim);
+  const auto& trail = picture.objects.at(0).trajectory;
+  ASSERT_EQ(trail.size(), 2u);  // the new episode's start and its one step
+  EXPECT_DOUBLE_EQ(trail[0].x(), 1.0);
+}
+
 // n static robots in a row, each with a 360-beam lidar.
 Simulation lidar_robots(int n) {
   std::string yaml = "world: {width: 100, height: 10}\nrobot:\n";

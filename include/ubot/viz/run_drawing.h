@@ -29,13 +29,15 @@ struct DrawParts {
 class RunDrawing {
  public:
   explicit RunDrawing(const Simulation& sim);
-  // Appends every object's current position to its trajectory.
+  // Appends every object's current position to its trajectory; after a reset (the step count
+  // went back) the trajectories start again.
   void record(const Simulation& sim);
   // The picture of the current state.
   render::Drawing draw(const Simulation& sim, DrawParts parts = {}) const;
 
  private:
   std::vector<std::vector<Eigen::Vector2d>> trajectories_;
+  std::int64_t recorded_step_ = 0;  // the step count at the last record()
   std::vector<render::Color> colors_;
   std::optional<render::RasterDrawing> grid_;  // the grid map's picture, made once
 };
