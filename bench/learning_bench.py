@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""What the Python of ubot.gym costs over the C++ core (docs/learning.md, "Cost"): 256 copies
+of examples/lidar_world.yaml stepped by ``ubot.VectorEnv`` alone and by
+``ubot.gym.UbotVectorEnv`` (observation assembly, reward terms, action checks, autoreset), with
+the same actions, in one run. Figures by CPU time of the whole process (all its threads), so a
+machine shared with other jobs changes them little; ``--threads 1`` makes the split plain.
+
+usage: build/venv/bin/python bench/learning_bench.py [--envs N] [--steps K] [--threads T]
+"""
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+import ubot
+from ubot.gym import UbotVectorEnv
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIDAR_WORLD = os.path.join(ROOT, "examples", "lidar_world.yaml")
+
+
+def cpu_time_per_step(step, steps):
+    for _ in range(20):  # warm-up
+        step()
+    start = time.process_time()
+    for _ in range(steps):
+        step()
+    return (time.process_time() - start) / steps
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--envs", type=int, default=256)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    n = args.envs
+    core = ubot.VectorEnv(LIDAR_WORLD, n, seed=0, threads=args.threads,
+                          observations=("lidar", "state", "goal", "flags", "velocity"))
+    core.reset()
+    raw = np.zeros((n, 1, 2))
+    raw[..., 0] = 0.3
+    t_core = cpu_time_per_step(lambda: core.step(raw), args.steps)
+    env = UbotVectorEnv(n, LIDAR_WORLD, threads=args.threads)
+    env.reset(seed=0)
+    action = np.full((n, 2), [0.3, 0.0], np.float32)  # lidar_world: [-1, 1] maps onto itself
+    t_gym = cpu_time_per_step(lambda: env.step(action), args.steps)
+    print(f"{n} x lidar_world.yaml, {args.threads} thread(s), by CPU time:")
+    print(f"  ubot.VectorEnv         {n / t_core:9.0f} env-steps/s ({t_core * 1e3:.2f} ms a step)")
+    print(f"  ubot.gym.UbotVectorEnv {n / t_gym:9.0f} env-steps/s ({t_gym * 1e3:.2f} ms a step)")
+    print(f"  Python's share of a step: {(t_gym - t_core) / t_gym:.0%} "
+          f"({(t_gym - t_core) * 1e3:.2f} ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Seeded random placement of starts, goals and obstacles, episode seeds, and making the
+simulations (docs/learning.md, "Resets")."""
+
+import math
+import os
+
+import numpy as np
+
+import ubot
+
+from .frames import Frame  # noqa: F401
+
+__all__ = ['check_randomize', 'randomize', 'world_seed', 'make_core', 'load_sim',
+           'RANDOMIZE_KEYS']
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeded random placement of starts, goals and obstacles (docs/learning.md, "Resets").
+
+RANDOMIZE_KEYS = ("robots", "goals", "obstacles", "region", "margin", "min_goal_distance",
+                  "yaw", "tries")
+
+
+def check_randomize(spec, layout):
+    if spec is None or spec is False:
+        return None
+    if spec is True:
+        spec = {"robots": True, "goals": True}
+    if not isinstance(spec, dict):
+        raise TypeError(f"randomize must be a dict (or True / None), got {type(spec).__name__}")
+    unknown = sorted(set(spec) - set(RANDOMIZE_KEYS))
+    if unknown:
+        raise ValueError(f"randomize: unknown keys {unknown} (known: {', '.join(RANDOMIZE_KEYS)})")
+    out = dict(spec)
+    for key, pool in (("robots", layout.robot_names), ("goals", layout.robot_names),
+                      ("obstacles", [n for n in layout.object_names
+                                     if n not in layout.robot_names])):
+        chosen = out.get(key, False)
+        if chosen is True:
+            chosen = list(pool)
+        elif not chosen:
+            chosen = []
+        bad = [n for n in chosen if n not in pool]
+        if bad:
+            raise ValueError(f"randomize[{key!r}]: unknown names {bad} (known: {pool})")
+        out[key] = list(chosen)
+    region = out.get("region", layout.world_size)
+    if len(region) != 4 or not region[0] < region[1] or not region[2] < region[3]:
+        raise ValueError(f"randomize['region'] must be [x_min, x_max, y_min, y_max], got {region}")
+    out["region"] = [float(v) for v in region]
+    out["margin"] = float(out.get("margin", 0.1))
+    out["min_goal_distance"] = float(out.get("min_goal_distance", 1.0))
+    out["yaw"] = bool(out.get("yaw", True))
+    out["tries"] = int(out.get("tries", 200))
+    return out
+
+
+def randomize(sim, spec, rng):
+    """Places the chosen obstacles, then robots, then goals, one at a time, uniformly in the
+    region; a place is taken when the object is at least ``margin`` (m) from every other object
+    it can collide with, by ``Simulation.min_clearance`` (exact shapes). A goal must also be
+    ``min_goal_distance`` from its robot's start and clear of the other goals by two radii."""
+    x0, x1, y0, y1 = spec["region"]
+    margin = spec["margin"]
+
+    def draw(name, yaw):
+        o = sim.object(name)
+        r = o.radius
+        if x1 - x0 <= 2 * r or y1 - y0 <= 2 * r:
+            raise ValueError(f"randomize: {name} does not fit in the region {spec['region']}")
+        th = rng.uniform(-np.pi, np.pi) if yaw else o.state[2]
+        return np.array([rng.uniform(x0 + r, x1 - r), rng.uniform(y0 + r, y1 - r), th])
+
+    def place(name, yaw, ok=lambda p: True):
+        keep = np.array(sim.object(name).state[:3])
+        for _ in range(spec["tries"]):
+            pose = draw(name, yaw)
+            sim.set_state(name, pose)
+            clear = sim.min_clearance(name)
+            if (math.isnan(clear) or clear >= margin) and ok(pose):
+                return pose
+        sim.set_state(name, keep)
+        raise ValueError(f"randomize: no free place for {name} in {spec['tries']} tries "
+                         f"(region {spec['region']}, margin {margin} m)")
+
+    for name in spec["obstacles"]:
+        place(name, spec["yaw"])
+    for name in spec["robots"]:
+        place(name, spec["yaw"])
+    goals = {}
+    for name in spec["goals"]:
+        start = np.array(sim.object(name).state[:3])
+        r = sim.object(name).radius
+
+        def far(p, start=start, r=r):
+            return (math.hypot(p[0] - start[0], p[1] - start[1]) >= spec["min_goal_distance"]
+                    and all(math.hypot(p[0] - g[0], p[1] - g[1]) >= 2 * r + margin
+                            for g in goals.values()))
+
+        # The robot is put on the goal to test it against the obstacles, then put back.
+        goals[name] = place(name, False, far)
+        sim.set_state(name, start)
+        sim.set_goals(name, [[goals[name][0], goals[name][1], 0.0]])
+
+
+def world_seed(base, episode):
+    """The world seed of episode ``episode`` of a run with base seed ``base``: ubot.VectorEnv's
+    rule for its env 0, so a single Env and a vector env's first env see the same worlds."""
+    return ubot.stream_seed(int(base), f"vector_env/0/{int(episode)}")
+
+
+def make_core(world, num_envs, layout, lidar=None, threads=0):
+    """ubot.VectorEnv's C++ core for the vector forms: every array a Frame needs, no reward,
+    termination or auto-reset of its own (DISABLED mode; the Python side decides them)."""
+    from ubot import _core
+
+    arrays = ["state", "goal", "flags", "velocity"]
+    if layout.lidar_max is not None and layout.beams >= 0:
+        arrays.append("lidar")
+    return _core._VectorEnv(os.fspath(world), int(num_envs), seed=0, threads=int(threads),
+                            max_steps=0, observations=arrays, lidar=lidar or "",
+                            auto_reset=False)
+
+
+def load_sim(world, seed=None, threads=1):
+    """A Simulation of the world file ``world`` (str or os.PathLike)."""
+    return ubot.Simulation(os.fspath(world), seed=seed, threads=threads)

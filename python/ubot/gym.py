@@ -1,0 +1,360 @@
+"""ubot.gym: Gymnasium environments of a ubot world (docs/learning.md).
+
+Importing it registers ``"ubot/World-v0"``:
+
+- ``gymnasium.make("ubot/World-v0", world=..., robot=...)``: ``UbotEnv``, one robot of the
+  world controlled by the agent (the others run their world behaviours, or stand), over a
+  ``ubot.Simulation``;
+- ``gymnasium.make_vec("ubot/World-v0", num_envs=N, vectorization_mode="vector_entry_point",
+  world=...)``: ``UbotVectorEnv``, N copies stepped together in C++ threads by
+  ``ubot.VectorEnv``'s core, with Gymnasium's NEXT_STEP (default) or SAME_STEP autoreset.
+
+Both build observations and rewards with ubot._learning, so for the same world, seed and
+actions they return the same numbers.
+"""
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as error:  # ubot without the extra: say what to install
+    raise ImportError("ubot.gym needs Gymnasium, which is not installed: "
+                      "pip install 'ubot[gym]' (or pip install gymnasium)") from error
+
+from ubot import _learning as L
+
+ENV_ID = "ubot/World-v0"
+OTHERS = ("behavior", "stand")
+
+
+def _setup(sim, robot, observations, normalize, flatten, reward_fn, reward_weights, lidar,
+           normalize_actions, clip_actions, observation_options):
+    """The parts every ubot environment has: layout, observer, rewarder, actions."""
+    layout = L.read_layout(sim, lidar)
+    observer = L.Observer(layout, observations, normalize, flatten, observation_options, sim)
+    rewarder = L.Rewarder(reward_fn, reward_weights, has_lidar=layout.lidar_max is not None)
+    actions = L.Actions(layout, normalize_actions, clip_actions)
+    if robot is None:
+        index = 0
+    elif robot in layout.robot_names:
+        index = layout.robot_names.index(robot)
+    else:
+        raise ValueError(f"robot {robot!r} is not a robot of the world (robots: "
+                         f"{layout.robot_names})")
+    return layout, observer, rewarder, actions, index
+
+
+def _render_meta(layout):
+    return {"render_modes": ["rgb_array", "human"],
+            "render_fps": float(round(1.0 / layout.step_time, 6))}
+
+
+class UbotEnv(gymnasium.Env):
+    """One robot of ``world`` as a Gymnasium ``Env`` (docs/learning.md).
+
+    ``world``: a world file. ``robot``: the robot's name (default: the first robot). ``others``:
+    what the other robots do, ``"behavior"`` (their world behaviours) or ``"stand"`` (zero
+    commands, as in the vector env). ``observations``: names from the documented set;
+    ``normalize`` scales them to the documented ranges; ``flatten`` concatenates them into one
+    float32 vector (else a Dict). Actions: ``[v, w]`` (the robot's kinematics frame) scaled to
+    [-1, 1] (``normalize_actions``), out-of-space actions raise unless ``clip_actions``.
+    Reward: ``reward_fn(ctx)`` or ``reward_weights`` of the built-in terms. ``terminated``: the
+    robot arrived or collides; ``truncated``: ``max_steps`` steps. ``randomize``: seeded random
+    starts / goals / obstacles at every reset (also ``reset(options={"randomize": ...})``).
+    """
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 10.0}
+
+    def __init__(self, world, robot=None, observations=L.DEFAULT_OBSERVATIONS, normalize=False,
+                 flatten=True, reward_fn=None, reward_weights=None, max_steps=500,
+                 others="behavior", normalize_actions=True, clip_actions=False, randomize=None,
+                 lidar=None, render_mode=None, live_address="127.0.0.1:0", clearance_margin=0.5,
+                 observation_options=None, threads=1):
+        if others not in OTHERS:
+            raise ValueError(f"others must be one of {OTHERS}, got {others!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        self.sim = L.load_sim(world, threads=threads)
+        (self.layout, self.observer, self.rewarder, self._actions,
+         self.robot_index) = _setup(self.sim, robot, observations, normalize, flatten, reward_fn,
+                                    reward_weights, lidar, normalize_actions, clip_actions,
+                                    observation_options)
+        self.robot = self.layout.robot_names[self.robot_index]
+        self.metadata = _render_meta(self.layout)
+        self.render_mode, self.live_address, self.live_url = render_mode, live_address, None
+        self.others, self.max_steps = others, int(max_steps)
+        self.clearance_margin = float(clearance_margin)
+        self.randomize = L.check_randomize(randomize, self.layout)
+        self.observation_space = self.observer.space(self.robot_index)
+        self.action_space = self._actions.space(self.robot_index)
+        self._base_seed, self._episode = None, 0
+        self._frame = None  # None: reset() has not run, or the last step failed
+
+    # -- Gymnasium API ---------------------------------------------------------------------
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        options = options or {}
+        self._frame = None  # a reset that raises leaves the env needing another
+        spec = self.randomize
+        if "randomize" in options:  # other keys are ignored (PettingZoo's test passes some)
+            spec = L.check_randomize(options["randomize"], self.layout)
+        if seed is not None:
+            self._base_seed, self._episode = int(seed), 0
+        elif self._base_seed is None:
+            self._base_seed, self._episode = int(self.np_random.integers(2**63)), 0
+        else:
+            self._episode += 1
+        self.sim.reset(L.world_seed(self._base_seed, self._episode))
+        if spec:
+            L.randomize(self.sim, spec, self.np_random)
+        self._frame = self._read()
+        self._action = np.zeros((1, self.layout.n_robots, 2))
+        self._steps = np.zeros(1, dtype=np.int64)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), {}
+
+    def step(self, action):
+        if self._frame is None:
+            raise ValueError("UbotEnv.step: call reset() first (before the first step, and "
+                             "after a step that raised)")
+        k = self.robot_index
+        command = self._actions.check(action, self.action_space.shape, [k])
+        frame, full = self._advance(command)
+        self._steps += 1
+        self._frame = None  # until the reward is known: a failing reward_fn needs a reset
+        ctx = L.reward_context(self._prev, frame, full, self._action, self._steps,
+                               self._active(), self.layout, self.clearance_margin)
+        reward = float(self.rewarder(ctx)[0, k])
+        self._frame, self._action = frame, full
+        terminated = bool(frame.arrive[0, k] or frame.collision[0, k])
+        truncated = bool(not terminated and 0 < self.max_steps <= self._steps[0])
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, {"is_success": bool(
+            frame.arrive[0, k])}
+
+    def render(self):
+        if self.render_mode == "rgb_array":
+            return np.ascontiguousarray(self.sim.picture()[..., :3])
+        if self.render_mode == "human":
+            if self.live_url is None:  # the live page (docs/live.md), started once
+                self.live_url = self.sim.serve(self.live_address)
+            return None
+        return None
+
+    def close(self):
+        if not self.sim.closed:
+            self.sim.close()
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _read(self):
+        return L.frame_from_sims([self.sim], self.layout, self.observer.sim_items)
+
+    def _observe(self):
+        return L.pick(self.observer.observe(self._frame), 0, self.robot_index)
+
+    def _active(self):
+        active = np.zeros((1, self.layout.n_robots), bool)
+        active[0, self.robot_index] = True
+        return active
+
+    def _advance(self, command):
+        """Steps the world with the robot's ``command`` ((1, 2) in its kinematics frame):
+        the new frame and every robot's command of the step (the others' as they did it)."""
+        k, names = self.robot_index, self.layout.robot_names
+        full = np.zeros((1, self.layout.n_robots, 2))
+        full[0, k] = command[0]
+        self._prev = self._frame
+        if self.others == "stand":
+            self.sim.step(full[0])
+        else:  # the others are left out: they run their behaviours
+            self.sim.step({names[k]: full[0, k]})
+        frame = self._read()
+        if self.others == "behavior":
+            full = frame.velocity.copy()
+            full[0, k] = command[0]
+        return frame, full
+
+
+class UbotVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` copies of UbotEnv's task stepped together by ubot.VectorEnv's C++ core.
+
+    The same observations, rewards, terminations and seeds as ``UbotEnv`` (env i's episode k
+    runs with world seed ``stream_seed(seed, "vector_env/<i>/<k>")``; UbotEnv is env 0), with
+    two differences the C++ core imposes: the other robots stand (``others="stand"``; the core
+    commands every robot), and the Simulation-only observations (fov, clearance, imu, depth),
+    ``randomize`` and rendering are not available. ``autoreset_mode``: Gymnasium's
+    ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP`` (or their names).
+    """
+
+    def __init__(self, num_envs, world, robot=None, observations=L.DEFAULT_OBSERVATIONS,
+                 normalize=False, flatten=True, reward_fn=None, reward_weights=None,
+                 max_steps=500, others="stand", normalize_actions=True, clip_actions=False,
+                 randomize=None, lidar=None, render_mode=None, clearance_margin=0.5,
+                 observation_options=None, autoreset_mode=AutoresetMode.NEXT_STEP, threads=0):
+        mode = _autoreset_mode(autoreset_mode)
+        if others != "stand":
+            raise ValueError("UbotVectorEnv: others must be 'stand' (the C++ VectorEnv commands "
+                             "every robot); UbotEnv runs the others' behaviours")
+        if randomize:
+            raise ValueError("UbotVectorEnv: randomize needs Simulation.set_state, which the "
+                             "C++ VectorEnv has not; use vectorization_mode='sync' (UbotEnv)")
+        if render_mode is not None:
+            raise ValueError("UbotVectorEnv: no render modes (use vectorization_mode='sync' "
+                             "for UbotEnv's pictures)")
+        with L.load_sim(world) as sim:
+            (self.layout, self.observer, self.rewarder, self._actions,
+             self.robot_index) = _setup(sim, robot, observations, normalize, flatten,
+                                        reward_fn, reward_weights, lidar, normalize_actions,
+                                        clip_actions, observation_options)
+        sim_only = [i.name for i in self.observer.sim_items]
+        if sim_only:
+            raise ValueError(f"UbotVectorEnv: observations {sim_only} need a Simulation; use "
+                             "vectorization_mode='sync' (UbotEnv)")
+        self._core = L.make_core(world, num_envs, self.layout, lidar, threads)
+        self.num_envs = self._core.num_envs
+        self.robot = self.layout.robot_names[self.robot_index]
+        self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
+        self.render_mode, self.closed = None, False
+        self.single_observation_space = self.observer.space(self.robot_index)
+        self.single_action_space = self._actions.space(self.robot_index)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._frame = None
+
+    def reset(self, *, seed=None, options=None):
+        """Every env from step 0. ``seed``: the base seed (an int); None the first time draws
+        one, later ones start every env's next episode."""
+        options = options or {}
+        if options.get("randomize"):
+            raise ValueError("UbotVectorEnv.reset: randomize is not available (see the class)")
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError("UbotVectorEnv.reset: seed must be an int (the base seed every env's "
+                            "episode seeds derive from) or None")
+        mask = options.get("reset_mask")
+        if mask is not None:
+            return self._reset_mask(mask, seed)
+        if seed is None and self._frame is not None:
+            obs = self._core.reset_envs(np.ones(self.num_envs, bool))
+        else:
+            if seed is None:
+                seed = int(np.random.SeedSequence().entropy % 2**63)
+            obs = self._core.reset(int(seed))
+        self._frame = L.frame_from_vector(obs)
+        n, r = self.num_envs, self.layout.n_robots
+        self._action = np.zeros((n, r, 2))
+        self._steps = np.zeros(n, dtype=np.int64)
+        self._autoreset = np.zeros(n, bool)
+        return self._observe(), {}
+
+    def _reset_mask(self, mask, seed):
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(f"reset_mask must be a ({self.num_envs},) bool array")
+        if seed is not None or self._frame is None:
+            raise ValueError("reset_mask: reset() without it first, and give no seed with it")
+        if mask.any():
+            self._restart(mask)
+        return self._observe(), {}
+
+    def _restart(self, mask):
+        self._frame = L.frame_from_vector(self._core.reset_envs(mask))
+        self._steps[mask] = 0
+        self._action[mask] = 0
+        self._autoreset[mask] = False
+
+    def step(self, actions):
+        if self._frame is None:
+            raise ValueError("UbotVectorEnv.step: call reset() first (before the first step, "
+                             "and after a step that raised)")
+        k, n = self.robot_index, self.num_envs
+        command = self._actions.check(actions, self.action_space.shape, [k], "actions")
+        full = np.zeros((n, self.layout.n_robots, 2))
+        full[:, k] = command
+        pending = self._autoreset.copy()  # NEXT_STEP: ended last step, reset now
+        prev = self._frame
+        self._frame = None
+        frame = L.frame_from_vector(self._core.step(full)[0])
+        steps = self._steps + 1
+        active = np.zeros((n, self.layout.n_robots), bool)
+        active[:, k] = ~pending
+        ctx = L.reward_context(prev, frame, full, self._action, steps, active, self.layout,
+                               self.clearance_margin)
+        reward = self.rewarder(ctx)[:, k].copy()
+        self._frame, self._action, self._steps = frame, full, steps
+        terminated = frame.arrive[:, k] | frame.collision[:, k]
+        truncated = ~terminated & (steps >= self.max_steps) if self.max_steps > 0 else \
+            np.zeros(n, bool)
+        success = frame.arrive[:, k].copy()
+        info = {"is_success": success, "_is_success": np.ones(n, bool)}
+        if self.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP:
+            if pending.any():  # they were stepped with the others; their reset undoes it
+                self._restart(pending)
+                reward[pending] = 0.0
+                terminated[pending] = truncated[pending] = False
+                success[pending] = info["_is_success"][pending] = False
+            self._autoreset = terminated | truncated
+            return self._observe(), reward, terminated, truncated, _drop_empty(info)
+        ended = terminated | truncated
+        if ended.any():
+            final = self._observe()
+            self._restart(ended)
+            success[ended] = info["_is_success"][ended] = False  # the reset's info is {}
+            for i in np.flatnonzero(ended):
+                info = self._add_info(info, {"final_obs": _row(final, i), "final_info": {
+                    "is_success": bool(frame.arrive[i, k])}}, i)
+        return self._observe(), reward, terminated, truncated, _drop_empty(info)
+
+    def _observe(self):
+        return L.pick(self.observer.observe(self._frame), slice(None), self.robot_index)
+
+    def close(self, **kwargs):
+        del kwargs
+        self.closed = True
+
+    @property
+    def unwrapped(self):
+        return self
+
+    def __repr__(self):
+        return f"<ubot.gym.UbotVectorEnv {self.num_envs} x {self.robot}>"
+
+
+def _drop_empty(info):
+    # As Gymnasium's _add_info builds it: no key when no env gave it (every env just reset).
+    if not info["_is_success"].any():
+        del info["is_success"], info["_is_success"]
+    return info
+
+
+def _row(obs, i):
+    if isinstance(obs, dict):
+        return {k: v[i].copy() for k, v in obs.items()}
+    return obs[i].copy()
+
+
+def _autoreset_mode(mode):
+    if isinstance(mode, str):  # "NextStep" (the enum's value), "next_step" or "NEXT_STEP"
+        key = mode.replace("_", "").lower()
+        mode = {m.value.lower(): m for m in AutoresetMode}.get(key)
+    if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        raise ValueError("autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP "
+                         "(or 'next_step' / 'same_step', 'NextStep' / 'SameStep')")
+    return mode
+
+
+def register():
+    """Registers ENV_ID (done on import; again is harmless)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(ENV_ID, entry_point="ubot.gym:UbotEnv",
+                           vector_entry_point="ubot.gym:UbotVectorEnv")
+
+
+register()
