@@ -28,8 +28,10 @@ Eigen::Vector2d rvo_velocity(const World& world, int id);
 // `sfm`: the social force model (behaviors/sfm_behavior.cpp).
 Eigen::Vector2d sfm_velocity(const World& world, int id, const VelocityRange& range);
 
-// IR-SIM's desired_omni_vel: vel_max[0] cos, vel_max[1] sin of the goal bearing while the goal
-// is farther than 0.1 m (IR-SIM's fixed tolerance), else (or without a goal) zero.
+// IR-SIM's get_desired_omni_vel: speed_x cos, speed_y sin of the goal bearing while the goal is
+// farther than 0.1 m (IR-SIM's fixed tolerance), else (or without a goal) zero. The bounds are
+// 2.12.0's _desired_speed_bounds: (vel_max[0], vel_max[0]) for diff and acker, whose vel_max[1] is
+// a turn rate, and (vel_max[0], vel_max[1]) otherwise.
 Eigen::Vector2d desired_omni_velocity(const World& world, int id);
 
 // IR-SIM's omni_to_diff: the [linear, angular] command that follows a world velocity: turn at
@@ -38,8 +40,9 @@ Eigen::Vector2d desired_omni_velocity(const World& world, int id);
 Eigen::Vector2d omni_to_diff(double theta, const Eigen::Vector2d& v, double w_max,
                              double guarantee_time, double tolerance, double mini_speed = 0.02);
 
-// A world-frame velocity as an omni robot's body-frame [forward, lateral] command. (IR-SIM
-// passes the world velocity through unrotated, which is only right at heading 0.)
+// A world-frame velocity as an omni robot's body-frame [forward, lateral] command (IR-SIM
+// 2.12.0's vel_world2omni; up to 2.10.2 IR-SIM passed the world velocity through unrotated,
+// which is only right at heading 0).
 Eigen::Vector2d world_to_body(double theta, const Eigen::Vector2d& v);
 
 // True when an object of `role` is among the behaviour's `target_roles`.

@@ -1,9 +1,11 @@
 // IR-SIM's reciprocal velocity obstacle behaviour (irsim/lib/algorithm/rvo.py and the rvo
 // wrappers in behavior_methods.py), reproduced operation by operation, quirks included, so that
-// trajectories agree with IR-SIM's:
-//  - when the robot's own velocity is exactly zero, each neighbour is treated as a static disc
-//    whose radius is the neighbour's x velocity + 0.2 (IR-SIM reads the wrong field there);
+// trajectories agree with IR-SIM 2.12.0's:
+//  - a neighbour is always [x, y, vx, vy, r] with its true radius and the reciprocal (VO: the
+//    neighbour's) apex, the ego at rest too (2.12.0's _neighbour_state; up to 2.10.2 a resting
+//    ego read the neighbour's vx as its radius, a bug 2.12.0's TestRestStateCones pins fixed);
 //  - candidates come from numpy.arange grids (upper bound excluded), x outer, first minimum wins;
+//    an empty window on an axis becomes the one clipped velocity (2.12.0's _axis_candidates);
 //  - the desired velocity uses vel_max and a fixed 0.1 m goal tolerance.
 #include <algorithm>
 #include <cmath>
@@ -66,12 +68,6 @@ void cone_edges(double x, double y, double r, double mx, double my, double mr, V
 
 Cone neighbor_cone(const Ego& e, const Neighbor& n, RvoMode mode) {
   Cone cone;
-  if (e.vx == 0.0 && e.vy == 0.0) {
-    // IR-SIM's "static circular" case: apex at the origin, radius = neighbour vx + 0.2.
-    cone_edges(e.x, e.y, e.r, n.x, n.y, n.vx + 0.2, cone.left, cone.right);
-    cone.apex = Vec2::Zero();
-    return cone;
-  }
   cone_edges(e.x, e.y, e.r, n.x, n.y, n.r, cone.left, cone.right);
   const Vec2 rvo_apex((e.vx + n.vx) / 2.0, (e.vy + n.vy) / 2.0);
   const Vec2 vo_apex(n.vx, n.vy);
@@ -262,13 +258,21 @@ double max_speed(const std::vector<double>& vxs, const std::vector<double>& vys)
   return std::sqrt(mx * mx + my * my);
 }
 
+// IR-SIM 2.12.0's _axis_candidates: the arange window [current - acce, current + acce] within
+// [-vmax, vmax]; when the current velocity lies more than acce outside the limits (an initial
+// or set velocity above them) the window is empty, and the clipped velocity is the one candidate
+// (2.10.2's min() over no candidates raised there; ubot kept the current velocity).
+std::vector<double> axis_candidates(double current, double acce, double vmax) {
+  const double low = std::max(current - acce, -vmax), high = std::min(current + acce, vmax);
+  if (high <= low) return {std::clamp(current, -vmax, vmax)};
+  return arange(low, high, kGridStep);
+}
+
 Vec2 select_velocity(const Ego& e, const std::vector<Neighbor>& neighbors,
                      const std::vector<Segment>& segments, const std::vector<Cone>& cones,
                      const BehaviorModel& b) {
-  const std::vector<double> vxs =
-      arange(std::max(e.vx - b.acce, -b.vxmax), std::min(e.vx + b.acce, b.vxmax), kGridStep);
-  const std::vector<double> vys =
-      arange(std::max(e.vy - b.acce, -b.vymax), std::min(e.vy + b.acce, b.vymax), kGridStep);
+  const std::vector<double> vxs = axis_candidates(e.vx, b.acce, b.vxmax);
+  const std::vector<double> vys = axis_candidates(e.vy, b.acce, b.vymax);
   // Candidates in numpy's order (vx outer), split into free and blocked ones.
   const ConeSet set(cones);
   std::vector<Vec2> free, blocked;

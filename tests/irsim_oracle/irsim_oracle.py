@@ -693,13 +693,17 @@ class SimObject:
         return [[v[i][0], v[i][1], v[i + 1][0], v[i + 1][1]] for i in range(len(v) - 1)]
 
     def desired_omni_vel(self):
-        """desired_omni_vel: hard-coded threshold 0.1, uses vel_max."""
+        """get_desired_omni_vel: hard-coded threshold 0.1; the speed bounds are IR-SIM 2.12.0's
+        _desired_speed_bounds: vel_max[0] on both axes for diff and acker (vel_max[1] is their
+        turn rate; 2.10.2 used it for y), vel_max[0] and vel_max[1] otherwise."""
         g = self.goal
         if g is None:
             return 0, 0
         dis, radian = relative_position(self.state, g)
         if dis > 0.1:
-            return self.vel_max[0, 0] * math.cos(radian), self.vel_max[1, 0] * math.sin(radian)
+            speed_x = self.vel_max[0, 0]
+            speed_y = speed_x if self.kin in ("diff", "acker") else self.vel_max[1, 0]
+            return speed_x * math.cos(radian), speed_y * math.sin(radian)
         return 0, 0
 
     def rvo_state(self):
@@ -940,41 +944,35 @@ class RVO:
 
     def cone(self, ob, mode):
         x, y, vx, vy, r = self.state[:5]
-        # quirk kept from IR-SIM: the branch depends on the EGO velocity; in
-        # 'sta_circular' the obstacle is read as [x, y, r] so mr = its vx + 0.2
-        moving = not (vx == 0 and vy == 0)
-        if moving:
-            mx, my, mvx, mvy, mr = ob[0], ob[1], ob[2], ob[3], ob[4]
-        else:
-            mx, my, mvx, mvy, mr = ob[0], ob[1], 0, 0, ob[2] + 0.2
+        # IR-SIM 2.12.0 (_neighbour_state, config_*_mode): the neighbour is [x, y, vx, vy, r]
+        # whatever the ego's velocity (2.10.2 read it as [x, y, r] when the ego was at rest, so
+        # mr was the neighbour's vx + 0.2, with apex 0)
+        mx, my, mvx, mvy, mr = ob[0], ob[1], ob[2], ob[3], ob[4]
         left, right, half = self.cone_angles(x, y, r, mx, my, mr)
         lv = [math.cos(left), math.sin(left)]
         rv = [math.cos(right), math.sin(right)]
         if mode == "vo":
             apex = [mvx, mvy]
         elif mode == "rvo":
-            apex = [(vx + mvx) / 2, (vy + mvy) / 2] if moving else [0, 0]
+            apex = [(vx + mvx) / 2, (vy + mvy) / 2]
         else:  # hrvo
             rvo_apex = [(vx + mvx) / 2, (vy + mvy) / 2]
             vo_apex = [mvx, mvy]
-            if not moving:
-                apex = vo_apex
+            cl = [mx - x, my - y]
+            cur_v = [vx - rvo_apex[0], vy - rvo_apex[1]]
+            dis_rv = math.hypot(vo_apex[0] - rvo_apex[0], vo_apex[1] - rvo_apex[1])
+            rad_rv = math.atan2(rvo_apex[1] - vo_apex[1], rvo_apex[0] - vo_apex[0])
+            diff = left - rad_rv
+            temp = PI - 2 * half
+            if temp == 0:
+                temp = temp + 0.01
+            dis_diff = dis_rv * math.sin(diff) / math.sin(temp)
+            if float(cl[0] * cur_v[1] - cur_v[0] * cl[1]) <= 0:
+                apex = [rvo_apex[0] - dis_diff * math.cos(right),
+                        rvo_apex[1] - dis_diff * math.sin(right)]
             else:
-                cl = [mx - x, my - y]
-                cur_v = [vx - rvo_apex[0], vy - rvo_apex[1]]
-                dis_rv = math.hypot(vo_apex[0] - rvo_apex[0], vo_apex[1] - rvo_apex[1])
-                rad_rv = math.atan2(rvo_apex[1] - vo_apex[1], rvo_apex[0] - vo_apex[0])
-                diff = left - rad_rv
-                temp = PI - 2 * half
-                if temp == 0:
-                    temp = temp + 0.01
-                dis_diff = dis_rv * math.sin(diff) / math.sin(temp)
-                if float(cl[0] * cur_v[1] - cur_v[0] * cl[1]) <= 0:
-                    apex = [rvo_apex[0] - dis_diff * math.cos(right),
-                            rvo_apex[1] - dis_diff * math.sin(right)]
-                else:
-                    apex = [vo_apex[0] + dis_diff * math.cos(right),
-                            vo_apex[1] + dis_diff * math.sin(right)]
+                apex = [vo_apex[0] + dis_diff * math.cos(right),
+                        vo_apex[1] + dis_diff * math.sin(right)]
         return [apex, lv, rv]
 
     def line_cones(self):
@@ -1000,15 +998,22 @@ class RVO:
                         [math.cos(right), math.sin(right)]])
         return out
 
+    def axis_candidates(self, current, vmax):
+        """IR-SIM 2.12.0's _axis_candidates: an empty window (the current velocity more than
+        acce outside [-vmax, vmax]) gives the one clipped velocity (2.10.2 crashed there)."""
+        low = max(current - self.acce, -vmax)
+        high = min(current + self.acce, vmax)
+        if high <= low:
+            return np.array([float(np.clip(current, -vmax, vmax))])
+        return np.arange(low, high, 0.05)
+
     def candidates(self, cones):
         """Reachable grid: np.arange (upper bound exclusive), vx outer / vy inner."""
         cvx, cvy = self.state[2], self.state[3]
-        vxs = np.arange(max(cvx - self.acce, -self.vxmax), min(cvx + self.acce, self.vxmax), 0.05)
-        vys = np.arange(max(cvy - self.acce, -self.vymax), min(cvy + self.acce, self.vymax), 0.05)
+        vxs = self.axis_candidates(cvx, self.vxmax)
+        vys = self.axis_candidates(cvy, self.vymax)
         gx, gy = np.meshgrid(vxs, vys, indexing="ij")
         vx, vy = gx.ravel(), gy.ravel()
-        if vx.size == 0:
-            raise Unsupported("empty RVO candidate grid (IR-SIM would crash)")
         outside = np.ones(vx.size, dtype=bool)
         for apex, lv, rv in cones:
             rx, ry = vx - apex[0], vy - apex[1]

@@ -300,17 +300,28 @@ def test_fmcw_radial_velocity():
     assert set(out) == {"object_id", "index", "ranges", "valid", "radial_velocity"}
 
 
-def test_rvo_sta_circular_quirk():
-    # ego at rest: neighbour [x, y, vx, vy, r] is read as [x, y, r] -> mr = vx + 0.2
+def test_rvo_cone_at_rest():
+    # IR-SIM 2.12.0: an ego at rest reads the neighbour as [x, y, vx, vy, r] too: true radius
+    # (0.3 + 0.3 over 2 m), reciprocal apex = half the neighbour's velocity (2.10.2: apex 0,
+    # mr = vx + 0.2 = 0.7)
     rvo = O.RVO([0, 0, 0.0, 0.0, 0.3, 1, 0, 0], [], 1, 1, 1, 1, [])
     apex, lv, rv = rvo.cone([2.0, 0.0, 0.5, 0.0, 0.3], "rvo")
-    half = math.asin((0.3 + 0.7) / 2.0)
-    assert apex == [0, 0] and close(math.atan2(lv[1], lv[0]), half, 1e-15)
+    assert apex == [0.25, 0.0] and close(math.atan2(lv[1], lv[0]), math.asin(0.6 / 2.0), 1e-15)
+    apex, _, _ = rvo.cone([2.0, 0.0, 0.5, 0.0, 0.3], "vo")
+    assert apex == [0.5, 0.0]
     # moving ego: rvo apex = mean of the two velocities, mr = neighbour radius
     rvo = O.RVO([0, 0, 0.4, 0.0, 0.3, 1, 0, 0], [], 1, 1, 1, 1, [])
     apex, lv, rv = rvo.cone([2.0, 0.0, -0.2, 0.0, 0.3], "rvo")
     assert close(apex[0], 0.1) and apex[1] == 0.0
     assert close(math.atan2(lv[1], lv[0]), math.asin(0.6 / 2.0), 1e-15)
+
+
+def test_rvo_empty_window_is_the_clipped_velocity():
+    # IR-SIM 2.12.0's _axis_candidates: vx = 3 with acce 1, vmax 1: [2, 1) is empty, so 1 is
+    # the one x candidate; y keeps its arange grid
+    rvo = O.RVO([0, 0, 3.0, 0.0, 0.3, 1, 0, 0], [], 1.0, 1.0, 1.0, 1.0, [])
+    cand, _ = rvo.candidates([])
+    assert cand.shape == (40, 2) and (cand[:, 0] == 1.0).all()
 
 
 def test_omni_to_diff():

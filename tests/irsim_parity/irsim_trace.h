@@ -71,6 +71,11 @@ struct Trace {
   std::vector<TraceFrame> frames;
 };
 
+// The IR-SIM release the parity is pinned to: the committed traces were made with it and the
+// test venv installs it (requirements/test.txt; PinnedIrsim.IsTheTestRequirementsPin checks the
+// two agree). Every trace a test compares with, committed or live, must come from it.
+inline constexpr const char* kPinnedIrsimVersion = "2.12.0";
+
 // Reads a trace file; throws std::runtime_error naming the file when it cannot.
 Trace read_trace(const std::string& path);
 
@@ -78,7 +83,7 @@ Trace read_trace(const std::string& path);
 // set and the file exists (a live trace: made by the installed IR-SIM through
 // tests/irsim_parity/live_traces.py, whose manifest.json in that folder names the IR-SIM
 // version), else the committed tests/data/irsim_traces/<name>.json. Prints one line saying
-// which, e.g. "[trace] lidar_world <- live IR-SIM 2.10.2" or "[trace] lidar_world <- committed
+// which, e.g. "[trace] lidar_world <- live IR-SIM 2.12.0" or "[trace] lidar_world <- committed
 // (not made live: <live_traces.py's reason>)", so the log shows what each test compared with.
 std::string find_trace(const std::string& name);
 

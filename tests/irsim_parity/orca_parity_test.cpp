@@ -1,5 +1,5 @@
 // `orca` against IR-SIM driving pyrvo 0.4.3 (RVO2 in single precision) itself: the traces were
-// made by IR-SIM 2.10.2 with pyrvo built from its source (tests/data/irsim_traces/README.md), or
+// made by IR-SIM (kPinnedIrsimVersion) with pyrvo 0.4.3 (tests/data/irsim_traces/README.md), or
 // live by the test venv's IR-SIM and pyrvo 0.4.3 from PyPI (find_trace, docs/irsim-parity.md).
 // ubot's ORCA runs in double precision, so the states agree to RVO2's float rounding (a few
 // 1e-7 m here), not to 1e-9 m as the other parity cases; flags and done() agree exactly.
@@ -17,8 +17,10 @@ namespace ubot::irsim_parity {
 namespace {
 
 // RVO2's floats carry 24 bits: velocities of about 1 m/s are rounded by ~6e-8 m/s, so
-// positions drift apart by a few 1e-7 m over a hundred steps.
-constexpr double kFloatTolerance = 1e-6;
+// positions drift apart by a few 1e-7 m over a hundred steps. Since IR-SIM 2.12.0 the members
+// plan at their full speed cap (1.2 m/s, not 1 m/s), and in orca_parity_world the gap peaks
+// at 1.22e-6 m (step 75, while the omni robots pass the ring) and falls back to 8e-7 m.
+constexpr double kFloatTolerance = 2e-6;
 
 std::string source_path(const std::string& relative) {
   return std::string(UBOT_SOURCE_DIR) + "/" + relative;
@@ -29,7 +31,7 @@ std::string source_path(const std::string& relative) {
 // difference.
 double largest_difference(const char* name, const char* world, bool irsim_draws) {
   const Trace trace = read_trace(find_trace(name));
-  EXPECT_EQ(trace.irsim_version, "2.10.2");
+  EXPECT_EQ(trace.irsim_version, kPinnedIrsimVersion);
   WorldModel model = load_world(source_path(world), {.seed = 0});
   if (irsim_draws) {
     for (const TraceObject& t : trace.objects) {

@@ -1,6 +1,6 @@
 // ubot against IR-SIM itself: each world runs in ubot's Simulation and is compared, step by
-// step, with the trace IR-SIM 2.10.2 made of it (tests/data/irsim_traces/, docs/irsim-parity.md;
-// or the live one the test venv's IR-SIM made: find_trace in irsim_trace.h).
+// step, with the trace IR-SIM made of it (kPinnedIrsimVersion) (tests/data/irsim_traces/,
+// docs/irsim-parity.md; or the live one the test venv's IR-SIM made: find_trace in irsim_trace.h).
 // Noise is off in both (dump.py switches IR-SIM's off after construction; here the loaded model
 // is changed the same way). Poses, velocities and lidar origins must agree to 1e-9 m / rad,
 // flags and env.done() exactly; lidar ranges to 1e-9 m except where IR-SIM's 64-gon circles
@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -238,7 +239,7 @@ class IrsimParity : public ::testing::TestWithParam<ParityCase> {
  protected:
   void SetUp() override {
     trace_ = read_trace(find_trace(GetParam().name));
-    ASSERT_EQ(trace_.irsim_version, "2.10.2");
+    ASSERT_EQ(trace_.irsim_version, kPinnedIrsimVersion);
     ASSERT_EQ(trace_.world_file, std::filesystem::path(GetParam().world).filename().string());
     ASSERT_GE(trace_.frames.size(), 11u) << "traces cover 10-300 steps";
   }
@@ -443,6 +444,18 @@ TEST_P(IrsimLidarParity, ScansAsIrsimStepByStep) {
   std::cout << fmt::format(
       "{}: {} beams agree to 1e-9 m, {} end on IR-SIM's 64-gon ring, {} graze it\n",
       GetParam().name, counts.exact, counts.circle_ring, counts.grazing);
+}
+
+// The version every trace must come from is the one the test venv installs, so that the live
+// traces (made by the venv's IR-SIM) and the committed ones are of one release.
+TEST(PinnedIrsim, IsTheTestRequirementsPin) {
+  std::ifstream in(source_path("requirements/test.txt"));
+  ASSERT_TRUE(in) << "requirements/test.txt";
+  std::string line, pin;
+  while (std::getline(in, line)) {
+    if (line.rfind("ir-sim==", 0) == 0) pin = line.substr(8);
+  }
+  EXPECT_EQ(pin, kPinnedIrsimVersion);
 }
 
 std::string case_name(const ::testing::TestParamInfo<ParityCase>& info) { return info.param.name; }

@@ -40,7 +40,8 @@ TEST(GroupBehavior, OrcaSwapsTwoOmniRobotsWithoutTouching) {
   World w = make_world(kSwap);
   // The first step from rest, 10 m apart, combined radius 1.2, timeHorizon 5: each may close at
   // most half of (10 - 1.2) / 5 m/s (the cut-off circle, see the Orca tests), less than its
-  // preferred 1 m/s; it moves that for 0.1 s, in the world frame even facing -x.
+  // preferred 1.5 m/s (maxSpeed, below the 2 m/s component limits); it moves that for 0.1 s, in
+  // the world frame even facing -x.
   w.step();
   EXPECT_NEAR(w.object(0).state[0], -5.0 + (10.0 - 1.2) / (2.0 * 5.0) * 0.1, 1e-12);
   EXPECT_NEAR(w.object(1).state[0], 5.0 - (10.0 - 1.2) / (2.0 * 5.0) * 0.1, 1e-12);
@@ -55,6 +56,26 @@ TEST(GroupBehavior, OrcaSwapsTwoOmniRobotsWithoutTouching) {
   EXPECT_TRUE(w.done()) << k;
   EXPECT_GE(closest, 1.2 - 1e-9);  // the agents' radii include safe_radius
   EXPECT_LT(std::abs(w.object(0).state[0] - 5.0), 0.1);
+}
+
+TEST(GroupBehavior, OrcaOmniMemberPlansAtItsSmallerComponentLimit) {
+  // IR-SIM 2.12.0 (OrcaGroupBehavior._agent_speed, _pref_velocity): without maxSpeed the cap is
+  // min(vel_max[0], vel_max[1]) = 2 m/s, and the preferred velocity is that cap towards the goal.
+  // Alone, the agent takes it: 0.2 m in the first 0.1 s step. (2.10.2 clipped the preferred
+  // velocity to 1 m/s: 0.1 m.)
+  World w = make_world(R"(
+robot:
+  - kinematics: {name: omni}
+    shape: {name: circle, radius: 0.3}
+    state: [0, 0, 0]
+    goal: [10, 0, 0]
+    vel_max: [3, 2]
+    vel_min: [-3, -2]
+    group_behavior: {name: orca}
+)");
+  w.step();
+  EXPECT_NEAR(w.object(0).state[0], 0.2, 1e-12);
+  EXPECT_NEAR(w.object(0).state[1], 0.0, 1e-12);
 }
 
 TEST(GroupBehavior, DiffRobotsFollowOrcaThroughOmniToDiff) {

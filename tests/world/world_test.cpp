@@ -200,6 +200,52 @@ robot:
   EXPECT_EQ(collisions, 0);
 }
 
+TEST(World, RvoDiffRobotWantsItsSpeedAlongTheGoalBearing) {
+  // IR-SIM 2.12.0's _desired_speed_bounds: a diff robot's desired velocity is vel_max[0] = 1
+  // along the goal bearing (45 degrees), not scaled by vel_max[1] = 3 (its turn rate) on y as in
+  // 2.10.2 (which aims at 71.6 degrees). Alone, it takes the grid velocity nearest (0.707,
+  // 0.707), (0.7, 0.7): already facing it, it drives at |(0.7, 0.7)| without turning.
+  World w = make_world(R"(
+robot:
+  - kinematics: {name: diff}
+    shape: {name: circle, radius: 0.2}
+    state: [0, 0, 0.7853981633974483]
+    goal: [5, 5, 0]
+    vel_max: [1, 3]
+    vel_min: [-1, -3]
+    behavior: {name: rvo, vxmax: 1.0, vymax: 1.0, acce: 1.0}
+)");
+  w.step();
+  EXPECT_NEAR(w.object(0).state[2], 0.7853981633974483, 1e-9);
+  EXPECT_NEAR(w.object(0).state[0], 0.07, 1e-9);
+  EXPECT_NEAR(w.object(0).state[1], 0.07, 1e-9);
+}
+
+TEST(World, RvoRobotAtRestSeesTheNeighboursTrueRadius) {
+  // IR-SIM 2.12.0 (rvo.py, _neighbour_state): an ego at rest builds the cone of a resting disc
+  // from its true radius. Ego radius 0.2 + 0.1, obstacle radius 1 + 0.1 at 3 m: half-angle
+  // asin(1.4 / 3) = 27.8 degrees, so the velocity chosen towards the goal straight behind it
+  // leaves at least that angle (2.10.2 took the neighbour's vx + 0.2 as its radius: 9.6 degrees).
+  World w = make_world(R"(
+robot:
+  - kinematics: {name: omni}
+    shape: {name: circle, radius: 0.2}
+    state: [0, 0, 0]
+    goal: [6, 0, 0]
+    vel_max: [1, 1]
+    vel_min: [-1, -1]
+    behavior: {name: rvo, vxmax: 1.0, vymax: 1.0, acce: 1.0, neighbor_threshold: 5.0}
+obstacle:
+  - {shape: {name: circle, radius: 1.0}, state: [3, 0, 0]}
+)");
+  w.step();
+  const double dx = w.object(0).state[0], dy = w.object(0).state[1];
+  ASSERT_GT(std::hypot(dx, dy), 0.05);
+  const double half = std::asin(1.4 / 3.0);
+  EXPECT_GE(std::abs(std::atan2(dy, dx)), half - 1e-12);
+  EXPECT_LT(std::abs(std::atan2(dy, dx)), half + 0.1);  // and it stays near the cone's edge
+}
+
 TEST(World, WanderDrawsGoalsInsideTheRange) {
   const std::string yaml = R"(
 robot:

@@ -13,9 +13,16 @@ Eigen::Vector2d desired_omni_velocity(const World& world, int id) {
   if (s.goals.empty()) return Eigen::Vector2d::Zero();
   const double dx = s.goals.front()[0] - s.state[0], dy = s.goals.front()[1] - s.state[1];
   if (!(std::hypot(dx, dy) > 0.1)) return Eigen::Vector2d::Zero();
-  const std::vector<double>& vel_max = world.object_model(id).vel_max;
+  const ObjectModel& m = world.object_model(id);
+  const std::vector<double>& vel_max = m.vel_max;
+  // IR-SIM 2.12.0's _desired_speed_bounds: diff and acker bound a speed and a turn rate, so the
+  // speed bounds both axes (2.10.2 scaled y by vel_max[1], the angular limit, which skewed the
+  // direction off the goal bearing); omni and omni_angular bound the two components.
+  const bool two_components =
+      m.kinematics.kind != KinematicsKind::kDiff && m.kinematics.kind != KinematicsKind::kAcker;
+  const double speed_y = two_components ? vel_max[1] : vel_max[0];
   const double bearing = wrap_to_pi(std::atan2(dy, dx));
-  return {vel_max[0] * std::cos(bearing), vel_max[1] * std::sin(bearing)};
+  return {vel_max[0] * std::cos(bearing), speed_y * std::sin(bearing)};
 }
 
 Eigen::Vector2d omni_to_diff(double theta, const Eigen::Vector2d& v, double w_max,

@@ -1,16 +1,18 @@
-// IR-SIM's `orca` group behaviour, which drives pyrvo (RVO2) once per step:
-//  - one agent per member, radius = the member's radius + safe_radius, maxSpeed = the key or
-//    the member's maximum speed (diff: vel_max[0]; omni: |vel_max|);
+// IR-SIM 2.12.0's `orca` group behaviour (OrcaGroupBehavior), which drives pyrvo (RVO2) once
+// per step:
+//  - one agent per member, radius = the member's radius + safe_radius, maxSpeed = the member's
+//    realizable speed (diff: vel_max[0]; omni: the smaller component), lowered to the key;
 //  - each step every agent's position is set from its member, its preferred velocity from the
-//    goal (omni: desired_omni_velocity shortened to length 1 when longer; diff: the member's
-//    maximum speed towards the goal, without a tolerance), then one RVO2 step. The velocity an
-//    agent carries into the next step is the one ORCA chose, not the member's clipped one.
+//    goal: the agent's speed cap along the goal bearing (omni: along desired_omni_velocity;
+//    diff: towards the goal, without a tolerance), then one RVO2 step. The velocity an agent
+//    carries into the next step is the one ORCA chose, not the member's clipped one.
 //  - diff members follow the chosen world velocity through omni_to_diff (vel_max[1], the step
-//    time, 0.1 rad); omni members get it rotated into their body frame, so they move along it
-//    at any heading (IR-SIM hands the world velocity over unrotated as the body command, which
-//    only agrees at heading 0; docs/worlds.md).
+//    time, 0.1 rad); omni members get it rotated into their body frame (vel_world2omni), so
+//    they move along it at any heading, as IR-SIM 2.12.0 does (up to 2.10.2 it handed the world
+//    velocity over unrotated, which only agrees at heading 0).
 #include "orca_group.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "../behavior.h"
@@ -47,24 +49,41 @@ class OrcaGroup final : public GroupBehavior {
   }
 
  private:
-  static double max_speed(const ObjectModel& m) {
+  // IR-SIM 2.12.0's OrcaGroupBehavior._realizable_speed: the speed a member holds in every
+  // direction: the smaller component limit for omni and omni_angular (their norm, 2.10.2's cap,
+  // is reachable only on the diagonal and the plan was clipped off ORCA's direction), the linear
+  // limit otherwise.
+  static double realizable_speed(const ObjectModel& m) {
     const std::vector<double>& v = m.vel_max;
-    return m.kinematics.kind == KinematicsKind::kOmni ? std::sqrt(v[0] * v[0] + v[1] * v[1]) : v[0];
+    const KinematicsKind kind = m.kinematics.kind;
+    return kind == KinematicsKind::kOmni || kind == KinematicsKind::kOmniAngular
+               ? std::min(v[0], v[1])
+               : v[0];
   }
 
-  static Eigen::Vector2d pref_velocity(const World& world, int id) {
+  // _agent_speed: the realizable speed, lowered to maxSpeed when given (2.10.2 took maxSpeed as
+  // it was).
+  double agent_speed(const ObjectModel& m) const {
+    const double realizable = realizable_speed(m);
+    return params_.max_speed ? std::min(*params_.max_speed, realizable) : realizable;
+  }
+
+  // _pref_velocity: the agent's speed cap along the goal bearing (diff) or along the desired omni
+  // velocity (zero below 1e-9). 2.10.2 clipped the omni one to 1 m/s, holding members at 1 m/s.
+  Eigen::Vector2d pref_velocity(const World& world, int id) const {
     const ObjectModel& m = world.object_model(id);
     const ObjectState& s = world.object(id);
+    const double speed = agent_speed(m);
     if (m.kinematics.kind == KinematicsKind::kDiff) {
       if (s.goals.empty()) return Eigen::Vector2d::Zero();
       const double dx = s.goals.front()[0] - s.state[0], dy = s.goals.front()[1] - s.state[1];
       const double bearing = wrap_to_pi(std::atan2(dy, dx));
-      return max_speed(m) * Eigen::Vector2d(std::cos(bearing), std::sin(bearing));
+      return speed * Eigen::Vector2d(std::cos(bearing), std::sin(bearing));
     }
-    Eigen::Vector2d v = desired_omni_velocity(world, id);
-    const double length = std::sqrt(v.x() * v.x() + v.y() * v.y());
-    if (length > 1.0) v = {v.x() / length, v.y() / length};
-    return v;
+    const Eigen::Vector2d v = desired_omni_velocity(world, id);
+    const double norm = std::hypot(v.x(), v.y());
+    if (norm < 1e-9) return Eigen::Vector2d::Zero();
+    return {speed * v.x() / norm, speed * v.y() / norm};
   }
 
   orca::Agent agent(const World& world, int id, const Eigen::Vector2d& velocity) const {
@@ -75,7 +94,7 @@ class OrcaGroup final : public GroupBehavior {
     a.velocity = velocity;
     a.pref_velocity = pref_velocity(world, id);
     a.radius = m.shape.bounding_radius() + params_.safe_radius;
-    a.max_speed = params_.max_speed ? *params_.max_speed : max_speed(m);
+    a.max_speed = agent_speed(m);
     a.neighbor_dist = params_.neighbor_dist;
     a.max_neighbors = params_.max_neighbors;
     a.time_horizon = params_.time_horizon;
