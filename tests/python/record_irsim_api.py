@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Records what the real IR-SIM's Python API returns, for test_irsim_api.py to hold ubot.irsim to.
 
-Run against IR-SIM itself (see /work/shared/irsim/README.md), never against ubot:
-    MPLBACKEND=Agg PYTHONPATH=/tmp/shapely2:/work/shared/irsim/tools/shim:/tmp/irsim-src \
-        /usr/bin/python3 tests/python/record_irsim_api.py WORLD.yaml STEPS OUT.json
+Run against IR-SIM itself, never against ubot: the test venv's pinned IR-SIM
+(requirements/test.txt, `make venv`). The four fixtures in tests/python/data/ (IR-SIM 2.12.0):
+    U=tests/data/irsim_usage R="env MPLBACKEND=Agg build/venv/bin/python tests/python/record_irsim_api.py"
+    $R $U/05lidar_world/lidar_world.yaml 60 tests/python/data/irsim_api_lidar_world.json
+    $R $U/22fmcw_lidar_world/fmcw_lidar_world.yaml 5 tests/python/data/irsim_api_fmcw_lidar_world.json
+    $R $U/13custom_behavior/custom_smooth_dash.yaml 60 \
+        tests/python/data/irsim_api_custom_smooth_dash.json custom_behavior_methods
+    PYTHONPATH=$U/13custom_behavior $R tests/python/data/irsim_formation_world.yaml 40 \
+        tests/python/data/irsim_api_irsim_formation_world.json custom_group_methods
 
 For every step it stores get_robot_state(), the robot's velocity / goal / get_vel_range(),
 env.done() and env.status, and get_lidar_scan() (keys, shapes and values); at the start the
@@ -67,6 +73,10 @@ def main(world: str, steps: int, out: str, behaviors=None) -> None:
         "robot_info_fields": sorted(vars(info)),
         "robot_info": {k: as_json(getattr(info, k)) for k in ("id", "name", "kinematics", "role",
                                                                 "shape", "goal_threshold")},
+        # IR-SIM 2.12.0's physical properties of every object (inf as the string "inf")
+        "physical": [{k: str(getattr(o, k)) if np.isinf(getattr(o, k)) else getattr(o, k)
+                      for k in ("mass", "friction", "inertia", "restitution")}
+                     for o in env.objects],
         "step_time": env.step_time,
         "status0": env.status,
         "names": [o.name for o in env.objects],

@@ -1,4 +1,4 @@
-"""ubot.irsim against what the real IR-SIM 2.10.2 returns (fixtures made by record_irsim_api.py).
+"""ubot.irsim against what the real IR-SIM 2.12.0 returns (fixtures made by record_irsim_api.py).
 
 Shapes, dict keys and names must be IR-SIM's exactly; states, velocities and goals agree to
 1e-9 (ubot's parity bound, docs/irsim-parity.md).
@@ -100,6 +100,22 @@ def test_lidar_scan_dict_matches_irsim(lidar_record):
         np.testing.assert_allclose(ours["ranges"], theirs["ranges"]["value"], atol=1e-9,
                                    err_msg=f"step {k + 1}")
         np.testing.assert_allclose(ours["velocity"], theirs["velocity"]["value"], atol=1e-9)
+        np.testing.assert_array_equal(ours["valid"], theirs["valid"]["value"])
+
+
+@pytest.mark.parametrize("name,world", [("lidar_world", LIDAR_WORLD),
+                                        ("fmcw_lidar_world", FMCW_WORLD)])
+def test_physical_properties_match_irsim(name, world):
+    """IR-SIM 2.12.0's mass, friction, inertia and restitution of every object (their
+    defaults: these worlds set none), on the objects and in their info."""
+    record = fixture(f"irsim_api_{name}.json")
+    env = irsim.make(world, display=False)
+    assert len(record["physical"]) == len(env.objects)
+    for obj, theirs in zip(env.objects, record["physical"]):
+        for key, value in theirs.items():
+            expected = float(value)  # "inf" for the infinite ones
+            assert getattr(obj, key) == pytest.approx(expected, rel=1e-12), (obj.name, key)
+            assert getattr(obj.info, key) == getattr(obj, key), (obj.name, key)
 
 
 def test_fmcw_scan_dict_matches_irsim():
@@ -175,6 +191,110 @@ def test_step_action_and_action_id():
     for i in (3, 4):
         np.testing.assert_allclose(env.robot_list[i].state, before[i], atol=0)
         np.testing.assert_allclose(env.robot_list[i].velocity, np.zeros((2, 1)), atol=0)
+
+
+def test_step_takes_irsim_2_12_action_forms():
+    """IR-SIM 2.12's forms of env.step: a dict {name: action}, names as action_id, a flat list
+    of numbers as one action, action_id None (the first robot); surplus actions are dropped and
+    an unknown name raises."""
+    world = os.path.join(USAGE, "11collision_avoidance", "collision_avoidance.yaml")
+
+    def held(env, names):
+        before = {n: env.get_object_by_name(n).state.copy() for n in names}
+        return lambda: [np.testing.assert_allclose(env.get_object_by_name(n).state, before[n],
+                                                   atol=0, err_msg=n) for n in names]
+
+    env = irsim.make(world, display=False)
+    check = held(env, ["robot_1", "robot_3"])
+    env.step({"robot_1": [0.0, 0.0], "robot_3": np.zeros((2, 1))})
+    check()
+    check = held(env, ["robot_2"])
+    env.step([0.0, 0.0], action_id="robot_2")  # a flat list is one action
+    check()
+    check = held(env, ["robot_0"])
+    env.step(np.zeros((2, 1)))  # action_id None: the first robot
+    check()
+    check = held(env, ["robot_2", "robot_4"])
+    env.step([0.0, 0.0], action_id=["robot_2", 4])  # one action for each listed object
+    check()
+    last = env.robot_list[-1]
+    check = held(env, [last.name])
+    with pytest.warns(UserWarning, match="ignored"):
+        env.step([np.zeros((2, 1))] * 3, action_id=last.id)  # 2 surplus actions
+    check()
+    with pytest.raises(ValueError, match="nobody"):
+        env.step({"nobody": [0.0, 0.0]})
+
+
+def test_make_accepts_headless():
+    """IR-SIM 2.12's `headless` (no figure, window or keyboard; `disable_all_plot` is its
+    alias there): accepted, and like disable_all_plot it draws nothing."""
+    env = irsim.make(LIDAR_WORLD, display=True, headless=True)
+    assert env.headless and env.disable_all_plot and not env.display
+    env.step()
+    env.render()
+    env.end()
+
+
+def test_irsim_2_12_spans_and_keyboard_defaults(world_dir):
+    """IR-SIM 2.12.0 clips a field of view to [0, 2 pi] (ClipTo2Pi: a full circle stays 2 pi,
+    where 2.10.2's WrapTo2Pi made it 0) and gives key_vel as zeros (3, 1) without a keyboard."""
+    env = irsim.make(write_world(world_dir, LIDAR_WORLD_FULL_FOV), display=False)
+    assert env.robot.fov == pytest.approx(2 * np.pi, abs=0)
+    from ubot.irsim.util.util import ClipTo2Pi
+
+    assert ClipTo2Pi(7.0) == 2 * np.pi and ClipTo2Pi(-1) == 0.0
+    np.testing.assert_array_equal(env.key_vel, np.zeros((3, 1)))
+    assert irsim.__version__.startswith("2.12.0")
+
+
+LIDAR_WORLD_FULL_FOV = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'diff'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 5, 0]
+    fov: 6.283185307179586
+    fov_radius: 3
+"""
+
+
+def test_set_text_is_recorded():
+    """IR-SIM's obj.set_text (2.10.2 and 2.12; push_box_world.py labels its boxes with it):
+    accepted and recorded, as ubot's pictures draw no labels."""
+    env = irsim.make(LIDAR_WORLD, display=False)
+    box = env.obstacle_list[0]
+    box.set_text("m = 1 kg")
+    assert box.text == "m = 1 kg"
+    box.set_text(None)
+    assert box.text is None
+
+
+BLIND_WORLD = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'diff'}
+    shape: {name: 'circle', radius: 0.2}
+    state: [1, 5, 0]
+    sensors:
+      - {name: 'lidar2d', range_min: 0.5, range_max: 5, angle_range: 0.2, number: 3}
+obstacle:
+  - shape: {name: 'rectangle', length: 0.2, width: 3}
+    state: [1.5, 5, 0]
+"""
+
+
+def test_blind_zone_beams_read_range_min(world_dir):
+    """A return closer than range_min reads range_min and is not valid (IR-SIM 2.12's lidar2d
+    and fmcw_lidar2d: the beam is blocked but carries no measurement); a miss reads range_max."""
+    env = irsim.make(write_world(world_dir, BLIND_WORLD), display=False)
+    env.step()
+    scan = env.get_lidar_scan()
+    np.testing.assert_array_equal(scan["ranges"], [0.5, 0.5, 0.5])  # the wall is 0.4 m ahead
+    assert not np.asarray(env.robot.lidar.valid).any()
+    env.robot.set_state([1, 5, np.pi])  # facing away: every beam misses
+    env.step()
+    np.testing.assert_array_equal(env.get_lidar_scan()["ranges"], [5.0, 5.0, 5.0])
 
 
 def test_python_behavior_is_called_each_step(world_dir):
@@ -338,6 +458,11 @@ def test_save_ani_keeps_one_frame_per_sample_time(world_dir, monkeypatch):
 BEHAVIOR_FOLDER = os.path.join(USAGE, "13custom_behavior")
 
 
+def _aliased_name(module: str) -> bool:
+    """The module names ubot.irsim's runner (`install()`) may alias to ubot's own."""
+    return module in ("irsim", "pyrvo") or module.startswith("irsim.")
+
+
 @pytest.mark.parametrize("world,module", [
     (os.path.join(BEHAVIOR_FOLDER, "custom_smooth_dash.yaml"), "custom_behavior_methods"),
     (os.path.join(HERE, "data", "irsim_formation_world.yaml"), "custom_group_methods"),
@@ -353,6 +478,10 @@ def test_python_behaviors_match_irsim_step_by_step(world, module):
 
     name = os.path.splitext(os.path.basename(world))[0]
     record = fixture(f"irsim_api_{name}.json")
+    # install() aliases `irsim` for the whole process: undone below, so that a later test in the
+    # same pytest run (test_irsim_usage's CBF check) still imports the real IR-SIM.
+    saved_meta_path = list(sys.meta_path)
+    saved_modules = {k: m for k, m in sys.modules.items() if _aliased_name(k)}
     install()  # the behaviour modules import irsim.lib
     sys.path.insert(0, BEHAVIOR_FOLDER)
     try:
@@ -366,6 +495,10 @@ def test_python_behaviors_match_irsim_step_by_step(world, module):
             assert env.done() == frame["done"] and env.status == frame["status"], f"step {k + 1}"
     finally:
         sys.path.remove(BEHAVIOR_FOLDER)
+        sys.meta_path[:] = saved_meta_path
+        for k in [k for k in sys.modules if _aliased_name(k) and k not in saved_modules]:
+            del sys.modules[k]
+        sys.modules.update(saved_modules)
     moved = np.abs(np.array(record["frames"][-1]["states"]) - np.array(record["frames"][0]["states"]))
     assert moved.max() > 0.5  # the behaviours drove the robots
 

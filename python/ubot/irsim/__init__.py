@@ -9,7 +9,7 @@ import sys
 from .env import EnvBase
 from .world.object_base import ObjectBase  # noqa: F401
 
-__version__ = "2.10.2+ubot"  # the IR-SIM release whose surface this follows
+__version__ = "2.12.0+ubot"  # the IR-SIM release whose surface this follows
 
 
 def make(world_name=None, projection=None, step_mode=None, **kwargs) -> EnvBase:

@@ -7,6 +7,7 @@ names, argument orders and return shapes. See docs/irsim-python.md for what diff
 import os
 import sys
 import time
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -24,12 +25,15 @@ MAX_STEPS = None
 class EnvBase:
     def __init__(self, world_name=None, display: bool = True, disable_all_plot: bool = False,
                  save_ani: bool = False, ani_kwargs=None, full: bool = False, log_file=None,
-                 log_level: str = "INFO", seed=None, step_mode=None):
+                 log_level: str = "INFO", seed=None, step_mode=None, headless: bool = False):
         path = file_check(world_name)
         if path is None:
             raise FileNotFoundError(f"world file {world_name!r} not found")
-        self.display = display
-        self.disable_all_plot = disable_all_plot
+        # IR-SIM 2.12's `headless` (no figure, window or keyboard); `disable_all_plot` is its
+        # older name, which 2.12 keeps as an alias.
+        self.headless = bool(headless or disable_all_plot)
+        self.display = display and not self.headless
+        self.disable_all_plot = self.headless
         self.save_ani = save_ani
         self.ani_kwargs = dict(ani_kwargs or {})
         self.full = full
@@ -39,10 +43,10 @@ class EnvBase:
         irsim_random.set_seed(seed)
         self._seed = seed
         self._world_file = path
-        self._viewer = _render.Viewer() if display and not disable_all_plot else None
+        self._viewer = _render.Viewer() if self.display else None
         # With UBOT_LIVE (or `python3 -m ubot.irsim --live ADDR`), display=True shows the run in
         # the live page and in Foxglove instead of (or beside) a matplotlib window.
-        self._live = os.environ.get("UBOT_LIVE") if display and not disable_all_plot else None
+        self._live = os.environ.get("UBOT_LIVE") if self.display else None
         self._title = None
         self._status = "None"
         self._drawings = []
@@ -89,10 +93,12 @@ class EnvBase:
         return self._by_role[plan.role][start:start + counts[plan.entry]]
 
     # --- the loop ------------------------------------------------------------------------
-    def step(self, action=None, action_id=0) -> None:
-        """One step. ``action``: one command (ndarray) for object ``action_id``, or a list of
-        commands for objects ``action_id, action_id + 1, ...`` (or for the ids in a list
-        ``action_id``). Objects without a command follow their behaviour."""
+    def step(self, action=None, action_id=None) -> None:
+        """One step. ``action``: one command (an ndarray, or a flat list of numbers such as
+        ``[1.0, 0.5]``) for object ``action_id``, a list of commands for objects ``action_id,
+        action_id + 1, ...`` (or for the ids in a list ``action_id``), or a dict ``{name:
+        command}``. ``action_id`` is an object id or name (IR-SIM 2.12's forms), by default the
+        first robot (id 0). Objects without a command follow their behaviour."""
         if self.quit_flag:
             self.quit()
         if self.pause_flag:
@@ -109,19 +115,45 @@ class EnvBase:
         commands = {}
         if action is None:
             return commands
-        objects = self._objects
-        if isinstance(action, (list, tuple)):
-            ids = action_id if isinstance(action_id, list) else range(int(action_id), int(action_id) + len(action))
-            pairs = zip(ids, action)
+        if isinstance(action, dict):  # {name: command}
+            pairs = list(action.items())
         else:
-            ids = action_id if isinstance(action_id, list) else [action_id]
-            pairs = ((i, action) for i in ids)
-        for index, command in pairs:
+            if action_id is None:
+                action_id = 0
+            one = isinstance(action, np.ndarray) or (
+                isinstance(action, (list, tuple)) and len(action) > 0
+                and all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+                        for v in action))
+            if one:  # a single command, for one object or each of the objects listed
+                ids = action_id if isinstance(action_id, (list, tuple)) else [action_id]
+                pairs = [(i, action) for i in ids]
+            elif isinstance(action_id, (list, tuple)):
+                pairs = list(zip(action_id, action))
+            else:
+                start = self._object_of(action_id).id
+                count = min(len(action), len(self._objects) - start)
+                if count < len(action):
+                    warnings.warn(f"env.step: {len(action)} actions for the {count} objects from "
+                                  f"id {start} on; the rest are ignored (as IR-SIM does)",
+                                  stacklevel=3)
+                pairs = [(start + k, action[k]) for k in range(count)]
+        for key, command in pairs:
             if command is None:
                 continue
             values = np.asarray(command, dtype=float).reshape(-1)
-            commands[objects[int(index)].name] = [float(values[0]), float(values[1])]
+            commands[self._object_of(key).name] = [float(values[0]), float(values[1])]
         return commands
+
+    def _object_of(self, key):
+        """The object with id or name ``key`` (ValueError naming it when there is none)."""
+        if isinstance(key, str):
+            obj = self.get_object_by_name(key)
+        else:
+            index = int(key)
+            obj = self._objects[index] if 0 <= index < len(self._objects) else None
+        if obj is None:
+            raise ValueError(f"env.step: no object {key!r} (objects: {', '.join(self.names)})")
+        return obj
 
     def done(self, mode: str = "all"):
         """Robots done (arrived or stopped): all of them (``mode='all'``) or any; also true after
@@ -305,7 +337,12 @@ class EnvBase:
         return self._sim
 
     # keyboard and mouse do not exist in a headless run
-    key_vel = None
+    @property
+    def key_vel(self):
+        """IR-SIM 2.12.0's keyboard command [[linear], [lateral], [angular]]: zeros without a
+        keyboard, as always here (2.10.2 gave None)."""
+        return np.zeros((3, 1))
+
     key_id = 0
     mouse_pos = None
     mouse_left_pos = None
@@ -367,7 +404,10 @@ class EnvBase:
         return msg
 
     def _scan_dict(self, obj) -> dict:
-        """IR-SIM's ``Lidar2D.get_scan`` dict (``FMCWLidar2D``'s keys for an FMCW lidar)."""
+        """IR-SIM 2.12.0's ``Lidar2D.get_scan`` dict (``FMCWLidar2D``'s keys for an FMCW lidar):
+        ``angle_increment`` is the beam spacing, span / (number - 1) (0 for one beam; 2.10.2
+        reported span / number), ``time_increment`` 0 (one instantaneous snapshot), and the
+        lidar2d dict ends with ``valid`` as the FMCW one does."""
         lidar = obj._require_lidar()
         config = obj._lidar_config()
         ranges = np.asarray(lidar.ranges, dtype=float)
@@ -375,20 +415,22 @@ class EnvBase:
         number = ranges.size
         span = float(lidar.angle_max - lidar.angle_min)
         scan_time = float(config.get("scan_time", 0.1))
+        # The native ranges are IR-SIM's: a miss reads range_max, a hit inside the blind zone
+        # range_min (IR-SIM 2.12.0's lidar2d and fmcw_lidar2d; both invalid).
         scan = {
             "angle_min": float(lidar.angle_min), "angle_max": float(lidar.angle_max),
-            "angle_increment": span / number,
-            "time_increment": (span / (2 * np.pi)) * scan_time / number,
+            "angle_increment": span / (number - 1) if number > 1 else 0.0,
+            "time_increment": 0.0,
             "scan_time": scan_time, "range_min": float(lidar.range_min),
             "range_max": float(lidar.range_max),
-            "ranges": np.where(valid, ranges, float(lidar.range_max)), "intensities": None,
+            "ranges": ranges.copy(), "intensities": None,
         }
         if config.get("type") == "fmcw_lidar2d":
             radial = np.asarray(lidar.velocities, dtype=float)
             scan["radial_velocity"] = radial if radial.size == number else np.zeros(number)
-            scan["valid"] = valid.copy()
         else:
             scan["velocity"] = np.zeros((2, number))
+        scan["valid"] = valid.copy()
         return scan
 
     # --- drawing and pictures ------------------------------------------------------------

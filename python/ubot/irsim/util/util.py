@@ -26,6 +26,14 @@ def WrapTo2Pi(rad: float) -> float:
     return rad % (2 * math.pi)
 
 
+def ClipTo2Pi(rad: float) -> float:
+    """An angular span (a sensor sweep, a field of view) clipped to [0, 2 pi], as IR-SIM 2.12.0
+    does: a full circle stays 2 pi, where WrapTo2Pi would make it 0."""
+    if not np.isfinite(rad):
+        return 0.0
+    return float(np.clip(rad, 0.0, 2 * math.pi))
+
+
 def relative_position(position1, position2, topi: bool = True) -> tuple[float, float]:
     """Distance and bearing from ``position1`` to ``position2`` (both column vectors)."""
     dx = float(position2[0, 0] - position1[0, 0])

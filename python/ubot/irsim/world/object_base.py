@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..util.util import WrapTo2Pi, WrapToPi, relative_position
+from ..util.util import ClipTo2Pi, WrapToPi, relative_position
 from .contact import ContactSensor
 
 _CIRCLE_SEGMENTS = 64  # outline points for a circle (IR-SIM's Shapely buffer gives 64)
@@ -44,6 +44,7 @@ class ObjectBase:
         self._native = native
         self._config = config  # the object's YAML entry (for fields ubot does not keep)
         self._laser_colors = {}
+        self.text = None  # set_text's label (recorded, not drawn)
         self.group_name = config.get("group_name", native.role)
         self.info = ObjectInfo(
             id=native.id, name=native.name, shape=native.shape_kind,
@@ -51,17 +52,56 @@ class ObjectBase:
             static=native.static, goal=self.goal, vel_min=self.vel_min, vel_max=self.vel_max,
             acce=_column(native.acce), angle_range=None, goal_threshold=native.goal_threshold,
             wheelbase=self.wheelbase, G=None, h=None, cone_type=None, convex_flag=None)
+        self._init_physical(config)
         self._init_fov(config)
+
+    def _init_physical(self, config: dict) -> None:
+        """IR-SIM 2.12.0's physical properties, as ObjectBase.__init__ fills them: a configured
+        value, else mass 1 (inf for static objects and those without kinematics), friction 0.5
+        and restitution 0 (the world's defaults), and the shape's inertia
+        (``_default_inertia``). Read only: ubot's contact mode is its own (docs/contact.md)."""
+        def number(key, default):
+            value = config.get(key)
+            return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                else default
+
+        finite = not (self.static or self.kinematics is None)
+        self.mass = number("mass", 1.0 if finite else math.inf)
+        self.friction = number("friction", 0.5)
+        self.restitution = number("restitution", 0.0)
+        self.inertia = number("inertia", self._default_inertia())
+        for key in ("mass", "friction", "inertia", "restitution"):
+            setattr(self.info, key, getattr(self, key))
+
+    def _default_inertia(self) -> float:
+        """IR-SIM 2.12.0's ``_default_inertia``: m r^2 / 2 for a circle, the polygon's polar
+        moment about its centroid, else a disc of the bounding radius; inf for an infinite mass."""
+        if not math.isfinite(self.mass):
+            return math.inf
+        if self.shape in ("polygon", "rectangle"):
+            x, y = np.asarray(self.vertices, dtype=float)
+            x, y = np.append(x, x[0]), np.append(y, y[0])
+            cross = x[:-1] * y[1:] - x[1:] * y[:-1]
+            area2 = float(np.sum(cross))
+            if area2 != 0.0:
+                cx = float(np.sum((x[:-1] + x[1:]) * cross)) / (3.0 * area2)
+                cy = float(np.sum((y[:-1] + y[1:]) * cross)) / (3.0 * area2)
+                x, y = x - cx, y - cy
+                cross = x[:-1] * y[1:] - x[1:] * y[:-1]
+                second = (x[:-1] ** 2 + x[:-1] * x[1:] + x[1:] ** 2
+                          + y[:-1] ** 2 + y[:-1] * y[1:] + y[1:] ** 2)
+                return abs(float(self.mass * np.sum(cross * second) / (6.0 * np.sum(cross))))
+        return 0.5 * self.mass * self.radius ** 2
 
     def _init_fov(self, config: dict) -> None:
         fov = config.get("fov")
         lidar = self._lidar_name()
         if fov is not None:
-            self.fov = WrapTo2Pi(float(fov))
+            self.fov = ClipTo2Pi(float(fov))  # IR-SIM 2.12.0 clips (2.10.2 wrapped)
             self.fov_radius = float(config.get("fov_radius", 5.0))
         elif lidar is not None:
             scan = self._env._sim.sensor(self._native.name, lidar)
-            self.fov = WrapTo2Pi(float(scan.angle_max - scan.angle_min))
+            self.fov = ClipTo2Pi(float(scan.angle_max - scan.angle_min))
             self.fov_radius = float(scan.range_max)
         else:
             self.fov = None
@@ -316,6 +356,11 @@ class ObjectBase:
         records the request (``laser_colors``)."""
         for index in np.atleast_1d(laser_indices):
             self._laser_colors[int(index)] = (laser_color, alpha)
+
+    def set_text(self, text=None) -> None:
+        """Kept for IR-SIM scripts (``push_box_world.py`` labels its boxes): ubot's pictures
+        draw no object labels, so this only records the text (``text``; None resets it)."""
+        self.text = None if text is None else str(text)
 
     @property
     def contact(self) -> ContactSensor:
