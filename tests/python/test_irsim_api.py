@@ -259,6 +259,17 @@ robot:
 """
 
 
+def test_repeated_vertex_is_no_phantom_hit():
+    """tests/data/irsim_dup_vertex.yaml (docs/irsim-parity.md): a linestring repeating its vertex
+    (5, 8). IR-SIM 2.12.0's ray casting hits the zero-length segment with every beam, at the
+    vertex's projection on the beam (beam 0: 3.281 m); ubot, as IR-SIM 2.10.2, reads the wall x = 5
+    (4 / cos 0.1 m)."""
+    env = irsim.make(os.path.join(ROOT, "tests", "data", "irsim_dup_vertex.yaml"), display=False)
+    env.step()
+    ranges = env.get_lidar_scan()["ranges"]
+    np.testing.assert_allclose(ranges, [4 / np.cos(0.1), 4.0, 4 / np.cos(0.1)], atol=1e-12)
+
+
 def test_set_text_is_recorded():
     """IR-SIM's obj.set_text (2.10.2 and 2.12; push_box_world.py labels its boxes with it):
     accepted and recorded, as ubot's pictures draw no labels."""
