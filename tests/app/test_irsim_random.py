@@ -4,7 +4,7 @@
 ubot draws from its own seeded streams, not numpy's generator, so the numbers differ; what must
 agree is their distribution. tests/data/irsim_random/random_shapes_world.yaml holds 1500 random
 polygons, 1000 random circles and 400 objects placed by `distribution: random` with a
-min_distance; samples.json is what IR-SIM 2.10.2 drew for it (make_samples.py). For each
+min_distance; samples.json is what IR-SIM 2.12.0 drew for it (make_samples.py). For each
 quantity below, a two-sample Kolmogorov-Smirnov test must not reject "same distribution" at
 alpha = 0.001 (both sides are fixed by their seeds, so the test is deterministic), and, to show
 the test has the power to notice, it must reject the same comparison with ubot's values scaled
@@ -102,7 +102,7 @@ def main():
     args = parser.parse_args()
     with open(os.path.join(DATA, "samples.json")) as f:
         irsim = json.load(f)
-    assert irsim["irsim_version"] == "2.10.2"
+    assert irsim["irsim_version"] == "2.12.0"
     assert len(irsim["polygons"]) == 1500 and len(irsim["circle_radii"]) == 1000
     assert len(irsim["placements"]) == 400
     polygons, radii, placements = ubot_draws(args.ubot)

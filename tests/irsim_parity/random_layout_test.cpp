@@ -3,8 +3,8 @@
 // 0.5 m margin, offset included, headings in [-π, π], min_distance 1.0) and the centres of
 // random polygons placed by `center_range`. ubot draws from its own seeded streams, so the
 // numbers differ from IR-SIM's and their distributions are compared: for each quantity a
-// two-sample Kolmogorov-Smirnov test against what IR-SIM 2.10.2 drew for the same world
-// (tests/data/irsim_random/layout_samples.json, make_layout_samples.py) must not reject at
+// two-sample Kolmogorov-Smirnov test against what IR-SIM (kPinnedIrsimVersion) drew for the same
+// world (tests/data/irsim_random/layout_samples.json, make_layout_samples.py) must not reject at
 // alpha = 0.001, and must reject the same samples shifted by 15 % of their range (the test can
 // tell a misplaced range apart). Both sides are fixed by their seeds: deterministic.
 #include <gtest/gtest.h>
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "irsim_trace.h"
 #include "ubot/config/load_world.h"
 
 namespace ubot::irsim_parity {
@@ -62,7 +63,7 @@ struct Layout {
 Layout irsim_layout() {
   std::ifstream in(data_path("layout_samples.json"));
   const nlohmann::json j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["irsim_version"], "2.10.2");
+  EXPECT_EQ(j["irsim_version"], kPinnedIrsimVersion);
   Layout l;
   l.states = j["states"].get<std::vector<std::vector<double>>>();
   l.goals = j["goals"].get<std::vector<std::vector<double>>>();

@@ -1,6 +1,6 @@
 // The fog of map against IR-SIM's own FogMap: tests/data/irsim_fog/fog.json holds the cells
-// IR-SIM 2.10.2 revealed after each of a fixed list of lidar and field-of-view reveals
-// (make_fog.py); ubot's must be the same cells, one by one.
+// IR-SIM revealed (2.10.2 and 2.12.0 give the same file) after each of a fixed list of lidar and
+// field-of-view reveals (make_fog.py); ubot's must be the same cells, one by one.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

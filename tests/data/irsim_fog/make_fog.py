@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""IR-SIM's own FogMap (irsim/world/map/fog_map.py, commit a76275f) on fixed reveals, for
-tests/world/fog_map_test.cpp. Run with IR-SIM importable:
+"""IR-SIM's own FogMap (irsim/world/map/fog_map.py) on fixed reveals, for
+tests/world/fog_map_test.cpp. Run with the test venv's pinned IR-SIM (requirements/test.txt);
+IR-SIM 2.12.0 writes the same fog.json, byte for byte, as 2.10.2 (checkout a76275f) did:
 
-    PYTHONPATH=/tmp/shapely2:/tmp/irsim-src:/work/shared/irsim/tools/shim /usr/bin/python3 make_fog.py
+    MPLBACKEND=Agg ../../../build/venv/bin/python make_fog.py
 
 Writes fog.json: the calls made and, after each, the explored cells as [i, j] pairs.
 """

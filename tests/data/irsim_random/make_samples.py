@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """IR-SIM's own draws for random_shapes_world.yaml, reduced to what the statistical test compares.
 
-Run with IR-SIM importable (docs/irsim-parity.md: Shapely 2 at /tmp/shapely2, IR-SIM at
-/tmp/irsim-src, commit a76275f):
+Run with the test venv's pinned IR-SIM (requirements/test.txt; samples.json: IR-SIM 2.12.0,
+whose draws equal those 2.10.2 (checkout a76275f) made before, value for value):
 
-    MPLBACKEND=Agg PYTHONPATH=/tmp/shapely2:/tmp/irsim-src:/work/shared/irsim/tools/shim \
-        /usr/bin/python3 make_samples.py      # writes samples.json next to it
+    MPLBACKEND=Agg ../../../build/venv/bin/python make_samples.py   # writes samples.json here
 
 Output: {"polygons": [[[x, y], ...] body-frame vertices, ...], "circle_radii": [...],
 "placements": [[x, y, theta], ...]} for the three obstacle groups, in order.
