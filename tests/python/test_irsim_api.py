@@ -5,6 +5,7 @@ Shapes, dict keys and names must be IR-SIM's exactly; states, velocities and goa
 """
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -268,6 +269,37 @@ def test_repeated_vertex_is_no_phantom_hit():
     env.step()
     ranges = env.get_lidar_scan()["ranges"]
     np.testing.assert_allclose(ranges, [4 / np.cos(0.1), 4.0, 4 / np.cos(0.1)], atol=1e-12)
+
+
+def test_desired_omni_vel_is_irsims(world_dir):
+    """get_desired_omni_vel against IR-SIM 2.12.0's rule (_desired_speed_bounds): a diff robot
+    (vel_max [1, 3]) wants vel_max[0] along the goal bearing on both axes, an omni one (vel_max
+    [2, 0.5]) vel_max[0] cos and vel_max[1] sin; zero within the threshold."""
+    env = irsim.make(write_world(world_dir, DESIRED_WORLD), display=False)
+    diff, omni = env.robot_list
+    c, s = math.cos(math.pi / 4), math.sin(math.pi / 4)
+    np.testing.assert_allclose(diff.get_desired_omni_vel(), [[c], [s]], atol=1e-15)
+    np.testing.assert_allclose(omni.get_desired_omni_vel(), [[2 * c], [0.5 * s]], atol=1e-15)
+    np.testing.assert_allclose(omni.get_desired_omni_vel(normalized=True),
+                               np.array([[2 * c], [0.5 * s]]) / math.hypot(2 * c, 0.5 * s),
+                               atol=1e-15)
+    np.testing.assert_array_equal(diff.get_desired_omni_vel(goal_threshold=10), np.zeros((2, 1)))
+
+
+DESIRED_WORLD = """
+world: {height: 10, width: 10, step_time: 0.1}
+robot:
+  - kinematics: {name: 'diff'}
+    state: [1, 1, 0]
+    goal: [4, 4, 0]
+    vel_max: [1, 3]
+    vel_min: [-1, -3]
+  - kinematics: {name: 'omni'}
+    state: [5, 1, 0]
+    goal: [8, 4, 0]
+    vel_max: [2, 0.5]
+    vel_min: [-2, -0.5]
+"""
 
 
 def test_set_text_is_recorded():

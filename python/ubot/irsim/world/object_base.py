@@ -279,15 +279,20 @@ class ObjectBase:
         return np.maximum(self.vel_min, velocity - dv), np.minimum(self.vel_max, velocity + dv)
 
     def get_desired_omni_vel(self, goal_threshold: float = 0.1, normalized: bool = False):
-        """The world-frame velocity (2, 1) straight at the goal at the top speed."""
+        """The world-frame velocity (2, 1) straight at the goal at the top speed: IR-SIM 2.12.0's
+        ``_desired_speed_bounds``, ``vel_max[0]`` on both axes for diff and acker (their
+        ``vel_max[1]`` is a turn rate; 2.10.2 scaled y by it), ``vel_max[0]`` and ``vel_max[1]``
+        otherwise."""
         goal = self.goal
         if goal is None:
             return np.zeros((2, 1))
         dist, radian = relative_position(self.state, goal)
         if dist <= goal_threshold:
             return np.zeros((2, 1))
-        vx = self.vel_max[0, 0] * math.cos(radian)
-        vy = self.vel_max[1, 0] * math.sin(radian)
+        speed_x = float(self.vel_max[0, 0])
+        speed_y = speed_x if self.kinematics in ("diff", "acker") else float(self.vel_max[1, 0])
+        vx = speed_x * math.cos(radian)
+        vy = speed_y * math.sin(radian)
         length = math.hypot(vx, vy)
         if normalized and length > 1:
             vx, vy = vx / length, vy / length
