@@ -284,6 +284,9 @@ def test_desired_omni_vel_is_irsims(world_dir):
                                np.array([[2 * c], [0.5 * s]]) / math.hypot(2 * c, 0.5 * s),
                                atol=1e-15)
     np.testing.assert_array_equal(diff.get_desired_omni_vel(goal_threshold=10), np.zeros((2, 1)))
+    # compute_max_speed: diff vel_max[0], omni the norm, an object without kinematics 0
+    assert diff.max_speed == 1.0 and omni.max_speed == pytest.approx(math.hypot(2, 0.5), abs=0)
+    assert env.obstacle_list[0].max_speed == 0.0
 
 
 DESIRED_WORLD = """
@@ -299,6 +302,8 @@ robot:
     goal: [8, 4, 0]
     vel_max: [2, 0.5]
     vel_min: [-2, -0.5]
+obstacle:
+  - {shape: {name: 'circle', radius: 0.5}, state: [5, 8, 0]}
 """
 
 

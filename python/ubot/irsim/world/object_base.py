@@ -177,8 +177,14 @@ class ObjectBase:
 
     @property
     def max_speed(self) -> float:
+        """IR-SIM 2.12.0's compute_max_speed: the norm of the two translational limits for omni
+        and omni_angular, vel_max[0] for diff and acker, 0 without kinematics (no drive)."""
         vmax = self._native.vel_max
-        return float(np.hypot(vmax[0], vmax[1])) if self.kinematics == "omni" else float(vmax[0])
+        if self.kinematics is None:
+            return 0.0
+        if self.kinematics in ("omni", "omni_angular"):
+            return float(np.hypot(vmax[0], vmax[1]))
+        return float(vmax[0])
 
     @property
     def beh_config(self):
