@@ -490,8 +490,9 @@ def test_set_goal_takes_irsim_forms():
 
 
 def test_save_ani_keeps_one_frame_per_sample_time(world_dir, monkeypatch):
-    """sample_time 0.3 s at step_time 0.1 s: IR-SIM renders steps whose count divides by
-    int(0.3 / 0.1) = 2 (the float quotient 2.999... truncated), so 6 steps keep frames 2, 4, 6."""
+    """sample_time 0.3 s at step_time 0.1 s: IR-SIM 2.12.0 renders steps whose count divides by
+    int(round(0.3 / 0.1, 9)) = 3 (World.sample_steps; 2.10.2 truncated 2.999... to 2), so 6
+    steps keep frames 3 and 6."""
     monkeypatch.setattr("sys.path", [world_dir, *__import__("sys").path])
     text = OMNI_WORLD.replace("    behavior: {name: 'BEHAVIOR', gain: 0.5}\n", "")
     path = write_world(world_dir, text.replace("step_time: 0.1}", "step_time: 0.1, sample_time: 0.3}"))
@@ -500,7 +501,7 @@ def test_save_ani_keeps_one_frame_per_sample_time(world_dir, monkeypatch):
         env.step()
         env.render()
     frames = sorted(os.listdir(os.path.join(world_dir, "animation_buffer")))
-    assert frames == ["world_0002.png", "world_0004.png", "world_0006.png"]
+    assert frames == ["world_0003.png", "world_0006.png"]
 
 
 BEHAVIOR_FOLDER = os.path.join(USAGE, "13custom_behavior")

@@ -72,8 +72,9 @@ class EnvBase:
         self._behaviors = BehaviorRunner(loaded.behaviors, lambda plan: self._members(loaded, plan))
         self._initial_states = {}
         sample = float(self._world_cfg.get("sample_time", self.step_time) or self.step_time)
-        # IR-SIM renders every int(sample_time / step_time)-th step (truncated, as it does)
-        self._sample_every = max(1, int(sample / self.step_time))
+        # IR-SIM 2.12.0 renders every int(round(sample_time / step_time, 9))-th step
+        # (World.sample_steps; 2.10.2 truncated the quotient: 0.3 / 0.1 gave 2, now 3)
+        self._sample_every = max(1, int(round(sample / self.step_time, 9)))
 
     def _object_configs(self, loaded) -> dict:
         """Each object's YAML entry, by object name (entries with ``number`` cover several)."""
