@@ -47,6 +47,20 @@ try {
   await page.mouse.click(at.x, at.y);
   const selected = await until("the rover's detail", (s) => s.selected === 0 && s.detail);
   result.detail = selected.detail;
+  // Its sensor views: IMU traces, 3D lidar points, colour and depth images, each fed from its
+  // ROS 2 channel; what each canvas shows (pixels that are not its background).
+  const views = await until("the rover's sensor views", (s) => s.sensorViews.length === 4 &&
+    s.sensorViews.every((v) => v.messages >= 2));
+  result.sensorViews = views.sensorViews;
+  result.sensorPixels = await page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
+    const c = document.getElementById(id);
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    for (let i = 0; i < d.length; i += 4) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return [id, { width: c.width, height: c.height, colours: colours.size }];
+  })), views.sensorViews.map((v) => v.id));
+  await page.evaluate(() => document.querySelector("[id^=view-lidar3d]").scrollIntoView());
+  await page.screenshot({ path: `${outdir}/live_page_sensors.png` });
 
   // Hold 'd' (turn right on the spot): IR-SIM's keys send the robot's full turn rate, no speed.
   await page.keyboard.down("d");

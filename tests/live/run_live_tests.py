@@ -180,6 +180,22 @@ def scenario_page(a):
     d = r["detail"]
     check(d["name"] == "rover" and any(s.get("scan") for s in d["sensors"]),
           f"the selected robot's detail: {d}")
+    # The views by sensor type (sensor names are <type>_<index among the robot's sensors>).
+    views = {re.sub(r"^view-|_\d+$", "", v["id"]): v for v in r["sensorViews"]}
+    topics = {k: v["topic"] for k, v in views.items()}
+    cameras = {k: re.fullmatch(rf"/rover/{k}_\d+/image_raw", topics.get(k, "")) is not None
+               for k in ("rgb_camera", "depth_camera")}
+    check(topics.get("imu") == "/rover/imu" and topics.get("lidar3d") == "/rover/points" and
+          all(cameras.values()), f"the rover's sensor views: {views}")
+    check(views["lidar3d"]["drawn"] > 1000, f"the 3D view drew few points: {views}")
+    px = {re.sub(r"^view-|_\d+$", "", k): p for k, p in r["sensorPixels"].items()}
+    check(px["rgb_camera"]["width"] == 32 and px["rgb_camera"]["height"] == 24,
+          f"the camera view is not the 32 x 24 image: {px}")
+    # A canvas nothing was drawn on reads one colour (transparent black). A 32 x 24 image of this
+    # small world may hold only the sky and an obstacle; traces and point clouds hold more.
+    for name, p in px.items():
+        least = 2 if name.endswith("_camera") else 4
+        check(p["colours"] >= least, f"{name} shows almost nothing: {p}")
     turn, fwd, stop = r["turning"]["velocity"], r["forward"]["velocity"], r["stopped"]["velocity"]
     # rover: diff, vel_max [1.0, 1.5], vel_min the default [-1, -1]. 'd' = full right turn on
     # the spot (vel_min's turn rate), 'w' = full ahead (vel_max's speed).
@@ -189,10 +205,10 @@ def scenario_page(a):
     p = r["pause"]
     check(p["afterStep"] == p["restStep"] + 1 and p["settled"] == p["afterStep"],
           f"one step while paused: {p}")
-    for name in ("live_page.png", "live_page_driving.png"):
+    for name in ("live_page.png", "live_page_sensors.png", "live_page_driving.png"):
         check(os.path.getsize(os.path.join(a.out, name)) > 10000, f"screenshot {name} is empty")
-    print(f"ok: the page draws the world, selects and drives the rover, pauses and steps "
-          f"(screenshots in {a.out})")
+    print(f"ok: the page draws the world, selects the rover and shows its IMU, 3D lidar and "
+          f"camera channels, drives it, pauses and steps (screenshots in {a.out})")
 
 
 def scenario_hostile(a):

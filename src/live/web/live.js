@@ -3,7 +3,8 @@
 // /ubot/frame while the run goes), draws the world top-down on a canvas, and steers the run:
 // pause / step / speed as the server's parameters, the selected robot's cmd_vel (a JSON
 // geometry_msgs/msg/Twist on its topic, as Foxglove's Teleop panel sends one), the selection
-// on /ubot/select. Standard web APIs only; no library, no network beyond the server.
+// on /ubot/select; the selected robot's camera images, IMU traces and 3D lidar points from its
+// ROS 2 channels (sensors.js). Standard web APIs only; no library, no network beyond the server.
 "use strict";
 (() => {
   const params = new URLSearchParams(location.search);
@@ -26,6 +27,8 @@
   let nextClientChannel = 1;
   const subscriptions = new Map();  // subscription id -> topic
   const clientChannels = new Map(); // topic -> client channel id
+  const channels = new Map();       // advertised topic -> channel
+  const sensorViews = new Map();    // subscription id -> the selected robot's sensor view
   let world = null;                 // /ubot/world
   let frame = null;                 // latest /ubot/frame
   let frames = 0;
@@ -51,6 +54,9 @@
       connected = false;
       subscriptions.clear();
       clientChannels.clear();
+      channels.clear();
+      sensorViews.clear();
+      $("sensors").dataset.names = "";
       setStatus("disconnected: reconnecting…", true);
       setTimeout(connect, 1000);
     };
@@ -67,8 +73,12 @@
         break;
       case "advertise":
         for (const channel of message.channels) {
+          channels.set(channel.topic, channel);
           if (channel.topic === "/ubot/world" || channel.topic === "/ubot/frame") subscribe(channel);
         }
+        break;
+      case "unadvertise":
+        for (const [topic, c] of channels) if (message.channelIds.includes(c.id)) channels.delete(topic);
         break;
       case "status":
         lastStatus = message.message;
@@ -87,12 +97,24 @@
     const id = nextSubscription++;
     subscriptions.set(id, channel.topic);
     send({ op: "subscribe", subscriptions: [{ id, channelId: channel.id }] });
+    return id;
+  }
+
+  function unsubscribe(id) {
+    subscriptions.delete(id);
+    send({ op: "unsubscribe", subscriptionIds: [id] });
   }
 
   function onBinary(buffer) {
     const data = new DataView(buffer);
     if (data.getUint8(0) !== 1) return;  // time frames: the frame carries the time
-    const topic = subscriptions.get(data.getUint32(1, true));
+    const subscription = data.getUint32(1, true);
+    const sensor = sensorViews.get(subscription);
+    if (sensor) {  // CDR of a ROS 2 channel
+      sensor.onMessage(new Uint8Array(buffer, 13));
+      return;
+    }
+    const topic = subscriptions.get(subscription);
     const message = JSON.parse(decoder.decode(new Uint8Array(buffer, 13)));
     if (topic === "/ubot/world") setWorld(message);
     else if (topic === "/ubot/frame") setFrame(message);
@@ -429,20 +451,43 @@
       return tr;
     }));
     const sensors = $("sensors");
-    if (!detail) { sensors.replaceChildren(); return; }
-    const wanted = detail.sensors.map((s) => s.name).join("|");
+    const wanted = detail ? `${selected}:` + detail.sensors.map((s) => s.name).join("|") : "";
     if (sensors.dataset.names !== wanted) {
       sensors.dataset.names = wanted;
-      sensors.replaceChildren(...detail.sensors.map((s) => {
-        const div = document.createElement("div");
-        div.className = "sensor";
-        div.append(Object.assign(document.createElement("h3"), { textContent: s.name }));
-        if (s.scan) div.append(Object.assign(document.createElement("canvas"),
-          { width: 260, height: 260, id: `scan-${s.name}` }));
-        return div;
-      }));
+      showSensors(info, detail ? detail.sensors : []);
     }
-    for (const s of detail.sensors) if (s.scan) drawScan($(`scan-${s.name}`), s.scan);
+    if (detail) for (const s of detail.sensors) if (s.scan) drawScan($(`scan-${s.name}`), s.scan);  // null: a camera
+  }
+
+  // The robot's namespace: its cmd_vel topic's, else its name's.
+  function robotNamespace(info) {
+    if (info.cmdVel && info.cmdVel.endsWith("/cmd_vel")) return info.cmdVel.slice(0, -"/cmd_vel".length);
+    return `/${info.name.replace(/[^A-Za-z0-9_]/g, "_")}`;
+  }
+
+  // A panel section per sensor: a scan plot (from the frame) and, for the types sensors.js
+  // shows, a view of its ROS 2 channel, subscribed while the robot is selected.
+  function showSensors(info, list) {
+    for (const id of sensorViews.keys()) unsubscribe(id);
+    sensorViews.clear();
+    $("sensors").replaceChildren(...list.map((s) => {
+      const div = document.createElement("div");
+      div.className = "sensor";
+      div.append(Object.assign(document.createElement("h3"), { textContent: `${s.name} (${s.type})` }));
+      // A camera's "scan" is its frustum's edges: its image says more.
+      if (s.scan && !s.type.endsWith("_camera")) {
+        div.append(Object.assign(document.createElement("canvas"), { width: 260, height: 260, id: `scan-${s.name}` }));
+      }
+      const topic = info && window.ubotSensors.topicOf(robotNamespace(info), s, channels);
+      const view = topic && window.ubotSensors.view(s);
+      if (view) {
+        view.canvas.id = `view-${s.name}`;
+        view.topic = topic;
+        sensorViews.set(subscribe(channels.get(topic)), view);
+        div.append(view.canvas);
+      }
+      return div;
+    }));
   }
 
   // The latest scan as a polar plot: the robot at the centre, x ahead (up).
@@ -601,6 +646,8 @@
       detail: frame && frame.detail.find((d) => d.id === selected) || null,
       drawnObjects: (world ? world.static.length : 0) + (frame ? frame.objects.length : 0),
       beams: frame ? frame.beams.reduce((n, b) => n + b.e.length / 2, 0) : 0,
+      sensorViews: [...sensorViews.values()].map((v) => ({
+        id: v.canvas.id, topic: v.topic, messages: v.messages, drawn: v.drawn })),
     }),
     toScreen: (x, y) => {
       const r = canvas.getBoundingClientRect();
