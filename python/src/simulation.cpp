@@ -152,6 +152,17 @@ void bind_simulation(py::module_& m) {
           },
           py::arg("name_or_id"), py::arg("state"))
       .def(
+          "set_velocity",
+          [](const Handle& h, const py::handle& o, const py::handle& velocity) {
+            const std::vector<double> v = finite_values(velocity, "set_velocity");
+            if (v.size() != 2) {
+              throw_value_error(fmt::format(
+                  "set_velocity: expected 2 values (the kinematics frame's), got {}", v.size()));
+            }
+            h->sim().set_velocity(id_of(h, o), Eigen::Vector2d(v[0], v[1]));
+          },
+          py::arg("name_or_id"), py::arg("velocity"))
+      .def(
           "set_goals",
           [](const Handle& h, const py::handle& o, const py::handle& goals) {
             std::vector<std::vector<double>> g;

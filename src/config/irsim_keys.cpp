@@ -10,9 +10,6 @@ const std::vector<IgnoredIrsimKey>& ignored_irsim_keys() {
   constexpr std::string_view kRvoOnly =
       "read by IR-SIM's rvo behaviour only; dash does not use it (nor does IR-SIM's dash)";
   static const std::vector<IgnoredIrsimKey> keys = {
-      {KeyPlace::kWorld, "step_mode",
-       "ubot always advances the objects itself (IR-SIM's 'internal'); an outside driver "
-       "commands them through ROS 2 instead"},
       {KeyPlace::kObject, "angle_range",
        "IR-SIM keeps it in the object's info for outside planners; no behaviour reads it"},
       {KeyPlace::kObject, "vel_dim", "the velocity has the dimension of the kinematics"},

@@ -40,6 +40,18 @@ void read_fog_settings(Mapping& m, WorldSettings& w) {
   if (auto f = m.get("fog_map_resolution")) w.fog_map_resolution = f->as_positive();
 }
 
+// IR-SIM reads it stripped and in lower case ('External' is external).
+StepMode read_step_mode(const Field& f) {
+  std::string mode(f.scalar());
+  std::transform(mode.begin(), mode.end(), mode.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  mode.erase(0, mode.find_first_not_of(" \t"));
+  mode.erase(mode.find_last_not_of(" \t") + 1);
+  if (mode == "internal") return StepMode::kInternal;
+  if (mode == "external") return StepMode::kExternal;
+  f.fail(fmt::format("must be 'internal' or 'external', got '{}'", f.scalar()));
+}
+
 WorldSettings read_world_settings(const Field& field, const std::string& file,
                                   std::optional<std::uint64_t>& seed,
                                   std::vector<std::string>& warnings) {
@@ -85,6 +97,15 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
       warnings.push_back(fmt::format(
           "{}: keyboard control: robots follow their behaviours until driven; with --live (or "
           "Simulation.serve) the page selects the first robot and IR-SIM's keys drive it",
+          f->location()));
+    }
+  }
+  if (auto f = m.get("step_mode")) {
+    w.step_mode = read_step_mode(*f);
+    if (w.step_mode == StepMode::kExternal) {
+      warnings.push_back(fmt::format(
+          "{}: step_mode external: no object moves by itself; each step samples the sensors and "
+          "sets the flags where set_state (Python: Simulation.set_state, ubot.irsim) puts them",
           f->location()));
     }
   }

@@ -119,6 +119,17 @@ void World::follow_trajectory(int id, Nanos t_ns) {
 }
 
 void World::step(std::span<const Command> commands) {
+  if (model_->world.step_mode == StepMode::kExternal) {
+    if (std::any_of(commands.begin(), commands.end(),
+                    [](const Command& c) { return c.has_value(); })) {
+      throw Error(
+          fmt::format("{}: world.step_mode is external: objects are placed with set_state "
+                      "and set_velocity, not commanded",
+                      model_->file));
+    }
+    step_in_place();
+    return;
+  }
   const std::vector<Command> group = detail::group_commands(*this, state_.groups);
   std::vector<Eigen::Vector3d> before;
   if (contact_mode()) {
@@ -130,6 +141,17 @@ void World::step(std::span<const Command> commands) {
     move_object(id, external ? commands[id] : group[id]);
   }
   if (contact_mode()) solve_contacts(before);
+  ++state_.step_count;
+  for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
+  check_collisions();
+  fov_cache_.clear();
+}
+
+void World::step_in_place() {
+  for (int id = 0; id < static_cast<int>(size()); ++id) {
+    const auto& s = state_.objects[id].state;
+    state_.step_motion[id] = StepMotion(s[0], s[1], s[2]);
+  }
   ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
   check_collisions();
@@ -320,6 +342,14 @@ void World::teleport(int id, std::span<const double> state) {
   state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
   place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
   fov_cache_.clear();
+}
+
+void World::set_velocity(int id, const Eigen::Vector2d& velocity) {
+  if (!velocity.allFinite()) {
+    throw Error(fmt::format("{}: set_velocity: {}: the velocity must be finite", model_->file,
+                            model_->objects[id].name));
+  }
+  state_.objects[id].velocity = velocity;
 }
 
 void World::set_goals(int id, std::vector<std::vector<double>> goals) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
 #include "ubot/sensors/lidar2d/lidar2d.h"
 
 namespace ubot {
@@ -158,6 +159,89 @@ media:
   EXPECT_EQ(sim.media()[2].cells[0].density, 0.3);
   EXPECT_EQ(sim.media()[2].cells[0].radius, 0.5);
   EXPECT_EQ(sim.media()[2].cells[0].position, Eigen::Vector3d(5, 5, 0));
+}
+
+}  // namespace
+}  // namespace ubot
+
+namespace ubot {
+namespace {
+
+// IR-SIM's step_mode: external (issue 24): a sensor server. Behaviours and commands move
+// nothing; the caller's set_state / set_velocity are what the sensors and flags see.
+constexpr const char* kExternalWorld = R"(
+world: {step_time: 0.1, step_mode: External}
+robot:
+  - kinematics: {name: diff}
+    shape: {name: circle, radius: 0.2}
+    state: [1, 1, 0]
+    goal: [[[5, 1, 0], [8, 1, 0]]]
+    behavior: {name: dash}
+    sensors: [{name: lidar2d, range_max: 20, angle_range: 0.1, number: 1}]
+obstacle:
+  - shape: {name: rectangle, length: 1, width: 4}
+    state: [9.5, 1, 0]
+)";
+
+TEST(ExternalStepMode, NothingMovesButTimeAndTheSensorsSeeTheSetPose) {
+  Simulation sim = make_sim(kExternalWorld, 1);
+  ASSERT_EQ(sim.world().model().world.step_mode, StepMode::kExternal);
+  sim.step();
+  EXPECT_EQ(sim.world().object(0).state[0], 1.0);  // the dash behaviour did not drive it
+  EXPECT_EQ(sim.world().step_count(), 1);
+  EXPECT_NEAR(lidar(sim, 0).scan().ranges[0], 9.0 - 1.0, 1e-12);
+  const std::vector<double> pose{3.0, 1.0, 0.0};
+  sim.teleport(0, pose);
+  sim.set_velocity(0, {0.7, 0.1});
+  sim.step();
+  EXPECT_EQ(sim.world().object(0).state[0], 3.0);
+  EXPECT_EQ(sim.world().object(0).velocity, Eigen::Vector2d(0.7, 0.1));  // as set, not zeroed
+  EXPECT_NEAR(lidar(sim, 0).scan().ranges[0], 9.0 - 3.0, 1e-12);
+  EXPECT_EQ(sim.world().time_ns(), 200'000'000);
+}
+
+TEST(ExternalStepMode, ArrivalTakesTheNextWaypointAndCollisionsAreFlaggedAtTheSetPoses) {
+  Simulation sim = make_sim(kExternalWorld, 1);
+  const std::vector<double> at_first{5.0, 1.0, 0.0}, at_last{8.0, 1.0, 0.0}, inside{9.2, 1.0, 0.0};
+  sim.teleport(0, at_first);
+  sim.step();
+  EXPECT_FALSE(sim.world().object(0).arrive);  // one waypoint is left: it becomes the goal
+  EXPECT_EQ(sim.world().object(0).goals.front()[0], 8.0);
+  sim.teleport(0, at_last);
+  sim.step();
+  EXPECT_TRUE(sim.world().object(0).arrive);
+  EXPECT_TRUE(sim.world().done());
+  sim.teleport(0, inside);
+  sim.step();
+  EXPECT_TRUE(sim.world().object(0).collision);
+}
+
+TEST(ExternalStepMode, ACommandIsRefusedNamingTheFile) {
+  Simulation sim = make_sim(kExternalWorld, 1);
+  std::vector<Command> commands(sim.world().size());
+  commands[0] = Eigen::Vector2d(1.0, 0.0);
+  try {
+    sim.step(commands);
+    FAIL() << "a command in step_mode external was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("test.yaml: world.step_mode is external"),
+              std::string::npos)
+        << e.what();
+  }
+  commands[0].reset();
+  sim.step(commands);  // all unset (the CLI's bridge passes those): a step
+  EXPECT_EQ(sim.world().step_count(), 1);
+}
+
+TEST(ExternalStepMode, AnUnknownModeIsAnErrorAtItsKey) {
+  try {
+    make_sim("world: {step_mode: outside}\n");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("must be 'internal' or 'external', got 'outside'"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

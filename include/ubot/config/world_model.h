@@ -276,6 +276,11 @@ struct ObjectModel {
 enum class CollisionMode { kStop, kUnobstructed, kUnobstructedObstacles, kReactive, kContact };
 const char* collision_mode_name(CollisionMode mode);
 
+// IR-SIM's world.step_mode: `internal`, the world moves its objects each step; `external`, an
+// outside driver places them (set_state / set_velocity) and a step only samples the sensors and
+// sets the collision and arrival flags at those poses (a sensor server).
+enum class StepMode { kInternal, kExternal };
+
 struct WorldSettings {
   std::string name;
   double width = 10.0;
@@ -285,6 +290,7 @@ struct WorldSettings {
   Eigen::Vector2d offset = Eigen::Vector2d::Zero();
   CollisionMode collision_mode = CollisionMode::kStop;
   std::string control_mode = "auto";
+  StepMode step_mode = StepMode::kInternal;
   std::optional<int> contact_substeps;  // solver sub-steps per step (contact); unset: default
   // IR-SIM's fog of map (world/fog_map.h): a grid of cells the objects' lidars and fields of
   // view reveal, drawn over the pictures; it hides nothing from the sensors.

@@ -88,9 +88,11 @@ class Simulation {
   // Adds a medium provider; from the next step on it is asked for its snapshot every step.
   void add_medium_provider(std::unique_ptr<media::MediumProvider> provider);
 
-  // World::teleport and World::set_goals, with the scenes refit so the next sample sees it.
+  // World::teleport and World::set_goals, with the scenes refit so the next sample sees it;
+  // World::set_velocity.
   void teleport(int id, std::span<const double> state);
   void set_goals(int id, std::vector<std::vector<double>> goals);
+  void set_velocity(int id, const Eigen::Vector2d& velocity) { world_.set_velocity(id, velocity); }
 
   // One step; see World::step for `commands`.
   void step(std::span<const Command> commands = {});

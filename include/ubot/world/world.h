@@ -125,6 +125,10 @@ class World {
   // vector keeps the remaining entries) as a jump, not a motion: its step motion rests there.
   // Throws ubot::Error for a trajectory object (its trajectory places it) or a wrong size.
   void teleport(int id, std::span<const double> state);
+  // Sets object `id`'s velocity (IR-SIM's set_velocity; its kinematics frame: diff [v, w],
+  // omni [vx, vy], acker [v, steer]) as it is, without limits: what an outside driver reports
+  // (FMCW lidars measure it, velocity_xy reads it). The next internal step starts from it.
+  void set_velocity(int id, const Eigen::Vector2d& velocity);
   // Replaces object `id`'s remaining waypoints (IR-SIM's set_goal); each has at least x, y
   // (a missing yaw reads 0). Throws ubot::Error for a waypoint of fewer than 2 or more than 3
   // entries.
@@ -135,8 +139,13 @@ class World {
   double step_time() const { return model_->world.step_time; }
 
   // Advances one step. `commands[id]`, when given and set, drives object `id` instead of its
-  // behaviour (missing entries: behaviour).
+  // behaviour (missing entries: behaviour). In `step_mode: external` nothing moves (see
+  // step_in_place) and `commands` must hold no set command (ubot::Error).
   void step(std::span<const Command> commands = {});
+  // IR-SIM's external step: the objects stay where set_state put them (their step motions at
+  // rest), time advances, and the arrival (with the next waypoint) and collision flags are
+  // those of the poses as they are.
+  void step_in_place();
 
   // The fog of map (FogMap::enabled() false when the world has none), and its reveal after a
   // step: Simulation reveals it from the objects' lidar scans once they sampled (IR-SIM's

@@ -105,8 +105,8 @@ def _blank(text: str, spans: list) -> str:
     return "".join(chars)
 
 
-def _load_native(path: str, text: str, removals: set, seed):
-    if not removals:
+def _load_native(path: str, text: str, removals: set, seed, edited_text: bool = False):
+    if not removals and not edited_text:
         return ubot.Simulation(path, seed=seed)
     edited = _blank(text, _key_spans(text, removals))
     try:
@@ -126,10 +126,22 @@ def _in_file(err, path: str):
     return fixed
 
 
-def load(path: str, seed=None) -> LoadedWorld:
+def world_step_mode(doc) -> str:
+    """The world's step_mode as IR-SIM reads it (stripped, lower case; default internal)."""
+    world = doc.get("world") or {}
+    return str(world.get("step_mode", "internal")).strip().lower()
+
+
+def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
+    """``step_mode`` (make()'s) overrides the world's, as in IR-SIM: the native world is then
+    loaded from the file's text with world.step_mode set."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     doc = yaml.safe_load(text) or {}
+    edited = step_mode is not None and world_step_mode(doc) != step_mode
+    if edited:
+        doc["world"] = dict(doc.get("world") or {}, step_mode=step_mode)
+        text = yaml.safe_dump(doc, sort_keys=False)
     behaviors, removals = [], set()
     for role in _SECTIONS:
         for index, entry in enumerate(_entries(doc, role)):
@@ -137,7 +149,7 @@ def load(path: str, seed=None) -> LoadedWorld:
                 for plan, key in _python_behaviors(role, index, entry):
                     behaviors.append(plan)
                     removals.add((role, index, key))
-    sim = _load_native(path, text, removals, seed)
+    sim = _load_native(path, text, removals, seed, edited)
     entries = {role: _entries(doc, role) for role in _SECTIONS}
     counts = {role: [int(e.get("number", 1)) if isinstance(e, dict) else 1 for e in entries[role]]
               for role in _SECTIONS}

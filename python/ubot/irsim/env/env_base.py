@@ -37,9 +37,14 @@ class EnvBase:
         self.save_ani = save_ani
         self.ani_kwargs = dict(ani_kwargs or {})
         self.full = full
-        self._step_mode = step_mode or "internal"
-        if self._step_mode != "internal":
-            raise ValueError("ubot.irsim supports step_mode='internal' only")
+        # IR-SIM's step_mode: make()'s overrides the world's (checked as IR-SIM does: stripped,
+        # lower case). `external`: the caller places the objects (set_state, set_velocity) and
+        # env.step() only runs the sensors and the flags at those poses.
+        self._step_mode_override = None
+        if step_mode is not None:
+            self._step_mode_override = str(step_mode).strip().lower()
+            if self._step_mode_override not in ("internal", "external"):
+                raise ValueError(f"step_mode must be 'internal' or 'external', got {step_mode!r}")
         irsim_random.set_seed(seed)
         self._seed = seed
         self._world_file = path
@@ -56,7 +61,9 @@ class EnvBase:
 
     # --- loading -------------------------------------------------------------------------
     def _load(self, path: str, seed) -> None:
-        loaded = _world_prep.load(path, seed=seed)
+        loaded = _world_prep.load(path, seed=seed, step_mode=self._step_mode_override)
+        self._step_mode = _world_prep.world_step_mode({"world": loaded.world}) \
+            if self._step_mode_override is None else self._step_mode_override
         if self._live and getattr(self, "_sim", None) is not None:
             self._sim.close()  # frees the live view's port for the new world's
         self._sim = loaded.sim
@@ -104,13 +111,31 @@ class EnvBase:
             self.quit()
         if self.pause_flag:
             return
-        if action is None and not self._behaviors:
+        if self._step_mode == "external":
+            if self._has_action(action):
+                raise ValueError(
+                    "env.step(action=...) is unavailable when step_mode='external'. Update "
+                    "object states with set_state()/set_velocity(), then call env.step() "
+                    "without an action.")
+            self._sim.step(None)  # sensors and flags at the poses set; nothing moves
+        elif action is None and not self._behaviors:
             self._sim.step(None)
         else:
             commands = self._commands(action, action_id)
             self._behaviors.fill(commands)
             self._sim.step(commands or None)
         self._status = "Running"
+
+    @staticmethod
+    def _has_action(action) -> bool:
+        """IR-SIM's test: some item of the action (a list of them, or one) is not None."""
+        if action is None:
+            return False
+        if isinstance(action, dict):
+            return any(v is not None for v in action.values())
+        if isinstance(action, (list, tuple)):
+            return any(item is not None for item in action)
+        return True
 
     def _commands(self, action, action_id) -> dict:
         commands = {}

@@ -404,6 +404,14 @@ class ObjectBase:
         if init:
             self._env._initial_states[self.id] = values.copy()
 
+    def set_velocity(self, velocity=None, init: bool = False) -> None:
+        """IR-SIM's set_velocity: the object's velocity in its kinematics frame (a (2, 1)
+        column or 2 numbers; None: zero), as an outside driver reports it. ``init`` is accepted
+        (IR-SIM keeps it for reset; ubot's reset starts every object at rest)."""
+        values = np.zeros(2) if velocity is None else \
+            np.asarray(velocity, dtype=float).reshape(-1)[:2]
+        self._env._sim.set_velocity(self._native.name, values)
+
     def set_goal(self, goal=None, init: bool = False) -> None:
         """One goal [x, y(, theta)] (a list or a column), a list of goals, or None to clear."""
         self._env._sim.set_goals(self._native.name, _goal_list(goal))
