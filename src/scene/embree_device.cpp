@@ -6,6 +6,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "ubot/core/error.h"
@@ -176,6 +179,38 @@ RTCDevice new_embree_device() {
                    " does (is this libembree built without those kernels?)");
   }
   return device;
+}
+
+namespace {
+
+void record_error(void* errors, RTCError code, const char* message) {
+  auto& e = *static_cast<EmbreeErrors*>(errors);
+  std::lock_guard lock(e.mutex);
+  if (e.any.load()) return;  // keep the first one
+  e.first = "Embree error " + std::to_string(static_cast<int>(code)) + ": " +
+            (message != nullptr ? message : "");
+  e.any.store(true);
+}
+
+}  // namespace
+
+SharedDevice shared_embree_device() {
+  static std::mutex mutex;
+  static std::string made_from;                 // the UBOT_EMBREE_CONFIG value of `device`
+  static RTCDevice device = nullptr;            // the cache's reference
+  static std::deque<EmbreeErrors> error_sinks;  // one per device made; addresses stay put
+  const char* env = std::getenv(kEmbreeConfigVariable);
+  const std::string text = env != nullptr ? env : "";
+  std::lock_guard lock(mutex);
+  if (device == nullptr || text != made_from) {
+    RTCDevice made = new_embree_device();  // throws for a bad value: the cache stays as it was
+    if (device != nullptr) rtcReleaseDevice(device);  // scenes on it keep their references
+    device = made;
+    made_from = text;
+    rtcSetDeviceErrorFunction(device, record_error, &error_sinks.emplace_back());
+  }
+  rtcRetainDevice(device);
+  return {device, &error_sinks.back()};
 }
 
 }  // namespace ubot::scene::internal

@@ -9,6 +9,8 @@
 // The value is checked here first: Embree maps an unknown ISA name to SSE2 and skips unknown
 // keys without a word, so a typo would silently trace with other kernels than asked for.
 
+#include <atomic>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -41,5 +43,24 @@ int native_packet_width(RTCDevice device);
 // A new device configured from UBOT_EMBREE_CONFIG. Throws ubot::Error if the value is bad, the
 // CPU lacks the ISA it names, Embree refuses it, or the device does not use the ISA asked for.
 RTCDevice new_embree_device();
+
+// What a shared device reported through its error function, kept (the first one) until a scene
+// that uses the device throws it.
+struct EmbreeErrors {
+  std::mutex mutex;
+  std::string first;
+  std::atomic<bool> any{false};
+};
+
+// The one device every scene of the process shares while UBOT_EMBREE_CONFIG keeps its value
+// (made by new_embree_device() at first use, and again when the value changes): Embree takes a
+// thread-local key per device, and glibc has 1024 of them per process, so a device per scene
+// stopped ubot.VectorEnv at about 1,020 copies. `device` is a new reference (rtcReleaseDevice
+// it); `errors` lives as long as the process. Thread-safe.
+struct SharedDevice {
+  RTCDevice device;
+  EmbreeErrors* errors;
+};
+SharedDevice shared_embree_device();
 
 }  // namespace ubot::scene::internal

@@ -110,17 +110,14 @@ std::size_t prim_count(const GroupTables& t, PrimKind kind) {
 
 }  // namespace
 
-void Scene::Impl::on_embree_error(void* impl, RTCError code, const char* message) {
-  static_cast<const Impl*>(impl)->record_embree_error(code, message);
-}
-
 Scene::Impl::Impl() {
   // Default threading: BVH builds may use Embree's TBB workers; results do not depend on the
   // BVH's shape (exact nearest hit with a deterministic tie-break), so they stay deterministic.
   // UBOT_EMBREE_CONFIG may choose the kernels (embree_device.h); the answers do not depend on
   // them either.
-  device = internal::new_embree_device();
-  rtcSetDeviceErrorFunction(device, on_embree_error, this);
+  const internal::SharedDevice shared = internal::shared_embree_device();
+  device = shared.device;
+  errors = shared.errors;
   scene = rtcNewScene(device);
   rtcSetSceneFlags(scene, RTC_SCENE_FLAG_DYNAMIC);
   rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_LOW);
@@ -172,21 +169,13 @@ Scene::Impl::~Impl() {
   if (device != nullptr) rtcReleaseDevice(device);
 }
 
-void Scene::Impl::record_embree_error(RTCError code, const char* message) const {
-  std::lock_guard lock(error_mutex);
-  if (has_embree_error.load()) return;  // keep the first one
-  embree_error = "Embree error " + std::to_string(static_cast<int>(code)) + ": " +
-                 (message != nullptr ? message : "");
-  has_embree_error.store(true);
-}
-
 void Scene::Impl::throw_if_embree_error(const char* where) const {
-  if (!has_embree_error.load(std::memory_order_relaxed)) return;
+  if (!errors->any.load(std::memory_order_relaxed)) return;
   std::string message;
   {
-    std::lock_guard lock(error_mutex);
-    message = std::move(embree_error);
-    has_embree_error.store(false);
+    std::lock_guard lock(errors->mutex);
+    message = std::move(errors->first);
+    errors->any.store(false);
   }
   fail(message + " (in " + where + ")");
 }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "body_grid.h"
+#include "embree_device.h"
 #include "embree_api.h"
 #include "scene_tables.h"
 #include "solids.h"
@@ -64,9 +65,9 @@ struct Scene::Impl {
   ~Impl();
 
   // Throws ubot::Error if Embree reported an error since the last call.
+  // Throws what the device reported since the last check (its errors are the process's: any
+  // scene may be the one to report one).
   void throw_if_embree_error(const char* where) const;
-  void record_embree_error(RTCError code, const char* message) const;
-  static void on_embree_error(void* impl, RTCError code, const char* message);
 
   // Brings the static child scene up to date with `live` (at commit).
   void build_static();
@@ -127,9 +128,7 @@ struct Scene::Impl {
   // process.)
   tbb::task_arena serial_arena{1};
 
-  mutable std::mutex error_mutex;
-  mutable std::string embree_error;
-  mutable std::atomic<bool> has_embree_error{false};
+  internal::EmbreeErrors* errors = nullptr;  // the shared device's (embree_device.h)
 };
 
 // Inline: both cast paths call it per hit.

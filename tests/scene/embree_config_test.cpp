@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -180,6 +181,41 @@ TEST(EmbreeConfig, EveryIsaAnswersPartPacketsExactly) {
       }
     }
   }
+}
+
+// More scenes alive at once than glibc has thread-local keys (1024): with a device per scene
+// the 1,020th could not be made (a VectorEnv of 1,024 copies failed). They share one device, and
+// each still answers its own rays.
+TEST(EmbreeConfig, MoreScenesThanAProcessHasThreadKeys) {
+  using testing::cast_one, testing::circle, testing::ray2d;
+  constexpr int kScenes = 1100;
+  std::vector<std::unique_ptr<Scene>> scenes;
+  for (int i = 0; i < kScenes; ++i) {
+    auto& scene = scenes.emplace_back(std::make_unique<Scene>());
+    scene->add_body(circle(2.0 + 0.001 * i, 0.0, 0.5), false, 0);
+    scene->commit();
+  }
+  for (int i = 0; i < kScenes; i += 99) {
+    const RayHit hit = cast_one(*scenes[i], ray2d(0, 0, 1, 0));
+    ASSERT_TRUE(hit.hit()) << i;
+    EXPECT_NEAR(hit.distance, 1.5 + 0.001 * i, 1e-9) << i;
+  }
+}
+
+// A changed UBOT_EMBREE_CONFIG makes a new shared device; scenes on the old one go on.
+TEST(EmbreeConfig, AChangedConfigMakesANewSharedDevice) {
+  using testing::cast_one, testing::circle, testing::ray2d;
+  Scene before;
+  before.add_body(circle(3.0, 0.0, 1.0), false, 0);
+  before.commit();
+  {
+    ScopedConfig config("isa=sse2");
+    Scene after;
+    after.add_body(circle(3.0, 0.0, 1.0), false, 0);
+    after.commit();
+    EXPECT_NEAR(cast_one(after, ray2d(0, 0, 1, 0)).distance, 2.0, 1e-9);
+  }
+  EXPECT_NEAR(cast_one(before, ray2d(0, 0, 1, 0)).distance, 2.0, 1e-9);
 }
 
 }  // namespace
