@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "body_grid.h"
-#include "embree_device.h"
 #include "embree_api.h"
+#include "embree_device.h"
 #include "scene_tables.h"
 #include "solids.h"
 #include "ubot/scene/scene.h"
