@@ -63,15 +63,18 @@ try {
   await page.screenshot({ path: `${outdir}/live_page_sensors.png` });
 
   // Hold 'd' (turn right on the spot): IR-SIM's keys send the robot's full turn rate, no speed.
+  // The robot gets there within its acceleration limits; the test looks for it for up to 3 s
+  // (a loaded CI machine, with the sensor views drawing, can take longer than a fixed sleep).
+  const reaches = (v) => (s) => s.detail && s.detail.velocity[0] === v[0] && s.detail.velocity[1] === v[1];
   await page.keyboard.down("d");
   await sleep(700);
-  result.turning = (await state()).detail;
+  result.turning = (await until("the turn", reaches([0, -1]), 3000).catch(() => state())).detail;
   result.turnCommand = (await state()).lastCommand;
   await page.keyboard.up("d");
   // 'w': full speed ahead, no turn.
   await page.keyboard.down("w");
   await sleep(700);
-  result.forward = (await state()).detail;
+  result.forward = (await until("full speed", reaches([1.0, 0]), 3000).catch(() => state())).detail;
   await page.keyboard.up("w");
   // Space: stop. The stop holds for the robot's command_timeout (0.5 s), then its behaviour
   // takes over again, so the test looks for the stop within that time rather than after a sleep.

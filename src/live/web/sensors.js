@@ -151,6 +151,7 @@ window.ubotSensors = (() => {
   // lidar3d returns in the sensor frame, seen from a point that turns about z (drag) and
   // tilts; coloured by height. At most MAX_POINTS are drawn.
   const MAX_POINTS = 20000;
+  const HEIGHT_BANDS = 12;
 
   function pointsView() {
     const c = canvas(SIDE, SIDE);
@@ -183,18 +184,24 @@ window.ubotSensors = (() => {
       }
       const cy = Math.cos(eye.yaw), sy = Math.sin(eye.yaw), cp = Math.cos(eye.pitch), sp = Math.sin(eye.pitch);
       const k = (c.width / 2 - 8) / reach;
-      let drawn = 0;
+      // Points in HEIGHT_BANDS colours, one fill style per band: setting a style per point cost
+      // the page more than the rest of the view (and made it late for the keys).
+      const bands = Array.from({ length: HEIGHT_BANDS }, () => []);
       for (let i = 0; i < m.count; i += stride) {
         const o = i * m.pointStep;
         const x = d.getFloat32(o + fx.offset, true), y = d.getFloat32(o + fy.offset, true);
         const z = d.getFloat32(o + fz.offset, true);
-        const u = x * sy - y * cy;              // right on screen
+        const u = x * sy - y * cy;                  // right on screen
         const w = (x * cy + y * sy) * sp + z * cp;  // up on screen
         const t = zmax > zmin ? (z - zmin) / (zmax - zmin) : 0.5;
-        g.fillStyle = `hsl(${Math.round(240 - 240 * t)}, 90%, 60%)`;
-        g.fillRect(c.width / 2 + u * k, c.height / 2 - w * k, 1.5, 1.5);
-        drawn++;
+        bands[Math.min(HEIGHT_BANDS - 1, Math.floor(t * HEIGHT_BANDS))].push(c.width / 2 + u * k, c.height / 2 - w * k);
       }
+      let drawn = 0;
+      bands.forEach((xy, b) => {
+        g.fillStyle = `hsl(${Math.round(240 - (240 * b) / (HEIGHT_BANDS - 1))}, 90%, 60%)`;
+        for (let j = 0; j < xy.length; j += 2) g.fillRect(xy[j], xy[j + 1], 1.5, 1.5);
+        drawn += xy.length / 2;
+      });
       g.fillStyle = "#ccc";
       g.fillText(`${m.count} points, drag to turn`, 4, c.height - 4);
       return drawn;
