@@ -158,5 +158,6 @@ if (scenario === "channels") {
   result.parameters = parameters;
 }
 client.close();
-console.log(JSON.stringify(result));
-process.exit(0);
+// Exit once the result is written: console.log to a pipe is asynchronous, and exiting at once
+// cut the output at 64 KiB (the world's markers made it longer).
+process.stdout.write(JSON.stringify(result) + "\n", () => process.exit(0));

@@ -151,5 +151,6 @@ result.noSubprotocol = await new Promise((resolve) => {
   ws.on("open", () => resolve("open"));
   ws.on("error", () => resolve("error"));
 });
-console.log(JSON.stringify(result));
-process.exit(0);
+// Exit once the result is written: console.log to a pipe is asynchronous, and exiting at once
+// cut the output at 64 KiB (the world's markers made it longer).
+process.stdout.write(JSON.stringify(result) + "\n", () => process.exit(0));

@@ -139,9 +139,18 @@ def test_a_vector_env_serves_the_env_it_is_told_and_a_client_drives_only_that_on
     assert velocity[0] == velocity[2] == [1.0, 0.0]  # the others: the actions
     ws.send(json.dumps({"op": "subscribe",
                         "subscriptions": [{"id": 1, "channelId": channels["/ubot/frame"]}]}))
-    envs.step(actions)
-    frame = json.loads(next_message(ws, 1))
-    assert frame["step"] == envs.episode_steps(1)
+    before = envs.episode_steps(1)
+    frame = None
+    # Frames are paced (at most 30 a second of wall time): step on until one comes.
+    for _ in range(100):
+        envs.step(actions)
+        try:
+            frame = json.loads(next_message(ws, 1, timeout=0.05))
+            break
+        except TimeoutError:
+            pass
+    assert frame is not None, "no /ubot/frame for the served env's steps"
+    assert before < frame["step"] <= envs.episode_steps(1)
     ws.close()
     envs.close()
     assert envs.live_url is None
