@@ -90,7 +90,7 @@ class UbotEnv(gymnasium.Env):
         self.randomize = L.check_randomize(randomize, self.layout)
         self.observation_space = self.observer.space(self.robot_index)
         self.action_space = self._actions.space(self.robot_index)
-        self._base_seed, self._episode = None, 0
+        self._episodes = L.Episodes()
         self._frame = None  # None: reset() has not run, or the last step failed
 
     # -- Gymnasium API ---------------------------------------------------------------------
@@ -102,15 +102,7 @@ class UbotEnv(gymnasium.Env):
         spec = self.randomize
         if "randomize" in options:  # other keys are ignored (PettingZoo's test passes some)
             spec = L.check_randomize(options["randomize"], self.layout)
-        if seed is not None:
-            self._base_seed, self._episode = int(seed), 0
-        elif self._base_seed is None:
-            self._base_seed, self._episode = int(self.np_random.integers(2**63)), 0
-        else:
-            self._episode += 1
-        self.sim.reset(L.world_seed(self._base_seed, self._episode))
-        if spec:
-            L.randomize(self.sim, spec, self.np_random)
+        self._episodes.start(self.sim, seed, self.np_random, spec)
         self._frame = self._read()
         self._action = np.zeros((1, self.layout.n_robots, 2))
         self._steps = np.zeros(1, dtype=np.int64)

@@ -61,7 +61,7 @@ class UbotParallelEnv(ParallelEnv):
         self.action_spaces = {a: self._actions.space(i) for i, a in enumerate(self.possible_agents)}
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._left = {}  # agent -> why and when it left the episode
-        self._base_seed, self._episode, self._frame = None, 0, None
+        self._episodes, self._frame = L.Episodes(), None
         self.np_random, _ = seeding.np_random(None)
 
     def observation_space(self, agent):
@@ -78,14 +78,7 @@ class UbotParallelEnv(ParallelEnv):
             spec = L.check_randomize(options["randomize"], self.layout)
         if seed is not None:
             self.np_random, _ = seeding.np_random(int(seed))
-            self._base_seed, self._episode = int(seed), 0
-        elif self._base_seed is None:
-            self._base_seed, self._episode = int(self.np_random.integers(2**63)), 0
-        else:
-            self._episode += 1
-        self.sim.reset(L.world_seed(self._base_seed, self._episode))
-        if spec:
-            L.randomize(self.sim, spec, self.np_random)
+        self._episodes.start(self.sim, seed, self.np_random, spec)
         self._frame = self._read()
         self._action = np.zeros((1, self.layout.n_robots, 2))
         self._steps = np.zeros(1, dtype=np.int64)

@@ -10,7 +10,7 @@ import ubot
 
 from .frames import Frame  # noqa: F401
 
-__all__ = ['check_randomize', 'randomize', 'world_seed', 'make_core', 'load_sim',
+__all__ = ['Episodes', 'check_randomize', 'randomize', 'world_seed', 'make_core', 'load_sim',
            'RANDOMIZE_KEYS']
 
 
@@ -101,6 +101,27 @@ def randomize(sim, spec, rng):
         goals[name] = place(name, False, far)
         sim.set_state(name, start)
         sim.set_goals(name, [[goals[name][0], goals[name][1], 0.0]])
+
+
+class Episodes:
+    """The episodes of one simulation: reset(seed=S) starts over from base seed S, a reset
+    without a seed takes the next episode, and the first base seed is drawn from the env's rng."""
+
+    def __init__(self):
+        self.base, self.number = None, 0
+
+    def start(self, sim, seed, rng, spec=None):
+        """Resets ``sim`` to the next episode's world seed, then places what ``spec``
+        (check_randomize's) randomizes."""
+        if seed is not None:
+            self.base, self.number = int(seed), 0
+        elif self.base is None:
+            self.base, self.number = int(rng.integers(2**63)), 0
+        else:
+            self.number += 1
+        sim.reset(world_seed(self.base, self.number))
+        if spec:
+            randomize(sim, spec, rng)
 
 
 def world_seed(base, episode):
