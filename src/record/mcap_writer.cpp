@@ -9,29 +9,17 @@
 #include <cerrno>
 #include <cstring>
 
+#include "mcap_format.h"
 #include "output_file.h"
 #include "ubot/core/error.h"
 
 namespace ubot {
 namespace {
 
-constexpr std::uint8_t kMagic[] = {0x89, 'M', 'C', 'A', 'P', 0x30, '\r', '\n'};
 // zstd level 1: the MCAP libraries' default, fast enough to keep up with a simulation.
 constexpr int kZstdLevel = 1;
 
-enum Opcode : std::uint8_t {
-  kHeader = 0x01,
-  kFooter = 0x02,
-  kSchema = 0x03,
-  kChannel = 0x04,
-  kMessage = 0x05,
-  kChunk = 0x06,
-  kMessageIndex = 0x07,
-  kChunkIndex = 0x08,
-  kStatistics = 0x0B,
-  kSummaryOffset = 0x0E,
-  kDataEnd = 0x0F,
-};
+using namespace mcap;  // kMagic, the record opcodes
 
 // Little-endian appends in MCAP's serialisation (strings and maps with a uint32 byte length).
 template <class T>
