@@ -2,6 +2,7 @@
 // Range checks for command-line values that CLI11's own validators let through: NaN and
 // infinities pass CLI::PositiveNumber, and "-1" converts to 2^64 - 1 for an unsigned option.
 // A failed check is a CLI11 validation error: a message naming the option, exit 2.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -80,6 +81,32 @@ inline CLI::Validator whole_number_in(long long lo, long long hi) {
       },
       "INT in " + range);
 }
+
+// A finite number in [lo, hi], said the same way on every CLI11 release (see whole_number_in)
+// and without printing DBL_MAX in full, as CLI::NonNegativeNumber's message does.
+inline CLI::Validator number_in(double lo, double hi) {
+  const std::string range = fmt::format("{} to {}", lo, hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        double v = 0.0;
+        if (!detail::parse_double(s, v) || !std::isfinite(v) || v < lo || v > hi) {
+          return "expected a number from " + range + ", got '" + s + "'";
+        }
+        return {};
+      },
+      "NUMBER in " + range);
+}
+
+// A finite number ≥ 0.
+inline const CLI::Validator kFiniteNonNegative(
+    [](std::string& s) -> std::string {
+      double v = 0.0;
+      if (!detail::parse_double(s, v) || !std::isfinite(v) || v < 0.0) {
+        return "expected a finite number ≥ 0, got '" + s + "'";
+      }
+      return {};
+    },
+    "NONNEGATIVE");
 
 // `--frames`: every | none | a step count from 1 to 2^63 - 1.
 inline const CLI::Validator kFramesChoice(

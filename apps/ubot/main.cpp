@@ -2,8 +2,10 @@
 // 1 other errors.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "cli_checks.h"
 #include "load_progress.h"
@@ -44,7 +46,7 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "Run a world and write its outputs");
   run_cmd->add_option("world", run.world, "World file (IR-SIM YAML)")->required();
   run_cmd->add_option("--steps", run.steps, "Stop after N steps (default 1000)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ubot::app::whole_number_in(0, std::numeric_limits<std::int64_t>::max()));
   run_cmd->add_option("--seed", run.seed, "World seed (overrides world.seed)")
       ->check(ubot::app::kUnsigned64);
   run_cmd->add_option("--out", run.out, "Output directory (default out/<world name>)");

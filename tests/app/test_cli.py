@@ -976,7 +976,8 @@ class HostileArguments(unittest.TestCase):
             (["--seed", "-1"], "--seed: expected a whole number from 0 to 18446744073709551615, "
                                "got '-1'"),
             (["--seed", "18446744073709551616"], "--seed: expected a whole number"),
-            (["--steps", "-5"], "--steps: Value -5 not in range"),
+            (["--steps", "-5"], "--steps: expected a whole number from 0 to 9223372036854775807, "
+                                "got '-5'"),
             (["--frames", "0"], "--frames: expected 'every', 'none' or a step count"),
             (["--frames", "99999999999999999999"], "--frames: expected 'every', 'none'"),  # SIGSEGV
             (["--frames", "-3"], "--frames: expected 'every', 'none' or a step count"),
