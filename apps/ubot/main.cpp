@@ -10,6 +10,7 @@
 #include "cli_checks.h"
 #include "load_progress.h"
 #include "map_command.h"
+#include "play_command.h"
 #include "run_command.h"
 #include "sweep_command.h"
 #include "ubot/config/load_world.h"
@@ -108,6 +109,9 @@ int main(int argc, char** argv) {
   ubot::app::MapOptions map;
   CLI::App* map_cmd = ubot::app::add_map_commands(app, map);
 
+  ubot::app::PlayOptions play;
+  CLI::App* play_cmd = ubot::app::add_play_command(app, play);
+
   // Everything after `sweep`, --help included, belongs to the Python runner (docs/sweeps.md).
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep", "Run a scenario sweep on Dask (python3 -m ubot.sweep; `ubot sweep --help`)");
@@ -123,6 +127,7 @@ int main(int argc, char** argv) {
     if (*sweep_cmd) return ubot::app::run_sweep(sweep_cmd->remaining());
     if (*validate_cmd) return validate(validate_world, validate_memory_limit, validate_progress);
     if (*map_cmd) return ubot::app::run_map_command(map);
+    if (*play_cmd) return ubot::app::run_play(play);
     if (run.out.empty()) {
       run.out = (std::filesystem::path("out") / std::filesystem::path(run.world).stem()).string();
     }

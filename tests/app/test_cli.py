@@ -499,6 +499,24 @@ class Errors(unittest.TestCase):
             with self.subTest(args=args):
                 self.assertEqual(run(*args, check=False).returncode, 2)
 
+    def test_play_refuses_what_it_cannot_replay_before_serving(self):
+        # Each of these exits 2 at once, naming what is wrong; none prints "live view at".
+        readme = os.path.join(ROOT, "README.md")
+        cases = [(["play", "/nonexistent/run.mcap"], "/nonexistent/run.mcap: cannot be read"),
+                 (["play", readme], f"{readme}: byte 0: not an MCAP file"),
+                 (["play", readme, "--speed", "2000"],
+                  "--speed: expected a number from 0 to 1000, got '2000'"),
+                 (["play", readme, "--start", "-1"],
+                  "--start: expected a finite number ≥ 0, got '-1'"),
+                 (["play", readme, "--live", "192.0.2.1:8765"], "give it a token"),
+                 (["play"], "recording is required")]
+        for args, message in cases:
+            with self.subTest(args=args):
+                r = run(*args, check=False)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertNotIn("live view at", r.stdout)
+
     def test_unwritable_output_exits_nonzero(self):
         r = run("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--out", "/proc/ubot-out",
                 check=False)
