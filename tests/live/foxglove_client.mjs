@@ -9,6 +9,9 @@
 //     also list the recording's channels (topic, schema name, schema text) to compare with.
 //   scenario "teleop": drive /rover/cmd_vel for 1.5 s, then stop; report rover's odometry.
 //   scenario "control": pause, single steps and speed through the server's parameters.
+//   scenario "replay" (the server is `ubot play MCAP`): every message received is the
+//     recording's, byte for byte at its log time; pause, seek (with the channels' state at the
+//     new time sent at once) and speed; commands and bad seeks get status messages.
 import { readFileSync } from "node:fs";
 import wsProtocol from "@foxglove/ws-protocol";
 import { parse } from "@foxglove/rosmsg";
@@ -65,6 +68,13 @@ client.on("message", ({ subscriptionId, timestamp, data }) => {
   const entry = (seen[c.topic] ??= { count: 0, schemaName: c.schemaName, first: null });
   entry.count++;
   entry.timestamp = Number(timestamp);
+  if (recording && c.topic !== "/ubot/playback") {
+    const recorded = recording.get(`${c.topic} ${timestamp}`);
+    if (!recorded) entry.unrecorded = (entry.unrecorded || 0) + 1;
+    else if (!recorded.some((r) => Buffer.compare(Buffer.from(bytes), r) === 0)) entry.different = (entry.different || 0) + 1;
+  }
+  if (c.topic === "/ubot/playback") entry.playback = message;
+  if (c.topic === "/clock") entry.clock = Number(message.clock.sec) + Number(message.clock.nanosec) * 1e-9;
   if (!entry.first) entry.first = c.topic === "/ubot/world" ? { name: message.name } : plain(message);
   entry.last = c.topic.endsWith("/odom") ? plain(message) :
     c.topic === "/ubot/frame" ? { step: message.step, paused: message.paused, t: message.t } : null;
@@ -84,6 +94,23 @@ function subscribeTo(filter) {
   }
 }
 
+// The recording's messages by "topic log_time" (an IMU has several per step: a list).
+let recording = null;
+function mcapMessages(path) {
+  const reader = new McapStreamReader();
+  reader.append(new Uint8Array(readFileSync(path)));
+  const topics = new Map();
+  const out = new Map();
+  for (let record; (record = reader.nextRecord()); ) {
+    if (record.type === "Channel") topics.set(record.id, record.topic);
+    if (record.type !== "Message") continue;
+    const key = `${topics.get(record.channelId)} ${record.logTime}`;
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(Buffer.from(record.data));
+  }
+  return out;
+}
+
 function mcapChannels(path) {
   const reader = new McapStreamReader();
   reader.append(new Uint8Array(readFileSync(path)));
@@ -100,6 +127,7 @@ function mcapChannels(path) {
   return out;
 }
 
+if (scenario === "replay") recording = mcapMessages(mcapPath);
 await waitFor(() => serverInfo && channels.size > 0, "serverInfo and advertise");
 await sleep(200);  // channels made at the first step arrive in later advertise messages
 const result = { serverInfo, statuses };
@@ -156,6 +184,39 @@ if (scenario === "channels") {
   client.getParameters([], "all");
   await sleep(200);
   result.parameters = parameters;
+}
+if (scenario === "replay") {
+  result.channels = [...channels.values()].map(({ id, ...c }) => c);
+  result.mcap = mcapChannels(mcapPath);
+  subscribeTo(() => true);
+  const playback = () => seen["/ubot/playback"]?.playback;
+  await waitFor(() => playback() && seen["/clock"], "the playback and its clock");
+  // Paused before the recording's end (4 s at 1x): the clock stands still.
+  client.setParameters([{ name: "/ubot/paused", value: true }], "pause");
+  await waitFor(() => playback().paused, "paused");
+  await sleep(200);
+  const pausedAt = [seen["/clock"].clock, seen["/clock"].count];
+  await sleep(600);
+  result.paused = { before: pausedAt, after: [seen["/clock"].clock, seen["/clock"].count],
+                    t: playback().t };
+  // Seek while paused: each subscribed channel's latest message at or before 1.5 s comes at once.
+  const counts = Object.fromEntries(Object.entries(seen).map(([t, e]) => [t, e.count]));
+  client.setParameters([{ name: "/ubot/seek", value: 1.5 }], "seek");
+  await waitFor(() => playback().t === 1.5, "the seek");
+  await sleep(300);
+  result.seek = { clock: seen["/clock"].clock, t: playback().t,
+                  backfilled: Object.keys(seen).filter((t) => seen[t].count > (counts[t] ?? 0)) };
+  // Bad input: a seek past the end, a speed out of range, a command.
+  client.setParameters([{ name: "/ubot/seek", value: 99 }], "bad seek");
+  client.setParameters([{ name: "/ubot/speed", value: -1 }], "bad speed");
+  const cmd = client.advertise({ topic: "/rover/cmd_vel", encoding: "json", schemaName: "geometry_msgs/msg/Twist" });
+  client.sendMessage(cmd, new TextEncoder().encode(JSON.stringify({ linear: { x: 1, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } })));
+  // As fast as possible to the end, where it pauses.
+  client.setParameters([{ name: "/ubot/speed", value: 0 }, { name: "/ubot/paused", value: false }], "max");
+  await waitFor(() => playback().paused && playback().t === playback().end, "the end", 10000);
+  result.end = { playback: playback(), clock: seen["/clock"].clock };
+  result.seen = Object.fromEntries(Object.entries(seen).map(([t, e]) =>
+    [t, { count: e.count, unrecorded: e.unrecorded || 0, different: e.different || 0 }]));
 }
 client.close();
 // Exit once the result is written: console.log to a pipe is asynchronous, and exiting at once

@@ -4,32 +4,12 @@
 // Prints what it saw as JSON for run_live_tests.py; throws (exit 1) when the page fails.
 //
 // usage: node page_test.mjs URL OUTDIR
-import { chromium } from "playwright-core";
+import { openPage, sleep } from "./browser.mjs";
 
 const [url, outdir] = process.argv.slice(2);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox"],
-});
 const result = { errors: [], requests: [] };
+const { browser, page, state, until } = await openPage(url, result);
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-  page.on("pageerror", (e) => result.errors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") result.errors.push(m.text()); });
-  page.on("request", (r) => result.requests.push(r.url()));
-  await page.goto(url);
-  const state = () => page.evaluate(() => window.ubotLive.state());
-  const until = async (what, test, ms = 10000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const s = await state();
-      if (test(s)) return s;
-      if (Date.now() > end) throw new Error(`page: timed out waiting for ${what}: ${JSON.stringify(s)}`);
-      await sleep(50);
-    }
-  };
   await until("frames", (s) => s.connected && s.world && s.frames >= 5);
   // What the canvas shows: pixels that are not the white background, and the rover's colour.
   result.canvas = await page.evaluate(() => {

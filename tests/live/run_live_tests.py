@@ -13,6 +13,10 @@ usage: run_live_tests.py --ubot PATH --npm-dir DIR --out DIR SCENARIO
             IR-SIM's keys, pauses and steps; screenshots in --out
   hostile   malformed and oversized frames, a publish flood, 200 connections, a client that never
             reads, a slow-loris request: the run goes on, memory stays bounded
+  replay    `ubot play RECORDING`: the recording's channels byte for byte at their times, pause,
+            seek and speed as parameters, commands refused; a bad file: exit 2 naming it
+  replay_page  the page over `ubot play` in Chromium: draws the recorded world, selects a robot,
+            shows its sensors, pauses and seeks; screenshots in --out
   access    loopback by default; another address needs a token (exit 2 before listening without
             one; 401 without it on the page and the WebSocket); a port in use: exit 2 naming it;
             Ctrl-C: exit 130 with the MCAP closed
@@ -66,15 +70,17 @@ class LiveRun:
     """`ubot run --live 127.0.0.1:0` in the background; the URL from its first line."""
 
     def __init__(self, ubot, out, *extra, address="127.0.0.1:0", env=None):
-        self.proc = subprocess.Popen(
-            [ubot, "run", WORLD, "--live", address, "--out", out, "--quiet", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self._start([ubot, "run", WORLD, "--live", address, "--out", out, "--quiet", *extra], env)
+
+    def _start(self, command, env=None):
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env=env)
         RUNNING.append(self.proc)
         line = self.proc.stdout.readline()
         m = re.match(r"live view at (http://([^/]+):(\d+)/\S*)", line)
         if not m:
             self.proc.kill()
-            fail(f"ubot run --live printed {line!r}, not 'live view at URL'; stderr:\n"
+            fail(f"{' '.join(command[:2])} printed {line!r}, not 'live view at URL'; stderr:\n"
                  f"{self.proc.stderr.read()}")
         self.url, self.host, self.port = m.group(1), m.group(2), int(m.group(3))
         self.ws = f"ws://{self.host}:{self.port}/"
@@ -87,6 +93,23 @@ class LiveRun:
             self.proc.kill()
             fail("ubot did not end within 20 s of SIGINT")
         return code, self.proc.stderr.read()
+
+
+class PlayRun(LiveRun):
+    """`ubot play RECORDING --live 127.0.0.1:0` in the background."""
+
+    def __init__(self, ubot, recording, *extra):
+        self._start([ubot, "play", recording, "--live", "127.0.0.1:0", *extra])
+        self.summary = self.proc.stdout.readline()
+
+
+def record(a, name, steps, compression="zstd"):
+    """A recording of the live world, for the replay scenarios."""
+    mcap = os.path.join(a.out, f"{name}.mcap")
+    subprocess.run([a.ubot, "run", WORLD, "--steps", str(steps), "--mcap", mcap,
+                    "--mcap-compression", compression, "--out", os.path.join(a.out, name),
+                    "--quiet", "--frames", "none"], check=True)
+    return mcap
 
 
 def node(npm_dir, script, *args, timeout=120):
@@ -234,6 +257,82 @@ def scenario_hostile(a):
     print("ok: hostile clients get status messages or are dropped; the run and others go on")
 
 
+def scenario_replay(a):
+    # Uncompressed, so that the client can compare bytes with @mcap/core alone (it has no zstd);
+    # reading zstd chunks is McapReaderCompression's, and replay_page replays a zstd recording.
+    mcap = record(a, "recorded", 80, compression="none")  # 4 s of simulation time
+    run = PlayRun(a.ubot, mcap)
+    check(re.match(r"playing .*recorded\.mcap: \d+ messages on \d+ channels, 0\.000 … 4\.000 s",
+                   run.summary), f"the summary line: {run.summary!r}")
+    r = node(a.npm_dir, "foxglove_client.mjs", run.ws, "foxglove.websocket.v1", "replay", mcap)
+    code, stderr = run.stop()
+    check(code == 130 and "replay stopped" in stderr, f"SIGINT: exit {code}: {stderr}")
+    live = {c["topic"]: c for c in r["channels"]}
+    for c in r["mcap"]:
+        check(c["topic"] in live, f"the recording's {c['topic']} is not served")
+        for key in ("encoding", "schemaName", "schemaEncoding", "schema"):
+            check(live[c["topic"]][key] == c[key], f"{c['topic']}: {key} differs from the file's")
+    check(set(live) - {c["topic"] for c in r["mcap"]} == {"/ubot/playback"},
+          f"channels beyond the recording's: {set(live)}")
+    seen = r["seen"]
+    for topic in live:
+        check(seen.get(topic, {}).get("count", 0) > 0, f"nothing received on {topic}")
+    for topic, e in seen.items():
+        check(e["unrecorded"] == 0 and e["different"] == 0,
+              f"{topic}: {e['unrecorded']} messages at times the file has none, "
+              f"{e['different']} with other bytes than the file's")
+    before, after = r["paused"]["before"], r["paused"]["after"]
+    check(before == after and r["paused"]["t"] < 4.0, f"the clock moved while paused: {r['paused']}")
+    seek = r["seek"]
+    check(abs(seek["clock"] - 1.5) < 1e-9 and seek["t"] == 1.5,
+          f"after seeking to 1.5 s: /clock {seek['clock']}, playback t {seek['t']}")
+    check({"/clock", "/tf", "/rover/odom", "/rover/scan", "/ubot/markers"} <= set(seek["backfilled"]),
+          f"the channels' state at 1.5 s was not sent on the seek: {seek['backfilled']}")
+    end = r["end"]
+    check(end["playback"]["t"] == 4.0 and abs(end["clock"] - 4.0) < 1e-9,
+          f"at max speed it did not pause at the end: {end}")
+    statuses = " | ".join(s["message"] for s in r["statuses"])
+    for expected in ("must be a time in the recording", "/ubot/speed: must be a number",
+                     "a recording takes no commands"):
+        check(expected in statuses, f"no status saying {expected!r}: {statuses}")
+    # A damaged file: exit 2 naming it, before anything listens.
+    bad = os.path.join(a.out, "bad.mcap")
+    with open(bad, "wb") as f:
+        f.write(b"\x89MCAP0\r\n" + b"\x01" + (1 << 40).to_bytes(8, "little"))
+    p = subprocess.run([a.ubot, "play", bad, "--live", "127.0.0.1:0"], capture_output=True,
+                       text=True, timeout=30)
+    check(p.returncode == 2 and "bad.mcap" in p.stderr and "live view at" not in p.stdout,
+          f"a damaged recording: exit {p.returncode}: {p.stderr}")
+    print("ok: ubot play serves the recording's channels byte for byte at their times; pause, "
+          "seek (with the state at the new time) and speed; commands and bad values refused")
+
+
+def scenario_replay_page(a):
+    mcap = record(a, "recorded", 80)
+    run = PlayRun(a.ubot, mcap, "--loop")
+    r = node(a.npm_dir, "replay_page_test.mjs", run.url, a.out, timeout=180)
+    run.stop()
+    check(not r["errors"], f"the page reported errors: {r['errors']}")
+    outside = [u for u in r["requests"] if not u.startswith(f"http://{run.host}:{run.port}/")
+               and not u.startswith("ws://")]
+    check(not outside, f"the page asked for something its server does not serve: {outside}")
+    d = r["drawn"]
+    check({"/ubot/markers/static", "/ubot/markers", "/ubot/trajectories"} <= set(d["markerTopics"])
+          and d["robots"] == 2 and d["scans"] >= 1, f"what the page drew: {d}")
+    check(r["canvas"]["painted"] > 2000 and r["seekVisible"], f"the canvas: {r['canvas']}")
+    check(r["selected"] == "/rover" and {"pose", "velocity"} <= set(r["panel"]["rows"]) and
+          r["panel"]["scanPlots"], f"the selected rover's panel: {r['panel']}")
+    topics = sorted(v["topic"] for v in r["sensorViews"])
+    check(topics == ["/rover/depth_camera_0/image_raw", "/rover/imu", "/rover/points",
+                     "/rover/rgb_camera_0/image_raw"], f"the rover's sensor views: {topics}")
+    check(r["seek"]["t"] == 1 and r["seek"]["paused"] and "t = 1.00 s" in r["seek"]["clock"],
+          f"the seek bar: {r['seek']}")
+    for name in ("replay_page.png", "replay_page_selected.png"):
+        check(os.path.getsize(os.path.join(a.out, name)) > 10000, f"screenshot {name} is empty")
+    print(f"ok: the page draws a recording's world, selects the rover, shows its sensors and "
+          f"seeks (screenshots in {a.out})")
+
+
 def http_status(url):
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
@@ -295,14 +394,15 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--isolated", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("scenario", choices=["channels", "teleop", "control", "page", "hostile",
-                                        "access"])
+                                        "access", "replay", "replay_page"])
     a = p.parse_args()
     if not a.isolated:
         # Network first (npm), then the scenario with loopback only.
-        for script in ("foxglove_client.mjs", "page_test.mjs", "hostile.mjs"):
+        for script in ("foxglove_client.mjs", "page_test.mjs", "hostile.mjs", "browser.mjs",
+                       "replay_page_test.mjs"):
             npm_readers.install(a.npm_dir, PACKAGES, os.path.join(HERE, script),
                                 "run the live view's clients")
-        if a.scenario == "page" and not os.path.exists("/usr/bin/chromium"):
+        if a.scenario in ("page", "replay_page") and not os.path.exists("/usr/bin/chromium"):
             fail("the page test needs Debian's Chromium at /usr/bin/chromium "
                  "(scripts/install-deps.sh test installs it)")
         os.makedirs(a.out, exist_ok=True)

@@ -4,7 +4,9 @@
 // pause / step / speed as the server's parameters, the selected robot's cmd_vel (a JSON
 // geometry_msgs/msg/Twist on its topic, as Foxglove's Teleop panel sends one), the selection
 // on /ubot/select; the selected robot's camera images, IMU traces and 3D lidar points from its
-// ROS 2 channels (sensors.js). Standard web APIs only; no library, no network beyond the server.
+// ROS 2 channels (sensors.js). When the server is `ubot play` (it advertises /ubot/playback) the
+// page shows the recording instead (replay.js): its markers, grid, scans and robots, with a seek
+// bar. Standard web APIs only; no library, no network beyond the server.
 "use strict";
 (() => {
   const params = new URLSearchParams(location.search);
@@ -38,6 +40,7 @@
   let lastCommand = null;           // the latest Twist sent, for the tests
   let commandsSent = 0;
   let lastStatus = "";
+  let replay = null;                // replay.js's state, when the server plays a recording
   const view = { cx: 0, cy: 0, scale: 40, fitted: false };
   let dirty = true;
 
@@ -76,6 +79,8 @@
           channels.set(channel.topic, channel);
           if (channel.topic === "/ubot/world" || channel.topic === "/ubot/frame") subscribe(channel);
         }
+        if (!replay && channels.has("/ubot/playback")) startReplay();
+        else if (replay) for (const channel of message.channels) subscribeReplay(channel);
         break;
       case "unadvertise":
         for (const [topic, c] of channels) if (message.channelIds.includes(c.id)) channels.delete(topic);
@@ -115,6 +120,12 @@
       return;
     }
     const topic = subscriptions.get(subscription);
+    if (replay) {
+      if (topic === "/ubot/playback") setPlayback(JSON.parse(decoder.decode(new Uint8Array(buffer, 13))));
+      else if (channels.has(topic)) replay.onMessage(topic, channels.get(topic).schemaName, new Uint8Array(buffer, 13));
+      dirty = true;
+      return;
+    }
     const message = JSON.parse(decoder.decode(new Uint8Array(buffer, 13)));
     if (topic === "/ubot/world") setWorld(message);
     else if (topic === "/ubot/frame") setFrame(message);
@@ -197,10 +208,95 @@
     return { canvas: off, min: r.min, max: r.max };
   }
 
+  // ---- a recording (ubot play) ---------------------------------------------------------------
+  function startReplay() {
+    replay = window.ubotReplay.create();
+    $("seek").hidden = false;
+    $("step").hidden = true;
+    $("joystick").hidden = true;
+    $("hint").textContent = "A recording (ubot play): click a robot to see its odometry, scans and " +
+      "sensors; drag the bar to seek.";
+    for (const channel of channels.values()) subscribeReplay(channel);
+  }
+
+  function subscribeReplay(channel) {
+    const wanted = channel.topic === "/ubot/playback" || replay.wants(channel.schemaName);
+    if (wanted && ![...subscriptions.values()].includes(channel.topic)) subscribe(channel);
+  }
+
+  function setPlayback(p) {
+    replay.setPlayback(p);
+    $("world-name").textContent = `replay: ${p.file.split("/").pop()}`;
+    $("world-name").title = p.file;
+    $("play").textContent = p.paused ? "play" : "pause";
+    const seek = $("seek");
+    seek.min = String(p.start);
+    seek.max = String(p.end);
+    if (!seek.matches(":active")) seek.value = String(p.t);
+    $("clock").textContent = `t = ${p.t.toFixed(2)} s (${p.start.toFixed(2)} … ${p.end.toFixed(2)}) · ` +
+      `${p.speed === 0 ? "max" : `${p.speed}×`}${p.paused ? " · paused" : ""}`;
+    updatePanel();
+  }
+
+  // The selected robot's panel: its odometry, a polar plot per scan, and the sensor views of
+  // its other channels (sensors.js), subscribed while it is selected.
+  const REPLAY_VIEWS = { "sensor_msgs/msg/Image": "rgb_camera", "sensor_msgs/msg/Imu": "imu",
+    "sensor_msgs/msg/PointCloud2": "lidar3d" };
+
+  function updateReplayPanel() {
+    const o = selected !== null ? replay.odom(selected) : null;
+    $("sel-name").textContent = selected !== null ? `${selected} (recorded robot)` : "nothing selected";
+    const rows = o ? [["pose", [o.x, o.y, o.yaw].map(fmt).join(", ")],
+      ["velocity", [o.vx, o.vy, o.wz].map(fmt).join(", ")],
+      ["stamp", `${o.header.sec}.${String(o.header.nanosec).padStart(9, "0")}`]] : [];
+    $("sel-state").replaceChildren(...rows.map(([k, v]) => {
+      const tr = document.createElement("tr");
+      tr.append(Object.assign(document.createElement("td"), { textContent: k }),
+        Object.assign(document.createElement("td"), { textContent: String(v) }));
+      return tr;
+    }));
+    const prefix = selected === null ? null : `${selected === "/" ? "" : selected}/`;
+    const topics = prefix === null ? [] : [...channels.values()].filter((c) => c.topic.startsWith(prefix) &&
+      (c.schemaName === "sensor_msgs/msg/LaserScan" || c.schemaName in REPLAY_VIEWS));
+    const sensors = $("sensors");
+    const wanted = topics.map((c) => c.topic).join("|");
+    if (sensors.dataset.names !== wanted) {
+      sensors.dataset.names = wanted;
+      for (const id of sensorViews.keys()) unsubscribe(id);
+      sensorViews.clear();
+      sensors.replaceChildren(...topics.map((c) => {
+        const div = document.createElement("div");
+        div.className = "sensor";
+        const name = c.topic.slice(prefix.length);
+        div.append(Object.assign(document.createElement("h3"), { textContent: `${name} (${c.schemaName})` }));
+        if (c.schemaName === "sensor_msgs/msg/LaserScan") {
+          div.append(Object.assign(document.createElement("canvas"), { width: 260, height: 260, id: `scan-${name}` }));
+        } else {
+          const view = window.ubotSensors.view({ type: REPLAY_VIEWS[c.schemaName] });
+          view.canvas.id = `view-${name}`;
+          view.topic = c.topic;
+          sensorViews.set(subscribe(c), view);
+          div.append(view.canvas);
+        }
+        return div;
+      }));
+    }
+    for (const c of topics) {
+      const scan = c.schemaName === "sensor_msgs/msg/LaserScan" && replay.scan(c.topic);
+      if (!scan) continue;
+      const polar = [];
+      scan.ranges.forEach((r, i) => {
+        if (Number.isFinite(r) && r < scan.rangeMax) polar.push(scan.angleMin + i * scan.increment, r);
+      });
+      drawScan($(`scan-${c.topic.slice(prefix.length)}`), polar);
+    }
+  }
+
   // ---- view ----------------------------------------------------------------------------------
   function fit() {
-    if (!world) return;
-    const [x, y, w, h] = world.bounds;
+    const bounds = replay ? replay.bounds() : world && world.bounds;
+    if (!bounds) return;
+    const [x, y, w, h] = bounds;
     view.cx = x + w / 2;
     view.cy = y + h / 2;
     view.scale = Math.min(canvas.width / w, canvas.height / h) * 0.95;
@@ -346,6 +442,11 @@
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = "#fff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
+    if (replay) {
+      if (!view.fitted) fit();
+      replay.draw(ctx, { sx, sy, scale: view.scale }, selected);
+      return;
+    }
     if (!world) return;
     const [bx, by, bw, bh] = world.bounds;
     ctx.strokeStyle = "#999";
@@ -424,6 +525,11 @@
 
   function select(id) {
     selected = id;
+    if (replay) {  // a recording's robot, by namespace: nothing to tell the server
+      updatePanel();
+      dirty = true;
+      return;
+    }
     publish("/ubot/select", "ubot/Select", { ids: id === null ? [] : [id] });
     updatePanel();
     dirty = true;
@@ -432,6 +538,7 @@
   const fmt = (v) => (typeof v === "number" ? v.toFixed(3) : String(v));
 
   function updatePanel() {
+    if (replay) { updateReplayPanel(); return; }
     const info = world && selected !== null ? world.objects[selected] : null;
     $("sel-name").textContent = info ? `${info.name} (${info.role}, ${info.kinematics})` :
       "nothing selected";
@@ -577,7 +684,7 @@
       event.preventDefault();
     } else if (key === "p") {
       $("play").click();
-    } else if (key === "n") {
+    } else if (key === "n" && !replay) {
       $("step").click();
     }
   });
@@ -604,7 +711,11 @@
   });
 
   // ---- controls, pan and zoom ----------------------------------------------------------------
-  $("play").addEventListener("click", () => setParameter("/ubot/paused", !(frame && frame.paused)));
+  $("play").addEventListener("click", () => {
+    const playback = replay && replay.playback();
+    setParameter("/ubot/paused", replay ? !(playback && playback.paused) : !(frame && frame.paused));
+  });
+  $("seek").addEventListener("change", (e) => setParameter("/ubot/seek", Number(e.target.value)));
   $("step").addEventListener("click", () => setParameter("/ubot/step", 1));
   $("speed").addEventListener("change", (e) => setParameter("/ubot/speed", Number(e.target.value)));
 
@@ -623,7 +734,10 @@
     }
   });
   canvas.addEventListener("mouseup", (e) => {
-    if (drag && !drag.moved) select(objectAt(wx(e.offsetX), wy(e.offsetY)));
+    if (drag && !drag.moved) {
+      const x = wx(e.offsetX), y = wy(e.offsetY);
+      select(replay ? replay.robotAt(x, y, Math.max(0.5, 12 / view.scale)) : objectAt(x, y));
+    }
     drag = null;
   });
   canvas.addEventListener("wheel", (e) => {
@@ -646,6 +760,7 @@
       detail: frame && frame.detail.find((d) => d.id === selected) || null,
       drawnObjects: (world ? world.static.length : 0) + (frame ? frame.objects.length : 0),
       beams: frame ? frame.beams.reduce((n, b) => n + b.e.length / 2, 0) : 0,
+      replay: replay ? replay.state() : null,
       sensorViews: [...sensorViews.values()].map((v) => ({
         id: v.canvas.id, topic: v.topic, messages: v.messages, drawn: v.drawn })),
     }),
@@ -653,6 +768,8 @@
       const r = canvas.getBoundingClientRect();
       return { x: r.left + sx(x), y: r.top + sy(y) };
     },
+    // A recorded robot's latest odometry (replay), by namespace.
+    odom: (ns) => (replay ? replay.odom(ns) : null),
     pose: (id) => {
       const o = frame && frame.objects.find((x) => x.id === id);
       return o && o.pose ? o.pose : null;

@@ -15,6 +15,9 @@ window.ubotSensors = (() => {
     }
     align(n) { this.at += (n - ((this.at - 4) % n)) % n; }
     u8() { return this.data.getUint8(this.at++); }
+    i8() { return this.data.getInt8(this.at++); }
+    f32() { this.align(4); const v = this.data.getFloat32(this.at, true); this.at += 4; return v; }
+    f32s(n) { const out = []; for (let i = 0; i < n; i++) out.push(this.f32()); return out; }
     u32() { this.align(4); const v = this.data.getUint32(this.at, true); this.at += 4; return v; }
     i32() { this.align(4); const v = this.data.getInt32(this.at, true); this.at += 4; return v; }
     f64() { this.align(8); const v = this.data.getFloat64(this.at, true); this.at += 8; return v; }
@@ -222,6 +225,7 @@ window.ubotSensors = (() => {
   };
 
   return {
+    Cdr,  // for replay.js
     // The topic a sensor publishes on (ros2.md's naming: a camera always under its own name, a
     // robot's second sensor of a kind too, its first at <ns>/<suffix>), among `topics`
     // (advertised); null for a sensor type without a view here or a topic not advertised.
