@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace ubot {
 
@@ -70,6 +71,40 @@ char* write_double(char* p, double v) {
 void JsonWriter::append_double(double v) {
   char buffer[kMaxDoubleChars];
   out_.append(buffer, write_double(buffer, v));
+}
+
+JsonWriter& JsonWriter::value_rounded(double v, int decimals) {
+  static constexpr std::int64_t kPowers[] = {1,      10,      100,      1000,      10000,
+                                             100000, 1000000, 10000000, 100000000, 1000000000};
+  if (decimals < 0 || decimals > 9) throw std::invalid_argument("value_rounded: decimals 0 … 9");
+  const std::int64_t unit = kPowers[decimals];
+  const double scaled = std::round(v * static_cast<double>(unit));
+  // Beyond 2^53 the scaled value is no longer a whole number of units (and may overflow).
+  if (!(std::abs(scaled) < 9007199254740992.0)) return value(scaled / static_cast<double>(unit));
+  separate();
+  const std::int64_t n = static_cast<std::int64_t>(scaled);
+  const std::uint64_t magnitude = static_cast<std::uint64_t>(n < 0 ? -n : n);
+  char buffer[32];
+  char* p = buffer;
+  if (n < 0) *p++ = '-';
+  p = std::to_chars(p, buffer + sizeof(buffer), magnitude / unit).ptr;
+  std::uint64_t fraction = magnitude % unit;
+  if (fraction != 0) {
+    int digits = decimals;
+    while (fraction % 10 == 0) {
+      fraction /= 10;
+      --digits;
+    }
+    *p++ = '.';
+    char* const end = p + digits;
+    for (char* q = end; q > p;) {
+      *--q = static_cast<char>('0' + fraction % 10);
+      fraction /= 10;
+    }
+    p = end;
+  }
+  out_.append(buffer, p);
+  return *this;
 }
 
 template <typename T, typename Write>

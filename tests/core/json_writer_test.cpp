@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,49 @@ TEST(JsonWriter, DoublesRoundTripExactly) {
   JsonWriter w;
   w.value(5.0);
   EXPECT_EQ(w.str(), "5");
+}
+
+TEST(JsonWriter, RoundedValuesArePlainDecimals) {
+  const auto text = [](double v, int decimals) {
+    JsonWriter w;
+    w.value_rounded(v, decimals);
+    return w.str();
+  };
+  EXPECT_EQ(text(2.5, 5), "2.5");
+  EXPECT_EQ(text(-0.000123, 5), "-0.00012");
+  EXPECT_EQ(text(3.0000001, 5), "3");
+  EXPECT_EQ(text(-0.000001, 5), "0");
+  EXPECT_EQ(text(0.00001, 5), "0.00001");  // value(double) writes "1e-05"
+  EXPECT_EQ(text(-12.345678, 0), "-12");
+  EXPECT_EQ(text(1.5, 9), "1.5");
+  EXPECT_EQ(text(std::nan(""), 5), "null");
+  EXPECT_EQ(text(std::numeric_limits<double>::infinity(), 5), "null");
+  // Beyond 2^53 units: value(double)'s form of the rounded value.
+  EXPECT_EQ(std::strtod(text(1e300, 5).c_str(), nullptr), std::round(1e300 * 1e5) / 1e5);
+  EXPECT_NE(text(1e300, 5).find('e'), std::string::npos);
+  EXPECT_THROW(text(1.0, 10), std::invalid_argument);
+}
+
+TEST(JsonWriter, RoundedValuesReadBackAsTheRoundedDouble) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> position(-2000.0, 2000.0);
+  std::uniform_int_distribution<int> exponent(-8, 9);
+  for (int i = 0; i < 100000; ++i) {
+    const double v = position(rng) * std::pow(10.0, exponent(rng) - 3);
+    for (const int decimals : {0, 3, 5, 9}) {
+      JsonWriter w;
+      w.value_rounded(v, decimals);
+      const std::string& s = w.str();
+      const double unit = std::pow(10.0, decimals);
+      const double expected = std::round(v * unit) / unit;
+      ASSERT_EQ(std::strtod(s.c_str(), nullptr), expected == 0 ? 0.0 : expected)
+          << v << " to " << decimals << " places: " << s;
+      if (std::abs(v * unit) < 9e15) {
+        ASSERT_EQ(s.find_first_of("eE"), std::string::npos) << s;
+        ASSERT_TRUE(s.find('.') == std::string::npos || s.back() != '0') << s;
+      }
+    }
+  }
 }
 
 TEST(JsonWriter, NonFiniteBecomesNull) {

@@ -39,6 +39,11 @@ class JsonWriter {
   JsonWriter& value(std::string_view v);
   JsonWriter& value(const char* v) { return value(std::string_view(v)); }
   JsonWriter& null();
+  // v rounded to `decimals` (0 … 9) places, in plain decimal notation with no trailing zeros
+  // ("2.5", "-0.00012", "3"): the number round(v · 10^decimals) / 10^decimals reads back as,
+  // written by the integer formatter, several times faster than value(double). For positions
+  // shown on a screen (the live page); null for non-finite v.
+  JsonWriter& value_rounded(double v, int decimals);
   JsonWriter& array(std::span<const double> values);
   // Floats as the doubles they convert to (the same text as value(double(f)) for each).
   JsonWriter& array(std::span<const float> values);
