@@ -193,4 +193,18 @@ BENCHMARK(BM_ScanLatency)->Arg(100)->UseManualTime()->Unit(benchmark::kMilliseco
 
 }  // namespace
 
+// The page's frame (/ubot/frame) built on the step's thread: what a watched step pays, at most
+// 30 times a second.
+void BM_PageFrame(benchmark::State& state) {
+  const int robots = static_cast<int>(state.range(0));
+  ubot::Simulation sim = fleet(robots);
+  std::unique_ptr<ubot::live::LiveView> view = view_of(sim);
+  sim.step();
+  std::size_t bytes = 0;
+  for (auto _ : state) bytes = view->frame_json(sim).size();
+  state.counters["frame_kB"] = static_cast<double>(bytes) / 1e3;
+  state.counters["robots"] = robots;
+}
+BENCHMARK(BM_PageFrame)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK_MAIN();

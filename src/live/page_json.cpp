@@ -12,22 +12,33 @@
 namespace ubot::live {
 namespace {
 
+// "#rrggbbaa", by hand rather than fmt::format: a frame holds a few colours per object.
 std::string css(const render::Color& c) {
-  const auto byte = [](double v) {
-    return static_cast<unsigned>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
-  };
-  return fmt::format("#{:02x}{:02x}{:02x}{:02x}", byte(c.r), byte(c.g), byte(c.b), byte(c.a));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "#00000000";
+  const double channels[] = {c.r, c.g, c.b, c.a};
+  for (int i = 0; i < 4; ++i) {
+    const auto byte = static_cast<unsigned>(std::lround(std::clamp(channels[i], 0.0, 1.0) * 255.0));
+    out[1 + 2 * i] = kHex[byte >> 4];
+    out[2 + 2 * i] = kHex[byte & 15];
+  }
+  return out;
 }
 
-// Positions to a few µm: the page draws pixels, and the frame stays small.
-double rounded(double v) { return std::round(v * 1e5) / 1e5; }
+// Positions to 10 µm: the page draws pixels, and the frame stays small.
+constexpr int kDecimals = 5;
+constexpr int kBeamDecimals = 3;
 
 void point(JsonWriter& w, const Eigen::Vector2d& p) {
-  w.begin_array().value(rounded(p.x())).value(rounded(p.y())).end_array();
+  w.begin_array().value_rounded(p.x(), kDecimals).value_rounded(p.y(), kDecimals).end_array();
 }
 
 void pose(JsonWriter& w, const Eigen::Vector3d& p) {
-  w.begin_array().value(rounded(p.x())).value(rounded(p.y())).value(rounded(p.z())).end_array();
+  w.begin_array()
+      .value_rounded(p.x(), kDecimals)
+      .value_rounded(p.y(), kDecimals)
+      .value_rounded(p.z(), kDecimals)
+      .end_array();
 }
 
 void shape(JsonWriter& w, const render::Shape& s) {
@@ -35,10 +46,11 @@ void shape(JsonWriter& w, const render::Shape& s) {
   if (s.kind == render::Shape::Kind::kCircle) {
     w.key("c");
     point(w, s.center);
-    w.key("r").value(rounded(s.radius));
+    w.key("r").value_rounded(s.radius, kDecimals);
   } else {
     w.key("p").begin_array();
-    for (const Eigen::Vector2d& v : s.vertices) w.value(rounded(v.x())).value(rounded(v.y()));
+    for (const Eigen::Vector2d& v : s.vertices)
+      w.value_rounded(v.x(), kDecimals).value_rounded(v.y(), kDecimals);
     w.end_array();
     w.key("closed").value(s.kind == render::Shape::Kind::kPolygon);
   }
@@ -83,31 +95,29 @@ std::string base64(const std::vector<std::uint8_t>& bytes) {
   return out;
 }
 
-void beams(JsonWriter& w, const std::vector<render::BeamsDrawing>& all) {
-  std::size_t total = 0;
-  for (const auto& b : all) total += b.end_points.size();
-  const std::size_t stride =
-      std::max<std::size_t>(1, (total + kMaxFrameBeams - 1) / kMaxFrameBeams);
-  w.key("beamStride").value(static_cast<std::uint64_t>(stride));
+// The drawing's beams, already thinned (DrawParts::beams_at_most) to at most kMaxFrameBeams,
+// to the millimetre: they are only drawn, and they are most of a frame.
+void beams(JsonWriter& w, const render::Drawing& d) {
+  w.key("beamStride").value(static_cast<std::uint64_t>(d.beam_stride));
   w.key("beams").begin_array();
-  for (const auto& b : all) {
+  for (const auto& b : d.beams) {
     w.begin_object().key("o");
     point(w, b.origin);
     w.key("color").value(css(b.color));
     w.key("e").begin_array();
-    for (std::size_t i = 0; i < b.end_points.size(); i += stride) {
-      w.value(rounded(b.end_points[i].x())).value(rounded(b.end_points[i].y()));
+    for (const Eigen::Vector2d& p : b.end_points) {
+      w.value_rounded(p.x(), kBeamDecimals).value_rounded(p.y(), kBeamDecimals);
     }
     w.end_array();
     if (!b.hit.empty() && b.mark_hits) {
       w.key("h").begin_array();
-      for (std::size_t i = 0; i < b.hit.size(); i += stride) w.value(b.hit[i] != 0 ? 1 : 0);
+      for (const std::uint8_t hit : b.hit) w.value(hit != 0 ? 1 : 0);
       w.end_array();
     }
     if (!b.start_points.empty()) {
       w.key("s").begin_array();
-      for (std::size_t i = 0; i < b.start_points.size(); i += stride) {
-        w.value(rounded(b.start_points[i].x())).value(rounded(b.start_points[i].y()));
+      for (const Eigen::Vector2d& p : b.start_points) {
+        w.value_rounded(p.x(), kBeamDecimals).value_rounded(p.y(), kBeamDecimals);
       }
       w.end_array();
     }
@@ -155,7 +165,8 @@ void detail(JsonWriter& w, const Simulation& sim, int id) {
       const std::size_t stride = std::max<std::size_t>(1, b.end_points.size() / 720);
       for (std::size_t i = 0; i < b.end_points.size(); i += stride) {
         const Eigen::Vector2d d = b.end_points[i] - b.origin;
-        w.value(rounded(std::atan2(d.y(), d.x()) - heading)).value(rounded(d.norm()));
+        w.value_rounded(std::atan2(d.y(), d.x()) - heading, kDecimals)
+            .value_rounded(d.norm(), kDecimals);
       }
       w.end_array();
     }
@@ -169,7 +180,7 @@ void detail(JsonWriter& w, const Simulation& sim, int id) {
 std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawing,
                             const std::vector<std::string>& cmd_vel) {
   const World& world = sim.world();
-  const render::Drawing d = drawing.draw(sim);
+  const render::Drawing d = drawing.draw(sim, {.sensors = false, .beams_at_most = 0});
   JsonWriter w;
   w.begin_object().key("name").value(world.model().world.name);
   w.key("bounds")
@@ -214,7 +225,7 @@ std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawin
 std::string page_frame_json(const Simulation& sim, const viz::RunDrawing& drawing,
                             const FrameStatus& status) {
   const World& world = sim.world();
-  const render::Drawing d = drawing.draw(sim);
+  const render::Drawing d = drawing.draw(sim, {.sensors = true, .beams_at_most = kMaxFrameBeams});
   JsonWriter w;
   w.begin_object();
   w.key("t").value(nanos_to_seconds(world.time_ns())).key("step").value(world.step_count());
@@ -234,13 +245,13 @@ std::string page_frame_json(const Simulation& sim, const viz::RunDrawing& drawin
     w.value((s.collision ? 1 : 0) | (s.arrive ? 2 : 0) | (s.stop ? 4 : 0));
   }
   w.end_array();
-  beams(w, d.beams);
+  beams(w, d);
   w.key("discs").begin_array();
   for (const render::DiscDrawing& disc : d.discs) {
     w.begin_array()
-        .value(rounded(disc.center.x()))
-        .value(rounded(disc.center.y()))
-        .value(rounded(disc.radius))
+        .value_rounded(disc.center.x(), kDecimals)
+        .value_rounded(disc.center.y(), kDecimals)
+        .value_rounded(disc.radius, kDecimals)
         .value(css(disc.color))
         .end_array();
   }

@@ -167,6 +167,36 @@ TEST(RunDrawing, BeamsOfTheFirstSensorsWithinTheBudget) {
   EXPECT_EQ(all.caption, "t = 0.10 s   step 1");
 }
 
+TEST(RunDrawing, ABeamBudgetThinsEveryScanByOneStride) {
+  // The live page's rule: 100 scans of 360 within 8000 beams: every 5th beam of every scan.
+  Simulation sim = lidar_robots(100);
+  sim.step();
+  const RunDrawing drawing(sim);
+  const render::Drawing full = drawing.draw(sim, {.sensors = true, .beams_at_most = 40000});
+  const render::Drawing thin = drawing.draw(sim, {.sensors = true, .beams_at_most = 8000});
+  ASSERT_EQ(full.beam_stride, 1u);
+  ASSERT_EQ(full.beams.size(), 100u);
+  EXPECT_EQ(thin.beam_stride, 5u);
+  ASSERT_EQ(thin.beams.size(), 100u);
+  for (std::size_t i = 0; i < thin.beams.size(); ++i) {
+    ASSERT_EQ(thin.beams[i].end_points.size(), 72u) << i;
+    ASSERT_EQ(thin.beams[i].hit.size(), 72u) << i;
+    for (std::size_t k = 0; k < 72; ++k) {
+      EXPECT_EQ(thin.beams[i].end_points[k], full.beams[i].end_points[5 * k]) << i << ", " << k;
+      EXPECT_EQ(thin.beams[i].hit[k], full.beams[i].hit[5 * k]) << i << ", " << k;
+    }
+  }
+  // A scan keeps 16 beams at the least (a fan); past that, scans are drawn while they fit:
+  // 360 / 22 → 17 beams each, 470 scans within 8000.
+  Simulation crowd = lidar_robots(1000);
+  crowd.step();
+  const render::Drawing fans =
+      RunDrawing(crowd).draw(crowd, {.sensors = true, .beams_at_most = 8000});
+  EXPECT_EQ(fans.beam_stride, 22u);
+  ASSERT_EQ(fans.beams.size(), 8000u / 17u);
+  for (const auto& b : fans.beams) EXPECT_EQ(b.end_points.size(), 17u);
+}
+
 // IR-SIM's fog of map: the unexplored cells over the obstacles and under the robots; a robot's
 // field of view clears the cells around it after a step.
 TEST(RunDrawing, FogCoversTheObstaclesAndLiesUnderTheRobots) {

@@ -111,6 +111,7 @@ struct Drawing {
   std::size_t objects_under_fog = 0;
   std::vector<HighlightDrawing> highlights;  // then highlights, over the objects
   std::string caption;                       // e.g. "t = 3.20 s", top-left
+  std::size_t beam_stride = 1;  // every beam_stride-th beam of each lidar is in `beams`
 };
 
 struct ImageSize {

@@ -32,20 +32,20 @@ struct PointBatch;  // ubot/mapping/accumulator.h
 // drawing of its sample.
 // Lidar maps (mapping_sim): its range_max when maps can take points from it (none: they cannot)
 // and a sample's points.
-#define UBOT_DECLARE_SINK_PIECES(T)                                             \
-  void write_frames_parameters(const FramesContext& f, const ::ubot::T& s);     \
-  void write_frames_sample(const FramesContext& f, const ::ubot::T& s);         \
-  namespace ros2 {                                                              \
-  std::vector<int> sensor_topics(const TopicNamer& topics, const ::ubot::T& s); \
-  void sensor_messages(const SensorMessageContext& c, const ::ubot::T& s);      \
-  Transform sensor_mount(const ::ubot::T& s);                                   \
-  void add_child_frames(TFMessage& tf, const ::ubot::T& s);                     \
-  }                                                                             \
-  namespace viz {                                                               \
-  std::optional<std::size_t> beam_count(const ::ubot::T& s);                    \
-  render::BeamsDrawing sensor_beams(const ::ubot::T& s);                        \
-  }                                                                             \
-  namespace mapping {                                                           \
-  std::optional<double> map_range_max(const ::ubot::T& s);                      \
-  PointBatch map_batch(const ::ubot::T& s, int scanner);                        \
+#define UBOT_DECLARE_SINK_PIECES(T)                                              \
+  void write_frames_parameters(const FramesContext& f, const ::ubot::T& s);      \
+  void write_frames_sample(const FramesContext& f, const ::ubot::T& s);          \
+  namespace ros2 {                                                               \
+  std::vector<int> sensor_topics(const TopicNamer& topics, const ::ubot::T& s);  \
+  void sensor_messages(const SensorMessageContext& c, const ::ubot::T& s);       \
+  Transform sensor_mount(const ::ubot::T& s);                                    \
+  void add_child_frames(TFMessage& tf, const ::ubot::T& s);                      \
+  }                                                                              \
+  namespace viz {                                                                \
+  std::optional<std::size_t> beam_count(const ::ubot::T& s);                     \
+  render::BeamsDrawing sensor_beams(const ::ubot::T& s, std::size_t stride = 1); \
+  }                                                                              \
+  namespace mapping {                                                            \
+  std::optional<double> map_range_max(const ::ubot::T& s);                       \
+  PointBatch map_batch(const ::ubot::T& s, int scanner);                         \
   }

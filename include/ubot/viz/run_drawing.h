@@ -24,6 +24,10 @@ bool never_moves(const World& world, int id);
 // What a drawing leaves out, for consumers that show those parts another way.
 struct DrawParts {
   bool sensors = true;  // lidar beams, 3D lidar dots, camera frusta, contact markers
+  // 0: the pictures' rule (whole sensors while their beams total at most 20 000). Otherwise
+  // every sensor is drawn, each lidar's beams thinned by one stride (every k-th beam, the same k
+  // for all, in Drawing::beam_stride) so that about this many are drawn in all: the live page.
+  std::size_t beams_at_most = 0;
 };
 
 class RunDrawing {

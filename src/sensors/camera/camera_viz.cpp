@@ -34,7 +34,8 @@ render::BeamsDrawing frustum(const Camera& camera) {
 
 }  // namespace
 
-render::BeamsDrawing sensor_beams(const Camera& camera) { return frustum(camera); }
+// Two lines whatever the stride.
+render::BeamsDrawing sensor_beams(const Camera& camera, std::size_t) { return frustum(camera); }
 
 std::optional<std::size_t> beam_count(const Camera&) { return 2; }
 

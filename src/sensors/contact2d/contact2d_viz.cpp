@@ -12,7 +12,8 @@ constexpr double kPxPerPoint = 100.0 / 72.0;
 
 }  // namespace
 
-render::BeamsDrawing sensor_beams(const Contact2d& s) {
+// Every contact whatever the stride: a few arrows.
+render::BeamsDrawing sensor_beams(const Contact2d& s, std::size_t) {
   const Contact2dModel& p = s.params();
   render::BeamsDrawing b;
   b.color = parse_color(p.color).value_or(render::Color{0.8, 0.475, 0.655, 1.0});

@@ -8,7 +8,7 @@
 
 namespace ubot::viz {
 
-render::BeamsDrawing sensor_beams(const Imu&) { return {}; }
+render::BeamsDrawing sensor_beams(const Imu&, std::size_t) { return {}; }
 
 std::optional<std::size_t> beam_count(const Imu&) { return std::nullopt; }
 

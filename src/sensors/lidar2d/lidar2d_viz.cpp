@@ -20,12 +20,15 @@ render::Color doppler_color(double v) {
           still.b + (end.b - still.b) * t, 0.8};
 }
 
-render::BeamsDrawing scan_beams(const Lidar2d& lidar) {
+// Every `stride`-th beam, from the first.
+render::BeamsDrawing scan_beams(const Lidar2d& lidar, std::size_t stride) {
   render::BeamsDrawing b;
   const LaserScan& s = lidar.scan();
   b.origin = s.origin.head<2>();
   b.color.a = 0.3;
-  for (std::size_t i = 0; i < s.ranges.size(); ++i) {
+  b.end_points.reserve(s.ranges.size() / stride + 1);
+  b.hit.reserve(s.ranges.size() / stride + 1);
+  for (std::size_t i = 0; i < s.ranges.size(); i += stride) {
     const double yaw = s.origin.z() + lidar.angles()[i];
     b.end_points.emplace_back(b.origin +
                               s.ranges[i] * Eigen::Vector2d(std::cos(yaw), std::sin(yaw)));
@@ -37,7 +40,9 @@ render::BeamsDrawing scan_beams(const Lidar2d& lidar) {
 
 }  // namespace
 
-render::BeamsDrawing sensor_beams(const Lidar2d& lidar) { return scan_beams(lidar); }
+render::BeamsDrawing sensor_beams(const Lidar2d& lidar, std::size_t stride) {
+  return scan_beams(lidar, std::max<std::size_t>(1, stride));
+}
 
 std::optional<std::size_t> beam_count(const Lidar2d& lidar) { return lidar.scan().ranges.size(); }
 
