@@ -23,7 +23,7 @@ struct FrameStatus {
 };
 
 // Beams a frame carries at most: every sensor's beams thinned by one stride when there are more.
-inline constexpr std::size_t kMaxFrameBeams = 8000;
+inline constexpr std::size_t kMaxFrameBeams = 4000;
 
 // `cmd_vel`: per object, the topic that drives it ("" where none does).
 std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawing,

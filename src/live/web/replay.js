@@ -9,7 +9,7 @@
 "use strict";
 window.ubotReplay = (() => {
   const { Cdr } = window.ubotSensors;
-  const MAX_BEAMS = 8000;  // beams drawn per frame, over every scan (as a live run's frame)
+  const MAX_BEAMS = 4000;  // beams drawn per frame, over every scan (as a live run's frame)
 
   // ---- decoders (the messages' .msg layouts, ROS 2 Humble and later) ---------------------------
   const pose = (r) => ({ p: r.f64s(3), q: r.f64s(4) });
