@@ -2,7 +2,9 @@
 // written at once, so memory stays at a few frame buffers however long the animation. After
 // the first frame only the rectangle that changed is stored (the rest is kept from the frame
 // before), which makes typical simulation frames small and fast to compress.
+#include <fcntl.h>
 #include <gif_lib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -63,12 +65,15 @@ struct GifWriter::Impl {
 };
 
 void GifWriter::Impl::open(const std::string& path) {
+  // Opened here rather than by EGifOpenFileName, which creates the file 0600 whatever the umask:
+  // the animation gets the permissions every other output gets (0666 less the umask).
+  const int fd = ::open(partial_path(path).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
   int error = 0;
-  errno = 0;
-  gif = EGifOpenFileName(partial_path(path).c_str(), false, &error);
+  gif = EGifOpenFileHandle(fd, &error);  // owns fd once it succeeds (EGifCloseFile closes it)
   if (!gif) {
-    const std::string reason = errno != 0 ? std::strerror(errno) : gif_error(error);
-    throw Error(context + ": cannot open for writing: " + reason);
+    ::close(fd);
+    throw Error(context + ": cannot open for writing: " + gif_error(error));
   }
 }
 

@@ -8,6 +8,7 @@ import json
 import math
 import os
 import signal
+import stat
 import struct
 import subprocess
 import sys
@@ -201,6 +202,17 @@ class FramesFormat(unittest.TestCase):
                 self.assertEqual(f.read(6), b"GIF89a")
         self.assertIn("10 steps", result.stdout)
         self.assertIn("steps/s", result.stdout)
+
+    def test_every_output_gets_the_permissions_the_umask_gives(self):
+        # giflib's own open creates its file 0600 whatever the umask; the animation must be owned
+        # like every other output.
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([UBOT, "run", os.path.join(EXAMPLES, "collision_world.yaml"), "--steps",
+                            "5", "--out", out, "--render", "--quiet"], check=True,
+                           preexec_fn=lambda: os.umask(0o027))
+            modes = {name: stat.S_IMODE(os.stat(os.path.join(out, name)).st_mode)
+                     for name in ("run.gif", "world.png", "frames.jsonl")}
+        self.assertEqual(modes, {"run.gif": 0o640, "world.png": 0o640, "frames.jsonl": 0o640})
 
 
 class ImuOutputs(unittest.TestCase):
