@@ -32,13 +32,21 @@ try {
   const views = await until("the rover's sensor views", (s) => s.sensorViews.length === 4 &&
     s.sensorViews.every((v) => v.messages >= 2));
   result.sensorViews = views.sensorViews;
-  result.sensorPixels = await page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
+  // A camera sees black where nothing is in view: the rover faces open floor on part of its
+  // loop, so the views are read until each shows something (its return leg passes both
+  // obstacles), for up to 20 s.
+  const readPixels = () => page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
     const c = document.getElementById(id);
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     const colours = new Set();
     for (let i = 0; i < d.length; i += 4) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
     return [id, { width: c.width, height: c.height, colours: colours.size }];
   })), views.sensorViews.map((v) => v.id));
+  const shows = (px) => Object.entries(px).every(([id, p]) => p.colours >= (id.includes("_camera") ? 2 : 4));
+  for (const start = Date.now(); ; await sleep(100)) {
+    result.sensorPixels = await readPixels();
+    if (shows(result.sensorPixels) || Date.now() - start > 20000) break;
+  }
   await page.evaluate(() => document.querySelector("[id^=view-lidar3d]").scrollIntoView());
   await page.screenshot({ path: `${outdir}/live_page_sensors.png` });
 
