@@ -1,6 +1,7 @@
 #include "errors.h"
 
-#include <regex>
+#include <algorithm>
+#include <string_view>
 
 #include "ubot/core/error.h"
 
@@ -10,42 +11,88 @@ namespace ubot::python {
 namespace {
 
 struct Location {
-  std::string file, key, what;
+  std::string file, key;
   int line = 0, column = 0;
 };
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_word(char c) { return is_word_start(c) || is_digit(c); }
+
+// The end of the run of digits at `at` (at most 9, so it fits an int), or npos if there is none.
+std::size_t digits_end(std::string_view s, std::size_t at) {
+  std::size_t end = at;
+  while (end < s.size() && is_digit(s[end]) && end - at < 10) ++end;
+  return end == at || end - at > 9 ? std::string_view::npos : end;
+}
+
+// Reads ":LINE:COLUMN: " at `colon`; true and the numbers if it is there.
+bool line_and_column_at(std::string_view s, std::size_t colon, Location& loc, std::size_t& rest) {
+  const std::size_t line_end = digits_end(s, colon + 1);
+  if (line_end == std::string_view::npos || line_end >= s.size() || s[line_end] != ':')
+    return false;
+  const std::size_t column_end = digits_end(s, line_end + 1);
+  if (column_end == std::string_view::npos || s.substr(column_end, 2) != ": ") return false;
+  loc.line = std::stoi(std::string(s.substr(colon + 1, line_end - colon - 1)));
+  loc.column = std::stoi(std::string(s.substr(line_end + 1, column_end - line_end - 1)));
+  rest = column_end + 2;
+  return true;
+}
+
+// The length of a key path at the start of `s` (robot[0].sensors[1].range_max) followed by
+// ": ", or 0.
+std::size_t key_path_length(std::string_view s) {
+  if (s.empty() || !is_word_start(s[0])) return 0;
+  std::size_t i = 1;
+  while (i < s.size() && is_word(s[i])) ++i;
+  while (i < s.size()) {
+    if (s[i] == '[') {
+      const std::size_t end = digits_end(s, i + 1);
+      if (end == std::string_view::npos || end >= s.size() || s[end] != ']') return 0;
+      i = end + 1;
+    } else if (s[i] == '.' && i + 1 < s.size() && is_word(s[i + 1])) {
+      i += 2;
+      while (i < s.size() && is_word(s[i])) ++i;
+    } else {
+      break;
+    }
+  }
+  return s.substr(i, 2) == ": " ? i : 0;
+}
+
 // Splits "file:line:column: key.path: what" (the loader's format, src/config/yaml_reader.cpp)
-// into its parts; parts a message lacks stay empty or 0.
-Location parse_location(const std::string& message) {
-  static const std::regex with_line(R"(^(.*?):(\d+):(\d+): (.*)$)");
-  static const std::regex with_file(R"(^([^ :][^:]*): (.*)$)");
-  static const std::regex with_key(
-      R"(^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\.[A-Za-z0-9_]+)*): (.*)$)");
+// or "file: what" into its parts; parts a message lacks stay empty or 0. A scan that looks at
+// each byte a few times at most: std::regex recursed once per byte and overflowed the stack on
+// a message of 30 KB.
+Location parse_location(std::string_view message) {
   Location loc;
-  std::smatch m;
-  std::string rest = message;
-  if (std::regex_match(message, m, with_line)) {
-    loc.file = m[1];
-    loc.line = std::stoi(m[2]);
-    loc.column = std::stoi(m[3]);
-    rest = m[4];
-  } else if (std::regex_match(message, m, with_file)) {
-    loc.file = m[1];
-    rest = m[2];
+  std::size_t rest = 0;
+  const std::size_t first_line = std::min(message.find('\n'), message.size());
+  bool found = false;
+  for (std::size_t colon = message.find(':'); colon < first_line && !found;
+       colon = message.find(':', colon + 1)) {
+    if (line_and_column_at(message, colon, loc, rest)) {
+      loc.file = message.substr(0, colon);
+      found = true;
+    }
   }
-  std::smatch k;
-  if (std::regex_match(rest, k, with_key)) {
-    loc.key = k[1];
-    rest = k[2];
+  if (!found && !message.empty() && message[0] != ' ' && message[0] != ':') {
+    const std::size_t colon = message.find(':');
+    if (colon != std::string_view::npos && message.substr(colon, 2) == ": ") {
+      loc.file = message.substr(0, colon);
+      rest = colon + 2;
+    }
   }
-  loc.what = rest;
+  const std::string_view what = message.substr(rest);
+  if (const std::size_t key = key_path_length(what); key > 0) loc.key = what.substr(0, key);
   return loc;
 }
 
 PyObject* g_error = nullptr;
 PyObject* g_world_error = nullptr;
 
-void raise_world_error(const std::string& message) {
+void raise_world_error(const std::string& full_message) {
+  const std::string message = bounded_message(full_message);
   const Location loc = parse_location(message);
   py::object error = py::reinterpret_borrow<py::object>(g_world_error)(message);
   error.attr("file") = loc.file;
@@ -85,7 +132,7 @@ void register_errors(py::module_& m) {
     } catch (const WorldLoadError& e) {
       raise_world_error(e.message);
     } catch (const Error& e) {
-      PyErr_SetString(g_error, e.what());
+      PyErr_SetString(g_error, bounded_message(e.what()).c_str());
     }
   });
 }

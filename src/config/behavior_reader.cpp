@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ubot/core/error.h"
+
 namespace ubot::config {
 namespace {
 
@@ -100,10 +102,10 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
     if (auto f = m.get(key)) g.params.emplace(key, read_param(*f));
   }
   warnings.push_back(fmt::format(
-      "{}: {}: group behaviour '{}' is not built in (built in: orca): its members stay still "
+      "{}: {}: group behaviour {} is not built in (built in: orca): its members stay still "
       "unless a group behaviour of that name is registered, e.g. by the Python module "
       "(docs/behaviors.md)",
-      g.location, name.path(), g.name));
+      g.location, name.path(), quote_value(g.name)));
   return g;
 }
 

@@ -35,9 +35,9 @@ std::string resolve_path(const Field& field, const std::string& written) {
     if (fs::is_regular_file(bundled)) return bundled.string();
   }
   field.fail(fmt::format(
-      "file '{}' not found (looked beside the world file, in the current directory and in "
+      "file {} not found (looked beside the world file, in the current directory and in "
       "IR-SIM's maps)",
-      written));
+      quote_value(written)));
 }
 
 bool is_yaml_path(const std::string& path) {

@@ -49,7 +49,7 @@ StepMode read_step_mode(const Field& f) {
   mode.erase(mode.find_last_not_of(" \t") + 1);
   if (mode == "internal") return StepMode::kInternal;
   if (mode == "external") return StepMode::kExternal;
-  f.fail(fmt::format("must be 'internal' or 'external', got '{}'", f.scalar()));
+  f.fail(fmt::format("must be 'internal' or 'external', got {}", quote_value(f.scalar())));
 }
 
 WorldSettings read_world_settings(const Field& field, const std::string& file,
@@ -382,8 +382,8 @@ class WorldLoader {
     std::set<std::string> seen;
     for (const ObjectModel& o : model_.objects) {
       if (!seen.insert(o.name).second) {
-        throw Error(fmt::format("{}: object name '{}' is used twice; names must be unique",
-                                model_.file, o.name));
+        throw Error(fmt::format("{}: object name {} is used twice; names must be unique",
+                                model_.file, quote_value(o.name)));
       }
     }
   }

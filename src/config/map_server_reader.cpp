@@ -41,8 +41,8 @@ MapServerSettings read_settings(const std::string& path) {
   const std::filesystem::path resolved =
       written.is_absolute() ? written : std::filesystem::path(path).parent_path() / written;
   if (!std::filesystem::is_regular_file(resolved)) {
-    image.fail(fmt::format("image '{}' not found (relative to the map file's directory)",
-                           written.string()));
+    image.fail(fmt::format("image {} not found (relative to the map file's directory)",
+                           quote_value(written.string())));
   }
   s.image = resolved.string();
   s.resolution = m.require("resolution").as_positive();

@@ -4,6 +4,7 @@
 #include "mapping_reader.h"
 
 #include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
 #include "ubot/mapping/mapping_config.h"
 
 #include <fmt/format.h>
@@ -37,8 +38,9 @@ void add_scanner(std::vector<MapScannerModel>& scanners, MapScannerModel s, cons
                  std::vector<std::string>& warnings) {
   for (const MapScannerModel& other : scanners) {
     if (other.object_id == s.object_id && other.sensor_index == s.sensor_index) {
-      warnings.push_back(fmt::format("{}: {}: '{}' selects a scanner already selected by '{}'",
-                                     where.location(), where.path(), s.selector, other.selector));
+      warnings.push_back(fmt::format("{}: {}: {} selects a scanner already selected by {}",
+                                     where.location(), where.path(), quote_value(s.selector),
+                                     quote_value(other.selector)));
       return;
     }
   }
@@ -57,14 +59,14 @@ MapScannerModel resolve(const Field& f, const WorldModel& world) {
   }
   if (!o) {
     const std::string hint = nearest_word(object, names);
-    f.fail(fmt::format("no object named '{}'{}", object,
+    f.fail(fmt::format("no object named {}{}", quote_value(object),
                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
   }
   const std::vector<int> lidars = lidars_of(*o);
   MapScannerModel s{
       .object_id = o->id, .sensor_index = -1, .selector = selector, .also_matched = {}};
   if (slash == std::string::npos) {
-    if (lidars.empty()) f.fail(fmt::format("object '{}' has no lidar", object));
+    if (lidars.empty()) f.fail(fmt::format("object {} has no lidar", quote_value(object)));
     s.sensor_index = lidars.front();
     for (std::size_t k = 1; k < lidars.size(); ++k) {
       s.also_matched.push_back(o->sensors[lidars[k]].common.name);
@@ -79,10 +81,10 @@ MapScannerModel resolve(const Field& f, const WorldModel& world) {
   }
   if (s.sensor_index < 0) {
     const std::string hint = nearest_word(sensor, sensor_names);
-    f.fail(fmt::format("object '{}' has no lidar named '{}'{}", object, sensor,
-                       hint.empty()
-                           ? fmt::format(" (its lidars: {})", fmt::join(sensor_names, ", "))
-                           : fmt::format(" (did you mean '{}'?)", hint)));
+    f.fail(
+        fmt::format("object {} has no lidar named {}{}", quote_value(object), quote_value(sensor),
+                    hint.empty() ? fmt::format(" (its lidars: {})", fmt::join(sensor_names, ", "))
+                                 : fmt::format(" (did you mean '{}'?)", hint)));
   }
   return s;
 }
@@ -119,16 +121,16 @@ void check_inside_out(const Field& f, const std::string& output) {
   const std::filesystem::path p(output);
   if (p.has_root_path()) {
     f.fail(
-        fmt::format("'{}' is an absolute path; a world's outputs stay inside --out (give a "
+        fmt::format("{} is an absolute path; a world's outputs stay inside --out (give a "
                     "path relative to it, or use --map PATH)",
-                    output));
+                    quote_value(output)));
   }
   for (const std::filesystem::path& part : p) {
     if (part == "..") {
       f.fail(
-          fmt::format("'{}' leaves the output folder ('..'); a world's outputs stay inside "
+          fmt::format("{} leaves the output folder ('..'); a world's outputs stay inside "
                       "--out (or use --map PATH)",
-                      output));
+                      quote_value(output)));
     }
   }
 }
@@ -206,7 +208,8 @@ std::vector<MappingModel> read_mapping(const Field& field, const WorldModel& wor
   for (std::size_t i = 0; i < maps.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (maps[i].name == maps[j].name) {
-        field.fail(fmt::format("two maps are named '{}'; names must be unique", maps[i].name));
+        field.fail(
+            fmt::format("two maps are named {}; names must be unique", quote_value(maps[i].name)));
       }
     }
   }

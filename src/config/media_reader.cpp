@@ -5,6 +5,7 @@
 #include <set>
 
 #include "object_reader.h"
+#include "ubot/core/error.h"
 #include "ubot/media/medium_model.h"
 
 namespace ubot::config {
@@ -65,7 +66,7 @@ int find_object(const Field& f, const std::vector<ObjectModel>& objects) {
     names.push_back(o.name);
   }
   const std::string hint = nearest_word(name, names);
-  f.fail(fmt::format("no object is named '{}'{}", name,
+  f.fail(fmt::format("no object is named {}{}", quote_value(name),
                      hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
 }
 
@@ -100,7 +101,8 @@ std::vector<MediumModel> read_media(const Field& list, const std::vector<ObjectM
   for (std::size_t i = 0; i < list.size(); ++i) {
     media.push_back(read_medium(list.item(i), i, objects));
     if (!names.insert(media.back().name).second) {
-      list.item(i).fail(fmt::format("medium name '{}' is used twice", media.back().name));
+      list.item(i).fail(
+          fmt::format("medium name {} is used twice", quote_value(media.back().name)));
     }
   }
   return media;

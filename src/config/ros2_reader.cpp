@@ -63,11 +63,11 @@ void check_command_targets(const std::vector<ObjectModel>& objects) {
     if (first) continue;
     const Ros2Model& earlier = *it->second->ros2;
     throw Error(fmt::format(
-        "{}: {}: the cmd_vel receivers of {} and of {} ({}: {}) both drive '{}'; an object takes "
+        "{}: {}: the cmd_vel receivers of {} and of {} ({}: {}) both drive {}; an object takes "
         "commands from one receiver (give one of them another ros2.target, or ros2.enabled: "
         "false)",
         o.ros2->declared_at, o.ros2->declared_path, o.name, it->second->name, earlier.declared_at,
-        earlier.declared_path, target));
+        earlier.declared_path, quote_value(target)));
   }
 }
 

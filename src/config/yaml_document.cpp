@@ -93,8 +93,8 @@ class YamlBuilder {
     const std::string anchor(reinterpret_cast<const char*>(e.data.alias.anchor));
     const auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {  // libyaml leaves unknown anchors to the loader
-      throw Error(fmt::format("{}:{}:{}: unknown anchor '{}'", name_, e.start_mark.line + 1,
-                              e.start_mark.column + 1, anchor));
+      throw Error(fmt::format("{}:{}:{}: unknown anchor {}", name_, e.start_mark.line + 1,
+                              e.start_mark.column + 1, quote_value(anchor)));
     }
     // A container may not hold itself (a loop no reader could finish).
     for (const Open& o : open_) {
@@ -173,9 +173,9 @@ class YamlBuilder {
     const YamlNode& a = doc_.nodes_[previous];
     const YamlNode& b = doc_.nodes_[key];
     throw Error(
-        fmt::format("{}:{}:{}: duplicate key '{}' (first at line {}, column {}; YAML "
+        fmt::format("{}:{}:{}: duplicate key {} (first at line {}, column {}; YAML "
                     "allows a key once per mapping)",
-                    name_, b.line + 1, b.column + 1, text, a.line + 1, a.column + 1));
+                    name_, b.line + 1, b.column + 1, quote_value(text), a.line + 1, a.column + 1));
   }
 
   // A key's text that outlives scalars_ growing: one copy per distinct key text of the mappings

@@ -150,7 +150,7 @@ std::string Field::describe() const {
   if (is_null()) return "nothing";
   if (is_map()) return "a mapping";
   if (is_sequence()) return "a list";
-  return fmt::format("'{}'", scalar());
+  return quote_value(scalar());
 }
 
 std::string Field::location() const {
@@ -159,8 +159,8 @@ std::string Field::location() const {
 }
 
 void Field::fail(std::string_view message) const {
-  if (path_.empty()) throw Error(fmt::format("{}: {}", location(), message));
-  throw Error(fmt::format("{}: {}: {}", location(), path_, message));
+  if (path_.empty()) throw Error(fmt::format("{}: {}", location(), bounded_message(message)));
+  throw Error(fmt::format("{}: {}: {}", location(), path_, bounded_message(message)));
 }
 
 void Field::fail_type(std::string_view expected) const {
@@ -241,9 +241,9 @@ std::string Field::as_color() const {
   std::string value = as_string();
   if (!parse_color(value)) {
     fail(
-        fmt::format("unknown colour '{}' (a matplotlib / CSS name such as 'royalblue', a "
+        fmt::format("unknown colour {} (a matplotlib / CSS name such as 'royalblue', a "
                     "letter such as 'r', '#rrggbb', '#rrggbbaa', a grey level '0.75' or 'none')",
-                    value));
+                    quote_value(value)));
   }
   return value;
 }
@@ -294,7 +294,7 @@ std::string Field::as_choice(std::span<const std::string_view> choices) const {
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
   const std::string hint = nearest_word(value, names);
-  fail(fmt::format("unknown value '{}' (expected one of: {}){}", value, list,
+  fail(fmt::format("unknown value {} (expected one of: {}){}", quote_value(value), list,
                    hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
 }
 
@@ -347,16 +347,12 @@ void Mapping::finish() const {
     if (known_.contains(key)) continue;
     const std::string path = field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
     const Field at(field_.doc_, pairs[k], field_.path(), field_.file(), field_.mark_);
-    // A key longer than any real one gets no hint (the edit distance is quadratic: a 25 MB key
-    // took a minute and 3.7 GB) and is shown cut short.
-    constexpr std::size_t kLongKey = 64;
-    if (key.size() > kLongKey) {
-      at.fail(
-          fmt::format("unknown key '{}...' ({} characters)", key.substr(0, kLongKey), key.size()));
-    }
+    // A key longer than any real one is shown cut short, and its location is that of the
+    // mapping (the key path would repeat it).
+    if (key.size() > kQuotedBytes) at.fail(fmt::format("unknown key {}", quote_value(key)));
     const Field named(field_.doc_, pairs[k], path, field_.file(), field_.mark_);
     const std::string hint = nearest_word(key, known);
-    named.fail(fmt::format("unknown key '{}'{}", key,
+    named.fail(fmt::format("unknown key {}{}", quote_value(key),
                            hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
   }
 }
@@ -421,27 +417,36 @@ Field load_yaml_file(const std::string& path, const ParseProgress& progress) {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // Optimal string alignment distance: insertions, deletions, substitutions and transpositions
-  // of neighbours ("range_mni" is one edit from "range_min").
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
+  // of neighbours ("range_mni" is one edit from "range_min"). Three rows of the table are
+  // enough (a transposition looks two rows back), so memory is linear in the shorter word.
+  if (a.size() < b.size()) std::swap(a, b);
+  const std::size_t m = b.size();
+  std::vector<std::size_t> before(m + 1), previous(m + 1), current(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
     for (std::size_t j = 1; j <= m; ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        current[j] = std::min(current[j], before[j - 2] + 1);
       }
     }
+    std::swap(before, previous);
+    std::swap(previous, current);
   }
-  return d[n][m];
+  return previous[m];
 }
 
 std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length: a word far longer than every
+    // candidate (a 25 MB name) is compared with none.
+    const std::size_t gap =
+        word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (gap >= best_distance) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_distance) {
       best_distance = d;

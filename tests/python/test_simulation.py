@@ -232,6 +232,18 @@ def test_world_error_of_a_string_and_of_a_missing_file():
     assert info.value.file == "/nowhere/missing.yaml" and info.value.line == 0
 
 
+def test_world_error_of_a_megabyte_value_is_short_and_keeps_its_location():
+    # A 30 KB value overflowed the stack of the message parser (std::regex), a 25 MB one too:
+    # the process died of SIGSEGV instead of raising.
+    for n in (30_000, 25_000_000):
+        with pytest.raises(ubot.WorldError) as info:
+            ubot.Simulation.from_yaml("world:\n  height: " + "x" * n + "\n", base_dir="/nowhere")
+        e = info.value
+        assert (e.file, e.line, e.column, e.key) == ("/nowhere/<string>", 2, 11, "world.height")
+        assert f"'{'x' * 64}...' ({n} bytes)" in e.message
+        assert len(str(e)) < 300
+
+
 def test_restore_of_another_world_raises_ubot_error(wall_sim):
     other = ubot.Simulation(example("lidar_world.yaml"))
     with pytest.raises(ubot.Error, match="another world model"):

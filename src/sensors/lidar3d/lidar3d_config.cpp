@@ -11,6 +11,7 @@
 #include "object_reader.h"
 #include "sensor_fields.h"
 #include "ubot/core/angles.h"
+#include "ubot/core/error.h"
 
 namespace ubot::config {
 namespace {
@@ -20,7 +21,8 @@ Lidar3dModel read_preset(const Field& f) {
   if (auto preset = lidar3d_preset(name)) return *preset;
   const std::vector<std::string>& names = lidar3d_preset_names();
   const std::string hint = nearest_word(name, names);
-  f.fail(fmt::format("unknown lidar3d preset '{}' (known: {}){}", name, fmt::join(names, ", "),
+  f.fail(fmt::format("unknown lidar3d preset {} (known: {}){}", quote_value(name),
+                     fmt::join(names, ", "),
                      hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
 }
 
