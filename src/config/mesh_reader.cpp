@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <assimp/DefaultIOSystem.h>
+#include <algorithm>
 #include <assimp/Importer.hpp>
 #include <cctype>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "ubot/core/error.h"
+#include "ubot/core/input_files.h"
 #include "ubot/core/ply_header.h"
 
 namespace ubot::config {
@@ -49,15 +51,46 @@ bool looks_like_ply(const std::string& path) {
 // (tests/config/data/assimp-5.2-ply-segv.ply): a .ply mesh is only handed to assimp once its
 // header passes the shared PLY header reader (text only, known formats and types) and its
 // elements fit in the bytes after it (a list counts its length only, the least it can take).
+// Then its list lengths are checked against the bytes left: assimp allocates a face list's
+// length before it reads it (a 150-byte file with one of 2147483647 items took 12 GB).
+// Assimp's PLY importer sizes its vertex and face arrays from the first element of each name
+// and writes a second one's records past their end (found by fuzz_mesh: a heap overflow that
+// valgrind shows as an invalid write and ASan later as a corrupt heap). A mesh has one element
+// of each name; a repeated one is refused.
+void refuse_repeated_elements(const PlyHeader& header, const std::string& source) {
+  for (std::size_t i = 0; i < header.elements.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (header.elements[j].name == header.elements[i].name) {
+        throw Error(fmt::format(
+            "{}: header line {}: a second element '{}' (the first is at line "
+            "{}); a mesh has one element of each name",
+            source, header.elements[i].line, header.elements[i].name, header.elements[j].line));
+      }
+    }
+  }
+}
+
 void check_ply_header(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string head(kMaxPlyHeaderBytes, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
-  const PlyHeader header = read_ply_header(head, path + ": not a valid PLY mesh");
+  const std::string source = path + ": not a valid PLY mesh";
+  const PlyHeader header = read_ply_header(head, source);
+  refuse_repeated_elements(header, source);
   std::error_code ec;
   const std::uint64_t file = std::filesystem::file_size(path, ec);
   check_ply_body_size(header, file > header.body_offset ? file - header.body_offset : 0);
+  if (std::any_of(header.elements.begin(), header.elements.end(),
+                  [](const PlyElement& e) { return e.has_list(); })) {
+    std::string body(
+        static_cast<std::size_t>(file - std::min<std::uint64_t>(file, header.body_offset)), '\0');
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(header.body_offset));
+    in.read(body.data(), static_cast<std::streamsize>(body.size()));
+    body.resize(static_cast<std::size_t>(in.gcount()));
+    check_ply_list_lengths(header, body);
+  }
 }
 
 // Assimp's post-processing trusts the importer's faces, and its validation step checks a
@@ -78,9 +111,7 @@ void check_faces(const aiScene& scene, const std::string& path) {
 }  // namespace
 
 std::shared_ptr<TriangleMesh> read_mesh_file(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: no such mesh file", path));
+  const std::filesystem::file_status status = input_file_status(path, "no such mesh file");
   if (!std::filesystem::is_regular_file(status)) {
     throw Error(
         fmt::format("{}: not a regular file (a directory, device or FIFO), not a mesh", path));

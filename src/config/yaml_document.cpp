@@ -39,7 +39,7 @@ class YamlBuilder {
         break;
       case YAML_DOCUMENT_END_EVENT:
       case YAML_STREAM_END_EVENT:
-        return false;  // only the first document is read, as yaml-cpp's YAML::Load did
+        return false;  // the first document is complete (a second one is refused)
       default:
         break;
     }
@@ -217,6 +217,17 @@ struct Event {
   ~Event() { yaml_event_delete(&e); }
 };
 
+// After the first document, only the stream's end may follow: a world is one document, and a
+// second one (after '---') would be ignored without a word, as yaml-cpp's YAML::Load did.
+void refuse_a_second_document(yaml_parser_t& p, const std::string& name) {
+  Event next;
+  if (yaml_parser_parse(&p, &next.e) == 0) throw_parse_error(p, name);
+  if (next.e.type == YAML_DOCUMENT_START_EVENT) {
+    throw Error(fmt::format("{}:{}:{}: a second YAML document; a world file is one document", name,
+                            next.e.start_mark.line + 1, next.e.start_mark.column + 1));
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const YamlDocument> YamlDocument::parse(
@@ -235,7 +246,10 @@ std::shared_ptr<const YamlDocument> YamlDocument::parse(
     if (progress && events % 65536 == 0) progress(parser.p.mark.index, text.size());
     Event event;
     if (yaml_parser_parse(&parser.p, &event.e) == 0) throw_parse_error(parser.p, name);
-    if (!builder.handle(event.e)) break;
+    if (!builder.handle(event.e)) {
+      if (event.e.type == YAML_DOCUMENT_END_EVENT) refuse_a_second_document(parser.p, name);
+      break;
+    }
   }
   doc->nodes_.shrink_to_fit();
   doc->children_.shrink_to_fit();

@@ -33,9 +33,9 @@ class YamlDocument {
  public:
   static constexpr std::uint32_t kNone = UINT32_MAX;
 
-  // Parses the first document of `text`. Malformed YAML and duplicate keys are ubot::Error
-  // "name:line:col: ..."; an empty document has root() == kNone.
-  // `progress` (if set) hears the bytes parsed now and then.
+  // Parses `text`, one document. Malformed YAML, a second document and duplicate keys are
+  // ubot::Error "name:line:col: ..."; an empty document has root() == kNone. `progress` (if set)
+  // hears the bytes parsed now and then.
   static std::shared_ptr<const YamlDocument> parse(
       std::string_view text, const std::string& name,
       const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = nullptr);

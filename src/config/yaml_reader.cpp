@@ -13,6 +13,7 @@
 
 #include "ubot/core/color.h"
 #include "ubot/core/error.h"
+#include "ubot/core/input_files.h"
 
 namespace ubot::config {
 namespace {
@@ -393,9 +394,7 @@ Field parse_yaml(const std::string& text, const std::string& name, const ParsePr
 }
 
 Field load_yaml_file(const std::string& path, const ParseProgress& progress) {
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", path));
+  const std::filesystem::file_status status = input_file_status(path, "file not found");
   if (std::filesystem::is_directory(status)) {
     throw Error(fmt::format("{}: is a directory, not a world file", path));
   }
@@ -407,6 +406,7 @@ Field load_yaml_file(const std::string& path, const ParseProgress& progress) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot be read", path));
   // Read at once into one string of the file's size (a stringstream would hold two copies).
+  std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) throw Error(fmt::format("{}: cannot be read", path));
   std::string text(static_cast<std::size_t>(size), '\0');

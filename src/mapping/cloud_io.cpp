@@ -9,6 +9,7 @@
 
 #include "binary_io.h"
 #include "ubot/core/error.h"
+#include "ubot/core/input_files.h"
 #include "ubot/core/output_files.h"
 #include "ubot/core/words.h"
 #include "ubot/mapping/point_cloud_io.h"
@@ -19,14 +20,13 @@ namespace detail {
 
 std::vector<char> read_file(const std::string& path) {
   // Only regular files: a FIFO or a device (/dev/zero) would block or never end.
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw Error(fmt::format("{}: file not found", path));
+  const std::filesystem::file_status status = input_file_status(path, "file not found");
   if (!std::filesystem::is_regular_file(status)) {
     throw Error(fmt::format("{}: not a regular file", path));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open the file", path));
+  std::error_code ec;
   std::vector<char> data(static_cast<std::size_t>(std::filesystem::file_size(path, ec)));
   if (!data.empty()) in.read(data.data(), static_cast<std::streamsize>(data.size()));
   if (!in) throw Error(fmt::format("{}: cannot read the file", path));

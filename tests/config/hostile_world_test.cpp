@@ -91,6 +91,17 @@ TEST(DuplicateKeys, TheSameKeyInDifferentMappingsIsFine) {
             "loaded without error");
 }
 
+TEST(SecondDocument, IsAnErrorNamingWhereItStarts) {
+  // Was ignored without a word (yaml-cpp's YAML::Load read the first document only).
+  EXPECT_EQ(load_error("world: {height: 10}\n---\nrobot: []\n"),
+            "bad.yaml:2:1: a second YAML document; a world file is one document");
+  EXPECT_EQ(load_error("---\nworld: {height: 10}\n...\n---\n"),
+            "bad.yaml:4:1: a second YAML document; a world file is one document");
+  // One document, with its optional start and end markers, is fine.
+  EXPECT_EQ(load_error("---\nworld: {height: 10}\n...\n"), "loaded without error");
+  EXPECT_EQ(load_error("world: {height: 10}\n...\n# the end\n"), "loaded without error");
+}
+
 TEST(NonUtf8, InvalidBytesAreAnErrorNamingTheLineAndColumn) {
   // Was copied into frames.jsonl as it was, making the file invalid JSON.
   EXPECT_EQ(load_error("robot:\n  - name: r\xff"
@@ -170,6 +181,42 @@ TEST(NonRegularFiles, AFifoMaterialNextToAnObjIsSkippedNotWaitedOn) {
   EXPECT_EQ(m.objects[0].shape.solid->mesh->triangles.size(), 1u);
 }
 
+TEST(SymbolicLinkLoops, AreSaidSoNotTakenForAMissingFile) {
+  const std::filesystem::path dir = fresh_dir("link_loop");
+  std::filesystem::create_symlink(dir / "b.yaml", dir / "a.yaml");
+  std::filesystem::create_symlink(dir / "a.yaml", dir / "b.yaml");
+  EXPECT_EQ(file_error((dir / "a.yaml").string()),
+            (dir / "a.yaml").string() + ": a loop of symbolic links (each link leads to another)");
+  std::filesystem::create_symlink("part.obj", dir / "part.obj");  // a link to itself
+  EXPECT_EQ(mesh_world_error(dir, "part.obj"),
+            mesh_refused(dir, "part.obj", "a loop of symbolic links (each link leads to another)"));
+  // A missing file is still "not found".
+  EXPECT_EQ(file_error((dir / "none.yaml").string()),
+            (dir / "none.yaml").string() + ": file not found");
+}
+
+TEST(HostileMesh, VerticesBeyondTheLimitOfAWorldAreRefused) {
+  // Vertices at 3e38 passed `validate`; `run` stopped in the scene ("ray 0 starts too far out"),
+  // naming no file.
+  const std::filesystem::path dir = fresh_dir("mesh_far");
+  std::ofstream(dir / "far.obj") << "v 3e38 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n";
+  EXPECT_EQ(mesh_world_error(dir, "far.obj"),
+            mesh_refused(dir, "far.obj",
+                         "a vertex at (3e+38, 0, 0) once scaled, beyond the limit of ±1e9 m for "
+                         "any position in a world"));
+  // The limit holds for the placed mesh: 1e8 scaled by 100 is 1e10.
+  std::ofstream(dir / "near.obj") << "v 1e8 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n";
+  std::ofstream(dir / "w.yaml")
+      << "obstacle:\n  - {shape: {name: mesh, file: near.obj, scale: 100}}\n";
+  EXPECT_EQ(file_error((dir / "w.yaml").string()),
+            mesh_refused(dir, "near.obj",
+                         "a vertex at (1e+10, 0, 0) once scaled, beyond the limit of ±1e9 m for "
+                         "any position in a world"));
+  std::ofstream(dir / "w.yaml")
+      << "obstacle:\n  - {shape: {name: mesh, file: near.obj, scale: 10}}\n";
+  EXPECT_EQ(file_error((dir / "w.yaml").string()), "loaded without error");
+}
+
 // Fuzzing found a PLY file (a header broken by 0xFF bytes) on which Debian's assimp 5.2 crashed
 // with SIGSEGV; ubot checks a PLY header itself before assimp sees the file.
 TEST(HostileMesh, ThePlyThatCrashedAssimpIsRefusedWithAMessage) {
@@ -222,6 +269,36 @@ TEST(HostileMesh, APlyFaceWithoutVerticesIsRefusedNotAborted) {
                                       "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n0\n";
   EXPECT_EQ(mesh_world_error(dir, "ascii.ply"),
             mesh_refused(dir, "ascii.ply", "face 1 of mesh 0 has no vertex"));
+}
+
+TEST(HostileMesh, APlyFaceListLongerThanTheFileIsRefusedBeforeAssimpAllocatesIt) {
+  // A 150-byte file: assimp took 12.7 GB for the list's 2147483647 items, then was killed.
+  const std::filesystem::path dir = fresh_dir("ply_long_face");
+  std::ofstream(dir / "long.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                                     "property float y\nproperty float z\nelement face 1\n"
+                                     "property list uchar int vertex_indices\nend_header\n"
+                                     "0 0 0\n1 0 0\n0 1 0\n2147483647 0 1 2\n";
+  EXPECT_EQ(mesh_world_error(dir, "long.ply"),
+            mesh_refused(dir, "long.ply",
+                         "not a valid PLY mesh: element 'face' record 0 property 'vertex_indices' "
+                         "is a list of 2147483647 items, more than the 7 bytes left in the file "
+                         "can hold"));
+}
+
+TEST(HostileMesh, APlyWithTwoElementsOfOneNameIsRefusedBeforeAssimpOverrunsItsArrays) {
+  // Found by fuzz_mesh: assimp sized its vertices from the first 'vertex' element (3) and
+  // wrote the second one's 5 past their end.
+  const std::filesystem::path dir = fresh_dir("ply_two_vertex");
+  std::ofstream(dir / "two.ply") << "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                                    "property float y\nproperty float z\nelement face 1\n"
+                                    "property list uchar int vertex_indices\nelement vertex 5\n"
+                                    "property float x\nproperty float y\nproperty float z\n"
+                                    "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n0 0 0\n1 0 0\n"
+                                    "0 1 0\n1 1 0\n1 1 1\n";
+  EXPECT_EQ(mesh_world_error(dir, "two.ply"),
+            mesh_refused(dir, "two.ply",
+                         "not a valid PLY mesh: header line 9: a second element 'vertex' (the "
+                         "first is at line 3); a mesh has one element of each name"));
 }
 
 // The PLY seeds of fuzz_mesh (tests/fuzz/corpus/mesh: a first byte picking the extension, then

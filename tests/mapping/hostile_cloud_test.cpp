@@ -2,9 +2,11 @@
 // case crashed or read outside the file before the readers checked it; now each is a ubot::Error
 // naming the file and what is wrong.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -153,6 +155,15 @@ TEST(HostileFiles, NonRegularFilesAreRefusedNamingThePath) {
   EXPECT_NE(e.find("/dev/zero.las"), std::string::npos) << e;
   const std::string z = error_of([] { read_las("/dev/zero"); });
   EXPECT_NE(z.find("/dev/zero: not a regular file"), std::string::npos) << z;
+}
+
+TEST(HostileFiles, ASymbolicLinkLoopIsSaidSo) {
+  const std::string link = testing::TempDir() + "/loop_" + std::to_string(::getpid()) + ".las";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(link, link);  // a link to itself
+  EXPECT_EQ(error_of([&] { read_las(link); }),
+            link + ": a loop of symbolic links (each link leads to another)");
+  std::filesystem::remove(link);
 }
 
 }  // namespace

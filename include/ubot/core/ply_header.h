@@ -3,7 +3,8 @@
 // reader for the whole project: the point-cloud reader (mapping: read_ply_bytes) and the check a
 // PLY mesh passes before assimp reads it (config: read_mesh_file). It checks every header line
 // and, in check_ply_body_size, that the declared elements fit in the bytes after the header, so
-// that no caller trusts a count from the file. It does not read the body.
+// that no caller trusts a count from the file; check_ply_list_lengths reads the body's list
+// lengths only.
 //
 // Lines it takes (one word apart; a line may end in "\r\n"):
 //   ply                                                   the first line
@@ -94,6 +95,14 @@ std::optional<std::uint64_t> ply_least_element_bytes(const PlyHeader& header,
 // element 'E' declares C records of at least S bytes: with the elements before it, more than
 // 2^64 bytes" when a product or the sum would wrap around (it is computed without wrapping).
 void check_ply_body_size(const PlyHeader& header, std::uint64_t body_bytes);
+
+// Walks the records of `body` (the bytes after the header) reading only the lengths of lists,
+// and throws when a list cannot fit in the bytes left ("SOURCE: element 'face' record 0
+// property 'vertex_indices' is a list of 2147483647 items, more than the 130 bytes left in the
+// file can hold"), a length is negative or not a whole number, or the file ends inside a record:
+// a reader that trusts a length allocates it first (assimp: 12 GB for a 150-byte file). Linear
+// in the body's size; run check_ply_body_size first, so that the counts of records are bounded.
+void check_ply_list_lengths(const PlyHeader& header, std::string_view body);
 
 // Throws unless every property of `element` is a scalar: for callers that read fixed-size
 // records ("SOURCE: header line N: vertex property 'property list ...' is not supported (lists
