@@ -11,11 +11,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "ubot/sim/simulation.h"
+
 namespace ubot::app {
 
-// The most sensor threads `--threads` accepts (0 = all cores). Far above the cores of any
-// machine ubot runs on; a larger request made TBB's arena crash (65537: SIGSEGV).
-inline constexpr int kMaxThreads = 256;
+// The most sensor threads `--threads` accepts (0 = all cores): the engine's bound, checked by the
+// option's parser so that the message names the option.
+using ubot::kMaxThreads;
 
 namespace detail {
 

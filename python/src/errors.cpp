@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "ubot/core/error.h"
+#include "ubot/sim/simulation.h"
 
 namespace py = pybind11;
 
@@ -106,6 +109,14 @@ void raise_world_error(const std::string& full_message) {
 }  // namespace
 
 void throw_value_error(const std::string& message) { throw py::value_error(message); }
+
+int checked_threads(int threads, const char* who) {
+  if (threads < 0 || threads > kMaxThreads)
+    throw_value_error(
+        fmt::format("{}: threads must be a whole number from 0 to {} (0 = all cores), got {}", who,
+                    kMaxThreads, threads));
+  return threads;
+}
 
 void register_errors(py::module_& m) {
   g_error = PyErr_NewExceptionWithDoc("ubot.Error", "Every error ubot reports (a RuntimeError).",

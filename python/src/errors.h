@@ -21,4 +21,8 @@ void register_errors(pybind11::module_& m);
 // Raises ValueError (misuse: wrong shapes, NaN, unknown names).
 [[noreturn]] void throw_value_error(const std::string& message);
 
+// `threads` if it is within the engine's bound (0 = all cores .. kMaxThreads), else ValueError
+// naming `who`: checked before a world loads, so the misuse costs nothing.
+int checked_threads(int threads, const char* who);
+
 }  // namespace ubot::python

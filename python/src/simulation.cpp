@@ -37,6 +37,7 @@ WorldModel load_or_raise(F&& load) {
 
 Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t> seed,
                  int threads) {
+  checked_threads(threads, "Simulation");
   WorldModel model = load_or_raise([&] { return load_world(path.string(), {.seed = seed}); });
   return std::make_shared<SimHandle>(std::move(model), threads);
 }
@@ -45,6 +46,7 @@ Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t>
 // for a file <base_dir>/<string>.
 Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int threads,
                  std::optional<std::filesystem::path> base_dir) {
+  checked_threads(threads, "Simulation.from_yaml");
   const std::filesystem::path dir = base_dir.value_or(std::filesystem::current_path());
   const std::string name = (dir / "<string>").string();
   WorldModel model =

@@ -28,7 +28,7 @@ bool wants(const VectorEnvOptions& o, const char* name) {
 
 void check_options(const VectorEnvOptions& o) {
   if (o.num_envs < 1) throw_value_error("VectorEnv: num_envs must be at least 1");
-  if (o.threads < 0) throw_value_error("VectorEnv: threads must not be negative");
+  checked_threads(o.threads, "VectorEnv");
   for (const std::string& name : o.observations) {
     if (std::find_if(std::begin(kObservationNames), std::end(kObservationNames),
                      [&](const char* k) { return name == k; }) == std::end(kObservationNames)) {

@@ -124,6 +124,15 @@ std::unique_ptr<Sensor> make_sensor(const SensorModel& s, const ObjectModel& own
 #undef UBOT_MAKE_SENSOR
 }
 
+// The thread count is checked here, where TBB gets it, so that every caller (the CLI, the Python
+// module, VectorEnv, a C++ user) is refused the same way instead of crashing inside TBB.
+int checked_threads(int n) {
+  if (n < 0 || n > kMaxThreads)
+    throw Error(fmt::format("threads: expected a whole number from 0 to {} (0 = all cores), got {}",
+                            kMaxThreads, n));
+  return n;
+}
+
 }  // namespace
 
 struct Simulation::Threads {
@@ -138,7 +147,7 @@ Simulation::Simulation(std::shared_ptr<const WorldModel> model, SimulationOption
     : world_(model, model->seed),
       options_(options),
       scene_(std::make_unique<scene::Scene>()),
-      threads_(std::make_unique<Threads>(options.threads)) {
+      threads_(std::make_unique<Threads>(checked_threads(options.threads))) {
   make_sensors(world_.seed());
   build_scene();
   for (const MediumModel& m : *world_.model().media) {

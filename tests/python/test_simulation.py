@@ -244,6 +244,28 @@ def test_world_error_of_a_megabyte_value_is_short_and_keeps_its_location():
         assert len(str(e)) < 300
 
 
+@pytest.mark.parametrize("threads", [-1, 257, 10**7, 10**9, 2**31 - 1])
+def test_threads_outside_the_clis_bounds_raise_value_error(threads):
+    # 10**9 and 2**31 - 1 made TBB's arena crash the interpreter (SIGSEGV) at the first step of
+    # a world with several sensors; the CLI refused them, the module did not.
+    with pytest.raises(ValueError, match=rf"Simulation: threads must be a whole number from 0 to 256 .*got {threads}$"):
+        ubot.Simulation(example("camera_world.yaml"), threads=threads)
+    with pytest.raises(ValueError, match=r"Simulation.from_yaml: threads must be"):
+        ubot.Simulation.from_yaml(WALL_WORLD, threads=threads)
+    with pytest.raises(ValueError, match=r"VectorEnv: threads must be"):
+        ubot.VectorEnv(example("camera_world.yaml"), 2, threads=threads)
+
+
+def test_the_largest_thread_count_steps_a_world_of_several_sensors():
+    depth = {}
+    for threads in (1, 256):
+        with ubot.Simulation(example("camera_world.yaml"), threads=threads) as sim:
+            sim.step()
+            depth[threads] = np.array(sim.sensor("rover", "depth_camera_0").depth)
+    assert depth[1].shape == (240, 320) and np.isfinite(depth[1]).any()
+    np.testing.assert_array_equal(depth[256], depth[1])
+
+
 def test_restore_of_another_world_raises_ubot_error(wall_sim):
     other = ubot.Simulation(example("lidar_world.yaml"))
     with pytest.raises(ubot.Error, match="another world model"):

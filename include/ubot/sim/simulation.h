@@ -25,8 +25,12 @@
 
 namespace ubot {
 
+// The most sensor threads a simulation takes (0 = all cores). Far above the cores of any machine
+// ubot runs on; a larger request made TBB's arena crash (65537 or 10^9: SIGSEGV).
+inline constexpr int kMaxThreads = 256;
+
 struct SimulationOptions {
-  int threads = 0;  // sensor sampling threads; 0 = all cores
+  int threads = 0;  // sensor sampling threads; 0 = all cores, at most kMaxThreads
 };
 
 // A simulation's whole running state at one step: opaque, copyable (copies share the immutable
