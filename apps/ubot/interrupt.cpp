@@ -1,14 +1,31 @@
 #include "interrupt.h"
 
+#include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace ubot::app {
 namespace {
 
-// A signal handler can only reach a global of this type.
+// A signal handler can only reach globals of these types (a lock-free atomic is
+// async-signal-safe).
 volatile std::sig_atomic_t g_signal = 0;
+std::atomic<std::int64_t> g_first_ns{0};
+static_assert(std::atomic<std::int64_t>::is_always_lock_free);
+
+// A second signal this soon after the first is the same interrupt delivered twice: GNU timeout
+// signals ubot and then its process group, a terminal's Ctrl-C reaches every process of the
+// group. A user who presses Ctrl-C again is slower than this.
+constexpr std::int64_t kSameInterruptNs = 100'000'000;  // 0.1 s
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe (POSIX)
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
 
 template <std::size_t N>
 void say(const char (&message)[N]) {
@@ -16,12 +33,15 @@ void say(const char (&message)[N]) {
 }
 
 extern "C" void on_stop_signal(int signal) {
-  // Only async-signal-safe calls here: write(2) and _exit(2).
+  // Only async-signal-safe calls here: clock_gettime(2), write(2) and _exit(2).
+  const std::int64_t now = monotonic_ns();
   if (g_signal == 0) {
+    g_first_ns = now;
     g_signal = signal;
     say("\nubot: stopping after the current step (interrupt again to exit at once)\n");
     return;
   }
+  if (now - g_first_ns < kSameInterruptNs) return;
   say("\nubot: interrupted again: exiting at once, outputs not closed\n");
   _exit(interrupted_exit_code(signal));
 }
@@ -50,6 +70,10 @@ InterruptHandlers::~InterruptHandlers() {
 }
 
 int stop_signal() { return g_signal; }
+
+void throw_if_interrupted() {
+  if (const int signal = stop_signal(); signal != 0) throw Interrupted{signal};
+}
 
 const char* signal_name(int signal) {
   switch (signal) {

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include "interrupt.h"
+
 namespace ubot::app {
 
 LoadProgressLine::LoadProgressLine(std::string world, bool forced, bool quiet)
@@ -13,9 +15,11 @@ LoadProgressLine::LoadProgressLine(std::string world, bool forced, bool quiet)
 }
 
 LoadProgress LoadProgressLine::callback() {
-  if (!enabled_) return nullptr;
+  // Always installed: the loader calls it often (every object, every 65536 YAML events), which
+  // is where a stop signal ends a long load.
   return [this](std::string_view stage, std::uint64_t done, std::uint64_t total) {
-    report(stage, done, total);
+    throw_if_interrupted();
+    if (enabled_) report(stage, done, total);
   };
 }
 

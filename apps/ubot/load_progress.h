@@ -22,7 +22,8 @@ class LoadProgressLine {
   LoadProgressLine& operator=(const LoadProgressLine&) = delete;
 
   bool enabled() const { return enabled_; }
-  // The callback for LoadOptions::progress (null when disabled).
+  // The callback for LoadOptions::progress: it draws the line when enabled, and throws
+  // Interrupted (interrupt.h) once a stop signal has arrived.
   LoadProgress callback();
   // Loads the world with `options` while the line shows the progress, then ends the line.
   WorldModel load(LoadOptions options);

@@ -1,7 +1,10 @@
 #include "output_folder.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -69,9 +72,30 @@ void remove_partial_files(const fs::path& dir) {
   for (const fs::path& p : partial) remove_file(p);
 }
 
+// Refuses a folder in the kernel's file systems (/dev, /proc, /sys, links followed): as root,
+// `--out /dev` wrote frames.jsonl, world.png and the manifest among the devices. /dev/shm is a
+// memory file system users write runs to, and stays allowed.
+void refuse_system_folder(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(dir), ec);
+  if (ec) return;                      // create_output_dir says what is wrong with it
+  auto top = std::next(real.begin());  // the part after "/"
+  if (top == real.end()) return;
+  if (*top == "dev" && std::next(top) != real.end() && *std::next(top) == "shm") return;
+  for (const char* system : {"dev", "proc", "sys"}) {
+    if (*top == system) {
+      throw Error(
+          fmt::format("{}: is under /{}, a folder of the kernel's, not one for outputs; "
+                      "choose another --out",
+                      dir.string(), system));
+    }
+  }
+}
+
 }  // namespace
 
 OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
+  refuse_system_folder(dir_);
   create_output_dir(dir_);
   check_writable((dir_ / kManifestName).string());
   remove_previous_outputs();

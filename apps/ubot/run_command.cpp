@@ -137,9 +137,10 @@ LoadOptions load_options(std::optional<std::uint64_t> seed, const std::string& m
   return o;
 }
 
-int run(const RunOptions& options) {
-  // From here on Ctrl-C ends the run after its current step, with every output closed.
-  const InterruptHandlers interrupts;
+namespace {
+
+// The run, from loading the world to its summary (run() below handles the signals).
+int run_world(const RunOptions& options) {
   const std::int64_t every = frames_every(options.frames);
   const bool serving_live = options.live.has_value();
   std::optional<live::LiveAddress> live_address;
@@ -154,6 +155,7 @@ int run(const RunOptions& options) {
   if (max_steps < 0) throw Error("--steps must not be negative");
   LoadProgressLine load_progress(options.world, options.progress, options.quiet);
   WorldModel model = load_progress.load(load_options(options.seed, options.memory_limit));
+  throw_if_interrupted();  // the previous run's outputs stay
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
@@ -165,6 +167,7 @@ int run(const RunOptions& options) {
   load_progress.building_scene(model.objects.size());
   Simulation sim(std::move(model), {.threads = options.threads});
   load_progress.finish();
+  throw_if_interrupted();
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
   if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));
@@ -241,6 +244,21 @@ int run(const RunOptions& options) {
     for (const auto& sink : sinks) sink->report(stdout);
   }
   return interrupted != 0 ? interrupted_exit_code(interrupted) : 0;
+}
+
+}  // namespace
+
+int run(const RunOptions& options) {
+  // From here on Ctrl-C ends the run after its current step, with every output closed; before
+  // the first step (loading, building), at once, with nothing written.
+  const InterruptHandlers interrupts;
+  try {
+    return run_world(options);
+  } catch (const Interrupted& i) {
+    std::fprintf(stderr, "ubot: %s: stopped before the first step, nothing written\n",
+                 signal_name(i.signal));
+    return interrupted_exit_code(i.signal);
+  }
 }
 
 }  // namespace ubot::app

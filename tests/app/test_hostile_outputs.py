@@ -197,6 +197,27 @@ class WritableBeforeTheFirstStep(unittest.TestCase):
     def test_an_unwritable_output_folder_fails_before_the_run(self):
         self.refused_at_once("--out", "/proc/ubot-out", needle="/proc/ubot-out")
 
+    def test_a_system_folder_is_refused_as_the_output_folder(self):
+        # As root, `--out /dev` wrote frames.jsonl, world.png and .ubot-outputs into /dev.
+        for folder, system in (("/dev", "dev"), ("/dev/ubot-out", "dev"), ("/sys/kernel", "sys"),
+                               ("/proc/self", "proc")):
+            self.refused_at_once("--out", folder, needle=f"{folder}: is under /{system}, a "
+                                 "folder of the kernel's, not one for outputs; choose another --out")
+        with tempfile.TemporaryDirectory(prefix=f"ubot-devlink-{os.getpid()}-") as tmp:
+            link = os.path.join(tmp, "out")
+            os.symlink("/dev", link)  # a link is followed to where it leads
+            self.refused_at_once("--out", link, needle=f"{link}: is under /dev")
+        for name in ("frames.jsonl", "frames.jsonl.part", "world.png", ".ubot-outputs"):
+            self.assertFalse(os.path.lexists(os.path.join("/dev", name)), name)
+        # /dev/shm, the memory file system, is a place users write runs to.
+        if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+            with tempfile.TemporaryDirectory(prefix=f"ubot-shm-{os.getpid()}-",
+                                             dir="/dev/shm") as out:
+                r = ubot("run", os.path.join(ROOT, "tests", "data", "mcap_world.yaml"), "--steps",
+                         "3", "--out", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertTrue(os.path.exists(os.path.join(out, "frames.jsonl")))
+
 
 class InsideTheOutputFolder(unittest.TestCase):
     NAMES_WORLD = """

@@ -45,12 +45,13 @@ UBOT = None
 NPM = {}
 
 
-def start(out, *extra):
-    """A run that would go on for hours (looping robots, 10^8 steps, paced at 5x real time)."""
+def start(out, *extra, wrapper=(), new_session=False):
+    """A run that would go on for hours (looping robots, 10^8 steps, paced at 5x real time),
+    started through `wrapper` (a command such as GNU timeout) if one is given."""
     return subprocess.Popen(
-        [UBOT, "run", WORLD, "--steps", "100000000", "--realtime", "5", "--out", out,
+        [*wrapper, UBOT, "run", WORLD, "--steps", "100000000", "--realtime", "5", "--out", out,
          "--mcap", os.path.join(out, "run.mcap"), "--map", os.path.join(out, "map.las"), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=new_session)
 
 
 def wait_for_steps(out, lines, timeout=60):
@@ -75,12 +76,19 @@ def read_frames(out):
 
 
 class Interrupted(unittest.TestCase):
-    def interrupt(self, out, sig, code):
+    def interrupt(self, out, sig, code, times=1):
         p = start(out)
         wait_for_steps(out, 30)
-        p.send_signal(sig)
+        for i in range(times):
+            if i:
+                time.sleep(0.02)  # the first has been handled: a duplicate, not a coalesced one
+            p.send_signal(sig)
         stdout, stderr = p.communicate(timeout=60)
+        return self.stopped_and_closed(p, stdout, stderr, sig, code)
+
+    def stopped_and_closed(self, p, stdout, stderr, sig, code):
         self.assertEqual(p.returncode, code, stderr)
+        self.assertNotIn("interrupted again", stderr)
         name = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}[sig]
         m = re.search(rf"ubot: {name}: stopped after step (\d+), outputs closed", stderr)
         self.assertIsNotNone(m, stderr)
@@ -127,6 +135,54 @@ class Interrupted(unittest.TestCase):
             last, stdout = self.interrupt(out, signal.SIGTERM, 143)
             self.check_outputs(out, last, stdout)
 
+    def test_a_signal_twice_within_a_moment_is_one_interrupt(self):
+        # GNU timeout (and a terminal's Ctrl-C) signals ubot and then its process group: in 4
+        # of 30 `timeout` runs the second SIGTERM was taken for "interrupt again" and the run
+        # exited at once, leaving only .part files.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-term2-{os.getpid()}-") as out:
+            last, stdout = self.interrupt(out, signal.SIGTERM, 143, times=2)
+            self.check_outputs(out, last, stdout)
+
+    def test_gnu_timeout_ends_the_run_with_every_output_closed(self):
+        for attempt in range(3):
+            with tempfile.TemporaryDirectory(prefix=f"ubot-timeout-{os.getpid()}-") as out:
+                # Its own session, as from a shell: timeout's signal to "its group" reaches
+                # ubot and timeout, not this test.
+                p = start(out, wrapper=("timeout", "--preserve-status", "2"), new_session=True)
+                stdout, stderr = p.communicate(timeout=60)
+                last, _ = self.stopped_and_closed(p, stdout, stderr, signal.SIGTERM, 143)
+                self.assertEqual(read_frames(out)[-1]["step"], last, f"attempt {attempt}")
+                self.assertIn(f"{WORLD}: {last} steps", stdout)
+
+    def test_a_signal_while_the_world_loads_ends_it_at_once_writing_nothing(self):
+        # Was ignored: a 50 MB world went on loading (14.5 s, 3 GB), then wrote 157 MB of frames.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-load-{os.getpid()}-") as out:
+            world = os.path.join(out, "big.yaml")
+            with open(world, "w") as f:
+                f.write("world: {width: 1000, height: 1000}\nobstacle:\n")
+                for i in range(400_000):
+                    f.write(f"  - {{shape: {{name: circle, radius: 0.1}}, state: "
+                            f"[{i % 1000 + 0.5}, {i // 1000 + 0.5}, 0]}}\n")
+            runs = os.path.join(out, "run")
+            os.makedirs(runs)
+            with open(os.path.join(runs, "kept.txt"), "w") as f:
+                f.write("a previous file\n")
+            for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+                p = subprocess.Popen([UBOT, "run", world, "--out", runs, "--progress"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                line = p.stderr.readline()  # the progress line: the load is under way
+                self.assertIn("loading", line)
+                sent = time.monotonic()
+                p.send_signal(sig)
+                stdout, stderr = p.communicate(timeout=60)
+                self.assertLess(time.monotonic() - sent, 2.0, stderr)
+                self.assertEqual(p.returncode, code, stderr)
+                name = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}[sig]
+                self.assertIn(f"ubot: {name}: stopped before the first step, nothing written",
+                              stderr)
+                self.assertEqual(stdout, "")
+                self.assertEqual(sorted(os.listdir(runs)), ["kept.txt"])
+
     def test_a_second_ctrl_c_exits_at_once(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-int2-{os.getpid()}-") as out:
             # The first interrupt is acknowledged at once on stderr; the second, sent as soon as
@@ -149,6 +205,8 @@ class Interrupted(unittest.TestCase):
                 line = p.stderr.readline()
                 self.assertNotEqual(line, "", f"no acknowledgement of the interrupt: {stderr}")
                 stderr += line
+            # Later than 0.1 s after the first: sooner, it would be the same interrupt twice.
+            time.sleep(0.15)
             p.send_signal(signal.SIGINT)
             stdout, rest = p.communicate(timeout=20)
             stderr += rest
