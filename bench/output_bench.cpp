@@ -13,17 +13,21 @@
 //   BM_StepWithOutputs/N   one step, its frames.jsonl line (to /dev/null) and its picture's
 //                          Drawing: what a `--render` run does each step when sample_time is
 //                          step_time, the frames line and the picture sharing the detections
+// and BM_ImuPlot/N: an IMU's plot of N samples drawn at 1000 x 640 (what a run's end costs for
+// each IMU).
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "bench_worlds.h"
 #include "ubot/config/load_world.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/render/drawing.h"
+#include "ubot/render/plot.h"
 #include "ubot/sim/simulation.h"
 #include "ubot/viz/run_drawing.h"
 #include "ubot/world/world.h"
@@ -128,6 +132,33 @@ void BM_StepWithOutputs(benchmark::State& state) {
 // A fixed 100 steps from the start: the picture draws every trajectory so far, so a step costs
 // more the longer the run, and an iteration count picked by time would measure another run.
 BENCHMARK(BM_StepWithOutputs)->Arg(1000)->Iterations(100)->Unit(benchmark::kMillisecond);
+
+// An IMU's plot after N samples (two panels of three channels, a sine with a fast ripple, as a
+// turning robot's IMU gives), drawn at the CLI's size: what a run's end costs for each IMU.
+render::Plot imu_like_plot(std::int64_t n) {
+  render::Plot p;
+  p.title = "imu";
+  p.panels.resize(2);
+  std::vector<double> t(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    t[static_cast<std::size_t>(i)] = 0.005 * static_cast<double>(i);
+  for (int k = 0; k < 6; ++k) {
+    std::vector<double> y(t.size());
+    for (std::size_t i = 0; i < t.size(); ++i)
+      y[i] = std::sin(0.1 * t[i] + k) + 0.1 * std::sin(37.0 * t[i]);
+    p.panels[static_cast<std::size_t>(k / 3)].series.push_back(
+        {"c", {0.2, 0.4, 0.8, 1.0}, t, std::move(y)});
+  }
+  return p;
+}
+
+void BM_ImuPlot(benchmark::State& state) {
+  const render::Plot plot = imu_like_plot(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(render::render_plot_rgba(plot, {1000, 640}));
+  state.counters["samples/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * state.range(0)), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ImuPlot)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ubot

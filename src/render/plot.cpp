@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "painter.h"
 #include "ubot/core/error.h"
@@ -24,7 +25,8 @@ struct Range {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
-  // A drawable interval: an empty range becomes [-1, 1], a flat one gets some room.
+  // A drawable interval: an empty range becomes [-1, 1], a flat one gets some
+  // room.
   Range padded(double fraction) const {
     if (!(lo <= hi)) return {-1.0, 1.0};
     const double span = hi - lo;
@@ -82,27 +84,97 @@ void paint_grid(cairo_t* cr, const Frame& f, bool x_labels) {
   cairo_stroke(cr);
 }
 
+// A point of a series in pixels; x NaN marks a break in the line (a sample
+// without data).
+struct Pixel {
+  double x, y;
+  bool is_break() const { return std::isnan(x); }
+};
+constexpr Pixel kBreak{std::numeric_limits<double>::quiet_NaN(), 0.0};
+
+// The points of one pixel column, for M4 aggregation: the first, lowest,
+// highest and last.
+class ColumnOfPoints {
+ public:
+  bool empty() const { return count_ == 0; }
+  double column() const { return column_; }
+  void add(std::size_t i, Pixel p) {
+    if (count_++ == 0) {
+      column_ = std::floor(p.x);
+      first_ = last_ = low_ = high_ = {i, p};
+      return;
+    }
+    last_ = {i, p};
+    if (p.y > low_.p.y) low_ = {i, p};  // pixel y grows downwards
+    if (p.y < high_.p.y) high_ = {i, p};
+  }
+  // Appends the kept points in the order they came, and empties the column.
+  void flush(std::vector<Pixel>& out) {
+    if (count_ == 0) return;
+    out.push_back(first_.p);
+    const bool low_first = low_.i < high_.i;
+    for (const Indexed& q : {low_first ? low_ : high_, low_first ? high_ : low_}) {
+      if (q.i != first_.i && q.i != last_.i) out.push_back(q.p);
+    }
+    if (last_.i != first_.i) out.push_back(last_.p);
+    count_ = 0;
+  }
+
+ private:
+  struct Indexed {
+    std::size_t i;
+    Pixel p;
+  };
+  std::size_t count_ = 0;
+  double column_ = 0.0;
+  Indexed first_{}, last_{}, low_{}, high_{};
+};
+
+// A series' points in pixels, in order, breaks included. A series with many
+// more points than the frame has pixel columns (an IMU's million samples across
+// 900 columns) keeps, of each column's run of points, only the first, lowest,
+// highest and last (M4 aggregation, Jugel et al., VLDB 2014): the line through
+// them covers the same pixels, and drawing costs the columns, not the samples
+// (a million samples took a minute to stroke).
+std::vector<Pixel> series_pixels(const Frame& f, const PlotSeries& s) {
+  const std::size_t n = std::min(s.x.size(), s.y.size());
+  const bool aggregate = static_cast<double>(n) > 4.0 * f.width;
+  std::vector<Pixel> out;
+  out.reserve(aggregate ? static_cast<std::size_t>(4.0 * f.width) + 16 : n);
+  ColumnOfPoints column;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) {
+      column.flush(out);
+      if (out.empty() || !out.back().is_break()) out.push_back(kBreak);
+      continue;
+    }
+    // Clamped so that far-out values stay inside Cairo's fixed-point range.
+    const Pixel p{std::clamp(f.px(s.x[i]), -1e6, 1e6), std::clamp(f.py(s.y[i]), -1e6, 1e6)};
+    if (!aggregate) {
+      out.push_back(p);
+      continue;
+    }
+    if (!column.empty() && std::floor(p.x) != column.column()) column.flush(out);
+    column.add(i, p);
+  }
+  column.flush(out);
+  return out;
+}
+
 void paint_series(cairo_t* cr, const Frame& f, const PlotSeries& s) {
   cairo_save(cr);
   cairo_rectangle(cr, f.x0, f.y0, f.width, f.height);
   cairo_clip(cr);
   cairo_new_path(cr);
   bool pen_down = false;
-  const std::size_t n = std::min(s.x.size(), s.y.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) {
+  for (const Pixel& p : series_pixels(f, s)) {
+    if (p.is_break()) {
       pen_down = false;
-      continue;
-    }
-    // Clamped so that far-out values stay inside Cairo's fixed-point range.
-    const double px = std::clamp(f.px(s.x[i]), -1e6, 1e6);
-    const double py = std::clamp(f.py(s.y[i]), -1e6, 1e6);
-    if (pen_down) {
-      cairo_line_to(cr, px, py);
+    } else if (pen_down) {
+      cairo_line_to(cr, p.x, p.y);
     } else {
-      cairo_move_to(cr, px, py);
-      // A lone point still shows as a dot.
-      cairo_line_to(cr, px, py);
+      cairo_move_to(cr, p.x, p.y);
+      cairo_line_to(cr, p.x, p.y);  // a lone point still shows as a dot
       pen_down = true;
     }
   }
@@ -188,7 +260,8 @@ void paint_plot(cairo_surface_t* surface, const Plot& plot, const std::string& c
 
 std::vector<double> nice_ticks(double lo, double hi, int max_ticks) {
   if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi) || max_ticks < 1) return {};
-  // The smallest step of 1, 2 or 5 × 10^k that gives at most max_ticks + 1 ticks.
+  // The smallest step of 1, 2 or 5 × 10^k that gives at most max_ticks + 1
+  // ticks.
   double magnitude = std::pow(10.0, std::floor(std::log10((hi - lo) / max_ticks)));
   double first = 0.0, last = -1.0, step = magnitude;
   for (int i = 0;; ++i) {
@@ -199,7 +272,8 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks) {
     if (last - first + 1.0 <= max_ticks + 1.0) break;
   }
   std::vector<double> ticks;
-  // Integer multiples of the step, so that 0 is exactly 0 (not -0) and values do not drift.
+  // Integer multiples of the step, so that 0 is exactly 0 (not -0) and values
+  // do not drift.
   for (double k = first; k <= last; k += 1.0) {
     const double tick = k * step + 0.0;
     if (tick >= lo && tick <= hi) ticks.push_back(tick);

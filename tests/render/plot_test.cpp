@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "render_test_support.h"
 #include "ubot/core/error.h"
@@ -83,6 +84,57 @@ TEST(Plot, SeriesAreDrawnAtTheirValuesWithGapsWhereThereIsNoData) {
   auto column = [&](double x) { return static_cast<int>(left + x / 10 * (right - left)); };
   for (double x : {1.0, 3.0, 7.0, 9.0}) EXPECT_FALSE(rows_with(p, column(x), kGreen).empty()) << x;
   for (double x : {4.6, 5.0, 5.4}) EXPECT_TRUE(rows_with(p, column(x), kGreen).empty()) << x;
+}
+
+// A series of many more samples than pixel columns is drawn through each column's first,
+// lowest, highest and last sample: a one-sample spike and a gap still show, and a smooth curve
+// looks as it does drawn from few samples.
+TEST(Plot, AMillionSamplesKeepTheirSpikesGapsAndShape) {
+  const int n = 1'000'000;
+  std::vector<double> x(n), y(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 10.0 * i / (n - 1);
+    if (x[i] > 4.5 && x[i] < 5.5) y[i] = kNaN;
+  }
+  y[123'456] = 1.0;   // at x = 1.23
+  y[876'543] = -1.0;  // at x = 8.77
+  Plot plot;
+  plot.panels.push_back({"", {{"spiky", kRed, x, y}}});
+  const ImageSize size{400, 300};
+  const Picture p = to_picture(render_plot_rgba(plot, size), size);
+  const double left = 72, right = 400 - 16;
+  auto column = [&](double v) { return static_cast<int>(left + v / 10 * (right - left)); };
+  const auto flat = rows_with(p, column(3.0), kRed);
+  ASSERT_FALSE(flat.empty());
+  const auto up = rows_with(p, column(10.0 * 123'456 / (n - 1)), kRed);
+  const auto down = rows_with(p, column(10.0 * 876'543 / (n - 1)), kRed);
+  ASSERT_FALSE(up.empty());
+  ASSERT_FALSE(down.empty());
+  EXPECT_LT(up.front(), flat.front() - 50) << "the upward spike is drawn";
+  EXPECT_GT(down.back(), flat.back() + 50) << "the downward spike is drawn";
+  for (double v : {4.7, 5.0, 5.3}) EXPECT_TRUE(rows_with(p, column(v), kRed).empty()) << v;
+
+  // A sine from a million samples and from a thousand (drawn sample by sample): the same rows.
+  auto sine = [](int m) {
+    PlotSeries s{"sine", kBlue, std::vector<double>(m), std::vector<double>(m)};
+    for (int i = 0; i < m; ++i) {
+      s.x[i] = 10.0 * i / (m - 1);
+      s.y[i] = std::sin(s.x[i]);
+    }
+    return s;
+  };
+  Plot dense, sparse;
+  dense.panels.push_back({"", {sine(n)}});
+  sparse.panels.push_back({"", {sine(1000)}});
+  const Picture d = to_picture(render_plot_rgba(dense, size), size);
+  const Picture s = to_picture(render_plot_rgba(sparse, size), size);
+  for (int c = column(0.05); c <= column(9.95); ++c) {
+    const auto a = rows_with(d, c, kBlue), b = rows_with(s, c, kBlue);
+    ASSERT_FALSE(a.empty()) << c;
+    ASSERT_FALSE(b.empty()) << c;
+    EXPECT_NEAR(a.front(), b.front(), 1) << c;
+    EXPECT_NEAR(a.back(), b.back(), 1) << c;
+  }
 }
 
 TEST(Plot, WritesAPng) {
