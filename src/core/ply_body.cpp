@@ -1,6 +1,7 @@
 // check_ply_list_lengths (ply_header.h): a walk over a PLY body that reads list lengths only.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -75,31 +76,74 @@ class BinaryWalk {
   std::size_t at_ = 0;
 };
 
-// ASCII bodies: values apart by whitespace, a list its length then its items.
+// ASCII bodies: one record a line (assimp reads them so: a record's values from its line, the
+// rest of the line skipped), values apart by spaces or tabs, a list its length then its items.
+// Every value must be a number and a line must hold exactly its record: once a line held other
+// bytes or more values, assimp and a walk over the values parted ways, and a list length the
+// walk never saw (8888888888888 on a line of garbage) took assimp 20 GB for a 522-byte file.
 class AsciiWalk {
  public:
   AsciiWalk(const PlyHeader& h, std::string_view body) : h_(h), body_(body) {}
 
   void walk() {
     for (const PlyElement& e : h_.elements) {
-      for (std::uint64_t r = 0; r < e.count; ++r) {
-        for (const PlyProperty& p : e.properties) {
-          const std::string_view value = next(e, r, p);
-          if (p.is_list) list(e, r, p, value);
-        }
-      }
+      for (std::uint64_t r = 0; r < e.count; ++r) record(e, r);
     }
   }
 
  private:
-  std::string_view next(const PlyElement& e, std::uint64_t r, const PlyProperty& p) {
-    while (at_ < body_.size() && is_space(body_[at_])) ++at_;
+  void record(const PlyElement& e, std::uint64_t r) {
+    next_line(e, r);
+    for (const PlyProperty& p : e.properties) {
+      const std::string_view value = next(e, r, p);
+      p.is_list ? list(e, r, p, value) : number(e, r, p, value);
+    }
+    skip_blanks();
+    if (at_ < line_end_) {
+      throw Error(
+          fmt::format("{}: line {} of the body has values after {}'s last property; an "
+                      "ASCII PLY mesh has one record a line",
+                      h_.source, line_, record_of(e, r)));
+    }
+  }
+
+  // The next line, which must hold a value (blank lines between records are refused too).
+  void next_line(const PlyElement& e, std::uint64_t r) {
+    at_ = line_ == 0 ? 0 : std::min(line_end_ + 1, body_.size());
     if (at_ == body_.size()) {
-      throw Error(fmt::format("{}: the file ends before {}", h_.source, record_name(e, r, p)));
+      throw Error(fmt::format("{}: the file ends before {}", h_.source, record_of(e, r)));
+    }
+    const std::size_t newline = body_.find('\n', at_);
+    line_end_ = newline == std::string_view::npos ? body_.size() : newline;
+    ++line_;
+    skip_blanks();
+    if (at_ == line_end_) {
+      throw Error(fmt::format("{}: line {} of the body is blank, where {} was due", h_.source,
+                              line_, record_of(e, r)));
+    }
+  }
+
+  std::string_view next(const PlyElement& e, std::uint64_t r, const PlyProperty& p) {
+    skip_blanks();
+    if (at_ == line_end_) {
+      throw Error(
+          fmt::format("{}: line {} of the body ends inside {}; an ASCII PLY mesh has one "
+                      "record a line",
+                      h_.source, line_, record_name(e, r, p)));
     }
     const std::size_t start = at_;
-    while (at_ < body_.size() && !is_space(body_[at_])) ++at_;
+    while (at_ < line_end_ && !is_blank(body_[at_])) ++at_;
     return body_.substr(start, at_ - start);
+  }
+
+  void number(const PlyElement& e, std::uint64_t r, const PlyProperty& p, std::string_view v) {
+    if (!v.empty() && v.front() == '+') v.remove_prefix(1);  // from_chars takes no '+'
+    double x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec == std::errc::invalid_argument || end != v.data() + v.size()) {
+      throw Error(fmt::format("{}: line {} of the body: {} is '{}', not a number", h_.source, line_,
+                              record_name(e, r, p), v.substr(0, 32)));
+    }
   }
 
   void list(const PlyElement& e, std::uint64_t r, const PlyProperty& p, std::string_view length) {
@@ -117,16 +161,27 @@ class AsciiWalk {
                       "file can hold",
                       h_.source, record_name(e, r, p), items, left));
     }
-    for (std::uint64_t i = 0; i < items; ++i) next(e, r, p);
+    for (std::uint64_t i = 0; i < items; ++i) number(e, r, p, next(e, r, p));
   }
 
-  static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  static std::string record_of(const PlyElement& e, std::uint64_t r) {
+    return fmt::format("element '{}' record {}", e.name, r);
+  }
+
+  void skip_blanks() {
+    while (at_ < line_end_ && is_blank(body_[at_])) ++at_;
+  }
+
+  // Spaces and tabs, and a CR before the line's LF (a file written on Windows).
+  static bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
   }
 
   const PlyHeader& h_;
   std::string_view body_;
   std::size_t at_ = 0;
+  std::size_t line_end_ = 0;
+  std::uint64_t line_ = 0;
 };
 
 }  // namespace

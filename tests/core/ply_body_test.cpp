@@ -27,8 +27,8 @@ std::string mesh_header(const char* format, std::uint64_t faces, const char* cou
 TEST(PlyLists, AsciiListsThatFitAreTaken) {
   EXPECT_EQ(lists_error(mesh_header("ascii", 2) + "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n4 0 1 2 0\n"),
             "no error");
-  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0 1 0 0 0 1 0 0"),
-            "no error");  // empty list
+  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n1 0 0\r\n\t0 +1 0 \n0\n\n"),
+            "no error");  // an empty list, a CR, a tab, a '+', a blank line after the last record
 }
 
 TEST(PlyLists, AnAsciiListLongerThanTheFileIsRefused) {
@@ -37,7 +37,26 @@ TEST(PlyLists, AnAsciiListLongerThanTheFileIsRefused) {
             "items, more than the 7 bytes left in the file can hold");
   // Within the bytes, but the values run out.
   EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n1 0 0\n0 1 0\n4 0 1 2\n      \n"),
-            "f.ply: the file ends before element 'face' record 0 property 'vertex_indices'");
+            "f.ply: line 4 of the body ends inside element 'face' record 0 property "
+            "'vertex_indices'; an ASCII PLY mesh has one record a line");
+}
+
+// Assimp reads a record from its line; a walk that read values across lines parted ways with
+// it, and a list length it never saw (a 522-byte file found by fuzz_mesh) took assimp 20 GB.
+TEST(PlyLists, AsciiRecordsAreOneALineOfNumbers) {
+  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0 1 0 0 0 1 0 0"),
+            "f.ply: line 1 of the body has values after element 'vertex' record 0's last "
+            "property; an ASCII PLY mesh has one record a line");
+  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n\n1 0 0\n0 1 0\n3 0 1 2\n"),
+            "f.ply: line 2 of the body is blank, where element 'vertex' record 1 was due");
+  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n1 0 0\n0 1 0\n4 0 2\xdc"
+                                                  "3 1\n"),
+            "f.ply: line 4 of the body: element 'face' record 0 property 'vertex_indices' is "
+            "'2\xdc"
+            "3', not a number");
+  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n1 0 0\n0 1 0\n3 0 1 2 8888888888888\n"),
+            "f.ply: line 4 of the body has values after element 'face' record 0's last property; "
+            "an ASCII PLY mesh has one record a line");
 }
 
 TEST(PlyLists, AsciiLengthsMustBeWholeNumbers) {
@@ -51,7 +70,10 @@ TEST(PlyLists, AsciiLengthsMustBeWholeNumbers) {
 
 TEST(PlyLists, AsciiRecordsCutShortAreRefused) {
   EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n1 0 0\n0 1\n"),
-            "f.ply: the file ends before element 'vertex' record 2 property 'z'");
+            "f.ply: line 3 of the body ends inside element 'vertex' record 2 property 'z'; an "
+            "ASCII PLY mesh has one record a line");
+  EXPECT_EQ(lists_error(mesh_header("ascii", 1) + "0 0 0\n1 0 0\n0 1 0\n"),
+            "f.ply: the file ends before element 'face' record 0");
 }
 
 std::string vertices_le() { return std::string(36, '\0'); }  // 3 vertices of 3 floats
