@@ -112,7 +112,9 @@ void read_records(const ByteReader& in, std::size_t offset, std::size_t end, std
       for (const char* c : {"red", "green", "blue"}) {
         const Field& f = fields.at(c);
         const double v = read_number(r + f.offset, f);
-        p.rgb[k++] = f.size == 1 ? static_cast<std::uint16_t>(v) * 257 : to_u16(v);
+        // A byte channel scales to 16 bits; a signed one (char, int8) may be negative, which
+        // to_u16 clamps to 0 (converting it straight to uint16 is undefined: found by fuzz_ply).
+        p.rgb[k++] = to_u16(f.size == 1 ? v * 257 : v);
       }
     } else if (packed_rgb) {
       std::uint32_t v;

@@ -126,6 +126,22 @@ TEST(HostilePly, NegativeIntegersStillSignExtend) {
   EXPECT_EQ(c.cloud.points[0].position, Eigen::Vector3d(-2, -3, -4));
 }
 
+TEST(HostilePly, ANegativeByteColourReadsAsZero) {
+  // Found by fuzz_ply in CI: a signed 1-byte channel below 0 went straight to uint16 (UBSan).
+  const std::string h =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\n"
+      "property float y\nproperty float z\nproperty char red\nproperty uchar green\n"
+      "property char blue\nend_header\n";
+  std::vector<char> b = bytes(h, 12);
+  for (char c : {'\xff', '\xff', '\x7f'}) b.push_back(c);
+  const LoadedCloud c = read_ply_bytes(b, "colour.ply");
+  ASSERT_EQ(c.cloud.points.size(), 1u);
+  EXPECT_TRUE(c.cloud.has_color);
+  EXPECT_EQ(c.cloud.points[0].rgb[0], 0);
+  EXPECT_EQ(c.cloud.points[0].rgb[1], 65535);
+  EXPECT_EQ(c.cloud.points[0].rgb[2], 127 * 257);
+}
+
 TEST(HostileLas, AVlrRunningPastTheEndOfTheFileIsRefused) {
   // Found by fuzz_las: the VLR check compared with the point data offset, which may itself lie
   // past the end of the file; the metadata VLR was then copied from beyond the buffer.
