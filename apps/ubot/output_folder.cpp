@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -92,13 +94,37 @@ void refuse_system_folder(const fs::path& dir) {
   }
 }
 
+// Removes the files `list` (a manifest or a killed run's journal) names inside `dir`, and the
+// folders that leaves empty; nothing when `list` does not exist.
+void remove_listed_files(const fs::path& dir, const fs::path& list) {
+  std::ifstream in(list);
+  if (!in) return;
+  std::set<fs::path> folders;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const fs::path rel = fs::path(line).lexically_normal();
+    if (!safe_entry(rel) || !no_link_on_the_way(dir, rel)) continue;
+    remove_file(dir / rel);
+    remove_file(partial_path((dir / rel).string()));
+    for (fs::path p = rel.parent_path(); !p.empty(); p = p.parent_path()) folders.insert(p);
+  }
+  in.close();
+  // Deepest first, each only if now empty (fs::remove leaves a non-empty folder alone).
+  for (auto it = folders.rbegin(); it != folders.rend(); ++it) {
+    std::error_code ec;
+    if (fs::is_directory(fs::symlink_status(dir / *it, ec))) fs::remove(dir / *it, ec);
+  }
+}
+
 }  // namespace
 
 OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
   refuse_system_folder(dir_);
   create_output_dir(dir_);
-  check_writable((dir_ / kManifestName).string());
+  // Before the check, whose probe is the journal's name: a killed run's journal is read first.
   remove_previous_outputs();
+  check_writable((dir_ / kManifestName).string());
+  start_journal();
 }
 
 OutputFolder::~OutputFolder() {
@@ -108,33 +134,47 @@ OutputFolder::~OutputFolder() {
   } catch (const std::exception&) {
     // Nothing to report from a destructor: the run's own error is on its way.
   }
+  stop_journal();
 }
 
 void OutputFolder::remove_previous_outputs() {
-  remove_partial_files(dir_);
   const fs::path manifest = dir_ / kManifestName;
-  std::ifstream in(manifest);
-  if (!in) return;
-  std::set<fs::path> folders;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const fs::path rel = fs::path(line).lexically_normal();
-    if (!safe_entry(rel) || !no_link_on_the_way(dir_, rel)) continue;
-    remove_file(dir_ / rel);
-    remove_file(partial_path((dir_ / rel).string()));
-    for (fs::path p = rel.parent_path(); !p.empty(); p = p.parent_path()) folders.insert(p);
-  }
-  in.close();
-  // Deepest first, each only if now empty (fs::remove leaves a non-empty folder alone).
-  for (auto it = folders.rbegin(); it != folders.rend(); ++it) {
-    std::error_code ec;
-    if (fs::is_directory(fs::symlink_status(dir_ / *it, ec))) fs::remove(dir_ / *it, ec);
-  }
+  // The journal first: it is a `.part` file, which remove_partial_files removes.
+  remove_listed_files(dir_, partial_path(manifest.string()));
+  remove_listed_files(dir_, manifest);
+  remove_partial_files(dir_);
   remove_file(manifest);
+}
+
+void OutputFolder::start_journal() {
+  const std::string journal = partial_path((dir_ / kManifestName).string());
+  journal_ = std::fopen(journal.c_str(), "w");
+  if (!journal_) {
+    throw Error(fmt::format("{}: cannot be written: {}", journal, std::strerror(errno)));
+  }
+  std::fputs(
+      "# The files a `ubot run` still running or killed has written here; the next run into "
+      "this folder removes them first.\n",
+      journal_);
+  std::fflush(journal_);
+  set_publish_journal([dir = dir_, file = journal_](const std::string& path) {
+    const fs::path rel = inside(dir, path);
+    if (rel.empty()) return;  // an output elsewhere (--mcap /tmp/x.mcap) is not this folder's
+    // One line, flushed: the kernel has it even if the process is killed a moment later.
+    std::fprintf(file, "%s\n", rel.generic_string().c_str());
+    std::fflush(file);
+  });
+}
+
+void OutputFolder::stop_journal() noexcept {
+  set_publish_journal({});
+  if (journal_) std::fclose(journal_);
+  journal_ = nullptr;
 }
 
 void OutputFolder::write_manifest() {
   written_ = true;
+  stop_journal();  // the manifest replaces it, under its name
   std::set<std::string> files;
   for (const std::string& path : published_outputs()) {
     const fs::path rel = inside(dir_, path);

@@ -4,7 +4,12 @@
 // the next run into the same folder first removes the files that list names, so no stale output
 // of an earlier run (a camera image beyond this run's last, a map of another format) is mistaken
 // for this one's. It also removes every `*.part` file in the folder (the temporary names of
-// outputs being written, left by a killed run). Other files ubot did not list are never touched.
+// outputs being written, left by a killed run). While the run writes, each file it publishes is
+// added to DIR/.ubot-outputs.part, the manifest's temporary name, before the file gets its
+// name: a run killed with SIGKILL leaves that journal, and the next run removes what it lists
+// too (camera images of the killed run never mix with the new run's). Other files ubot did not
+// list are never touched.
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -28,7 +33,10 @@ class OutputFolder {
 
  private:
   void remove_previous_outputs();
+  void start_journal();
+  void stop_journal() noexcept;
   std::filesystem::path dir_;
+  std::FILE* journal_ = nullptr;
   bool written_ = false;
 };
 

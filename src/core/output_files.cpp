@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <utility>
 
 #include "ubot/core/error.h"
 
@@ -16,6 +17,7 @@ namespace {
 struct Published {
   std::mutex mutex;
   std::vector<std::string> paths;
+  std::function<void(const std::string&)> journal;
 };
 
 Published& published() {
@@ -36,14 +38,23 @@ std::string partial_path(const std::string& path) {
 
 void publish_output(const std::string& path) {
   const std::string partial = partial_path(path);
+  Published& p = published();
+  const std::lock_guard lock(p.mutex);
+  // Journaled before the rename: a kill between the two leaves a name without its file, never
+  // a file without its name.
+  if (p.journal) p.journal(path);
   if (partial != path && std::rename(partial.c_str(), path.c_str()) != 0) {
     const int error = errno;
     discard_output(path);
     throw Error(path + ": cannot be written: " + std::strerror(error));
   }
+  p.paths.push_back(path);
+}
+
+void set_publish_journal(std::function<void(const std::string&)> journal) {
   Published& p = published();
   const std::lock_guard lock(p.mutex);
-  p.paths.push_back(path);
+  p.journal = std::move(journal);
 }
 
 void discard_output(const std::string& path) noexcept {

@@ -159,6 +159,34 @@ class SafeWrites(unittest.TestCase):
             self.assertIn("notes.txt", names)
             self.assertIn("frames.jsonl", names)
 
+    def test_a_killed_runs_camera_images_are_removed_by_the_next_run(self):
+        # Issue 27, item 4: a killed run's images are whole files under their names (each is
+        # renamed once written) but no manifest lists them; the journal .ubot-outputs.part does.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-killed-cam-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "cam.yaml"), CAMERA_WORLD)
+            out = os.path.join(tmp, "out")
+            p = subprocess.Popen([UBOT, "run", world, "--steps", "100000", "--realtime", "5",
+                                  "--out", out, "--quiet"])
+            try:
+                self.wait_for(os.path.join(out, "rover", "rgb_camera_0", "000012.png"))
+            finally:
+                p.kill()
+                p.wait(timeout=60)
+            killed = [n for n in files_under(out) if n.endswith(".png")]
+            self.assertGreaterEqual(len(killed), 13)
+            with open(os.path.join(out, MANIFEST + ".part")) as f:
+                journal = [line.strip() for line in f if not line.startswith("#")]
+            self.assertEqual(sorted(set(killed) - set(journal)), [])
+            r = ubot("run", world, "--steps", "3", "--out", out, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, MANIFEST)) as f:
+                listed = {line.strip() for line in f if not line.startswith("#")}
+            pngs = [n for n in files_under(out) if n.endswith(".png")]
+            images = [n for n in pngs if n.startswith("rover/rgb_camera_0/")]
+            self.assertEqual(images, [f"rover/rgb_camera_0/00000{i}.png" for i in range(3)])
+            self.assertEqual(sorted(set(pngs) - listed), [])  # the plots too: this run's
+            self.assertEqual([n for n in files_under(out) if n.endswith(".part")], [])
+
     def test_a_full_disk_leaves_no_truncated_file_under_its_name(self):
         # RLIMIT_FSIZE stands in for a full disk: a write past 64 KiB fails (EFBIG; SIGXFSZ,
         # which would kill the process instead, is ignored, as a full disk sends none).

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "ubot/core/error.h"
 
@@ -42,6 +44,26 @@ TEST(OutputFiles, AFileAppearsUnderItsNameOnlyWhenPublished) {
   std::ofstream(partial_path(path)) << "newer";
   publish_output(path);
   EXPECT_EQ(read(path), "newer");
+  fs::remove_all(dir);
+}
+
+TEST(OutputFiles, TheJournalHearsOfEachFileBeforeItAppearsUntilItIsStopped) {
+  // Issue 27, item 4: `ubot run` journals each published file so the next run can remove the
+  // files of one that was killed; the journal is called before the rename, so never too late.
+  const fs::path dir = fresh_dir("ubot-output-journal-");
+  const std::string a = (dir / "a.png").string(), b = (dir / "b.png").string();
+  std::vector<std::pair<std::string, bool>> heard;  // path, and whether it existed yet
+  set_publish_journal([&](const std::string& p) { heard.emplace_back(p, fs::exists(p)); });
+  std::ofstream(partial_path(a)) << "a";
+  publish_output(a);
+  set_publish_journal({});
+  std::ofstream(partial_path(b)) << "b";
+  publish_output(b);
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_EQ(heard[0].first, a);
+  EXPECT_FALSE(heard[0].second);
+  EXPECT_TRUE(fs::exists(a));
+  EXPECT_TRUE(fs::exists(b));
   fs::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 // is atomic), so a file under its final name is always whole; a run that dies or fails leaves
 // `.part` files, never a truncated output under a real name. The process keeps the list of the
 // files it published (`ubot run` writes it as the output folder's manifest).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ std::string partial_path(const std::string& path);
 // Renames partial_path(path) to `path` (replacing an older file) and records `path`; an
 // ubot::Error naming `path` if the rename fails.
 void publish_output(const std::string& path);
+
+// Calls `journal` with each path publish_output() is given, just before it renames the file into
+// place (under the lock that orders publications), so that a process killed later has left a
+// record of every file it published; an empty function stops it. `ubot run` journals into its
+// output folder (apps/ubot/output_folder.h). `journal` must not throw.
+void set_publish_journal(std::function<void(const std::string&)> journal);
 
 // Removes partial_path(path), if any (a write that failed); never throws.
 void discard_output(const std::string& path) noexcept;
