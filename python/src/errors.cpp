@@ -142,6 +142,12 @@ void register_errors(py::module_& m) {
       if (p) std::rethrow_exception(p);
     } catch (const WorldLoadError& e) {
       raise_world_error(e.message);
+    } catch (const py::cast_error& e) {
+      // A value our code casts (not an argument, which pybind11 checks itself) of a type it
+      // cannot take: a str holding lone surrogates as a name, an int past int64. pybind11 says
+      // RuntimeError, which reads as ubot's fault; it is the caller's, so TypeError (found by
+      // fuzz_python).
+      PyErr_SetString(PyExc_TypeError, bounded_message(e.what()).c_str());
     } catch (const Error& e) {
       PyErr_SetString(g_error, bounded_message(e.what()).c_str());
     }

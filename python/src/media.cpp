@@ -76,7 +76,13 @@ void read_dict(const py::dict& d, media::MediumSnapshot& out) {
             .unchecked<2>();
     out.tint = {t(0, 0), t(0, 1), t(0, 2)};
   }
-  if (d.contains("name")) out.name = d["name"].cast<std::string>();
+  if (d.contains("name")) {
+    // Checked first: pybind11's cast of another type raises a RuntimeError (found by fuzz_python).
+    if (!py::isinstance<py::str>(d["name"])) {
+      throw py::type_error("medium provider: 'name' must be a str");
+    }
+    out.name = d["name"].cast<std::string>();
+  }
 }
 
 class PythonMediumProvider final : public media::MediumProvider {

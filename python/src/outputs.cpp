@@ -6,6 +6,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 #include "bindings.h"
@@ -27,9 +28,14 @@ constexpr int kPictureSide = 800;  // world.png's longest side (src/outputs/run_
 std::int64_t frames_every(const py::handle& frames) {
   if (py::isinstance<py::bool_>(frames)) return frames.cast<bool>() ? 1 : 0;
   if (py::isinstance<py::int_>(frames)) {
-    const long long n = frames.cast<long long>();
-    if (n < 1) throw_value_error("record: frames must be True, False or a positive step count");
-    return n;
+    // Compared as Python ints: one beyond int64 made pybind11's cast raise a RuntimeError
+    // (found by fuzz_python). A count past int64 means no step but the first, as INT64_MAX does.
+    const auto n = py::reinterpret_borrow<py::int_>(frames);
+    if (n < py::int_(1)) {
+      throw_value_error("record: frames must be True, False or a positive step count");
+    }
+    const py::int_ most(std::numeric_limits<std::int64_t>::max());
+    return (n > most ? most : n).cast<std::int64_t>();
   }
   throw py::type_error("record: frames must be True, False or a positive step count");
 }

@@ -85,8 +85,18 @@ VectorEnv::VectorEnv(std::shared_ptr<const WorldModel> model, VectorEnvOptions o
   arena_ = std::make_unique<tbb::task_arena>(concurrency);
 }
 
+std::size_t VectorEnv::checked_env(int env, const char* what) const {
+  if (env < 0 || env >= options_.num_envs) {
+    throw_value_error(
+        fmt::format("VectorEnv.{}: env must be in [0, {}), got {}", what, options_.num_envs, env));
+  }
+  return static_cast<std::size_t>(env);
+}
+
 std::uint64_t VectorEnv::episode_seed(int env) const {
-  return stream_seed(options_.seed, fmt::format("vector_env/{}/{}", env, episode_[env]));
+  // Found by fuzz_python: an index out of range read past episode_ (a segfault from Python).
+  const std::size_t i = checked_env(env, "episode_seed");
+  return stream_seed(options_.seed, fmt::format("vector_env/{}/{}", env, episode_[i]));
 }
 
 void VectorEnv::find_lidars() {
@@ -315,10 +325,7 @@ py::dict VectorEnv::reset_envs(const py::handle& mask) {
 }
 
 std::string VectorEnv::serve(const std::string& address, const std::string& token, int env) {
-  if (env < 0 || env >= options_.num_envs) {
-    throw_value_error(
-        fmt::format("VectorEnv.serve: env must be in [0, {}), got {}", options_.num_envs, env));
-  }
+  checked_env(env, "serve");
   if (live_) throw_value_error(fmt::format("VectorEnv.serve: already serving at {}", live_->url()));
   live::LiveServerOptions options;
   options.address = live::parse_live_address(address, "VectorEnv.serve");

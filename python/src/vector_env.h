@@ -53,11 +53,14 @@ class VectorEnv {
   const std::vector<std::string>& robot_names() const { return robot_names_; }
   // The observation arrays as a new dict (final: the final observations of ended envs).
   pybind11::dict observations(bool final = false) const;
-  // The world seed of env i's current episode, and the episode's number.
+  // The world seed of env i's current episode, and the episode's number. These three take an
+  // index from Python: ValueError unless 0 <= env < num_envs.
   std::uint64_t episode_seed(int env) const;
-  std::int64_t episode(int env) const { return episode_[env]; }
+  std::int64_t episode(int env) const { return episode_[checked_env(env, "episode")]; }
   // Steps of env i's current episode.
-  std::int64_t episode_steps(int env) const { return envs_[env]->world().step_count(); }
+  std::int64_t episode_steps(int env) const {
+    return envs_[checked_env(env, "episode_steps")]->world().step_count();
+  }
   const Simulation& env(int i) const { return *envs_[i]; }
   // Per robot: its lidar's index in sensors() (empty without the lidar observation).
   const std::vector<std::size_t>& lidars() const { return lidar_; }
@@ -74,6 +77,8 @@ class VectorEnv {
   void close();
 
  private:
+  // `env` as an index, or ValueError "VectorEnv.<what>: env must be in [0, num_envs), got env".
+  std::size_t checked_env(int env, const char* what) const;
   struct Buffers;  // raw pointers into the numpy arrays, for the worker threads
   void find_lidars();
   void allocate();

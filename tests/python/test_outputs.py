@@ -76,6 +76,17 @@ def test_record_misuse_raises(tmp_path):
     sim = ubot.Simulation(example("lidar_world.yaml"))
     with pytest.raises(ValueError):
         sim.record(tmp_path, frames=0)
+    # Found by fuzz_python: an int past int64 was pybind11's RuntimeError.
+    with pytest.raises(ValueError, match="positive step count"):
+        sim.record(tmp_path, frames=-2**70)
+    with pytest.raises(TypeError, match="positive step count"):
+        sim.record(tmp_path, frames=1.5)
+    huge = ubot.Simulation(example("lidar_world.yaml"))
+    huge.record(tmp_path / "huge", frames=2**70, picture=False, sensor_files=False)
+    for _ in range(3):
+        huge.step()
+    huge.close()
+    assert len((tmp_path / "huge" / "frames.jsonl").read_text().splitlines()) <= 1
     with pytest.raises(ubot.Error, match="compression"):
         sim.record(tmp_path, mcap=str(tmp_path / "x.mcap"), mcap_compression="gzip")
     sim.close()
@@ -142,3 +153,16 @@ def test_medium_provider_errors_raise():
         other.step()
     with pytest.raises(TypeError):
         other.add_medium_provider(object())
+    # Found by fuzz_python: a name of another type was pybind11's RuntimeError.
+    named = ubot.Simulation.from_yaml(WALL_WORLD)
+    named.add_medium_provider(NamedBy(7))
+    with pytest.raises(TypeError, match="'name' must be a str"):
+        named.step()
+
+
+class NamedBy:
+    def __init__(self, name):
+        self.name = name
+
+    def snapshot(self, time):
+        return {"cells": [[4.0, 5.0, 0.0, 0.5, 1.0]], "name": self.name}

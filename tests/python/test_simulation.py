@@ -167,6 +167,11 @@ def test_unknown_names_raise_value_error(wall_sim):
         wall_sim.sensor("robot_0", "camera")
     with pytest.raises(ValueError, match="2 or 3 values"):
         wall_sim.set_goals("robot_0", [[1]])
+    # Found by fuzz_python: a name that is no UTF-8 (a lone surrogate) was a RuntimeError.
+    for use in (lambda: wall_sim.object("robot_\ud800"),
+                lambda: wall_sim.step({"\udfff": [0, 0]})):
+        with pytest.raises(TypeError):
+            use()
 
 
 def test_clearance_is_the_distance_between_the_shapes_now(wall_sim):

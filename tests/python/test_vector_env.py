@@ -154,6 +154,13 @@ def test_misuse_raises(noisy_world):
         ubot.VectorEnv(noisy_world, 1, lidar="front")
     with pytest.raises(ubot.WorldError):
         ubot.VectorEnv("/nowhere.yaml", 1)
+    # Found by fuzz_python: an env index out of range read past the end (a segfault).
+    for name in ("episode", "episode_seed", "episode_steps"):
+        for env in (-1, 2, 2**31 - 1):
+            message = rf"VectorEnv.{name}: env must be in \[0, 2\), got {env}"
+            with pytest.raises(ValueError, match=message):
+                getattr(envs, name)(env)
+        assert getattr(envs, name)(1) >= 0
 
 
 def test_replacing_a_returned_array_changes_nothing_inside(noisy_world):
