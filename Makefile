@@ -84,13 +84,16 @@ bench: build
 
 # ---- Fuzzing (issue 16, docs/fuzzing.md): the libFuzzer targets of tests/fuzz, built by clang
 # under ASan + UBSan in their own tree with only the libraries they need. `make fuzz` runs each
-# target FUZZ_SECONDS from a random seed; `make test` runs each FUZZ_TEST_SECONDS (8 targets: about
+# target FUZZ_SECONDS from a random seed; `make test` runs each FUZZ_TEST_SECONDS (9 targets: about
 # 3 minutes) from FUZZ_TEST_SEED, the same inputs on every run (scripts/run-fuzz.sh says why).
 FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 300
 FUZZ_TEST_SECONDS ?= 20
 FUZZ_TEST_SEED    ?= 1
 FUZZ_TARGETS      := fuzz_world_yaml fuzz_mesh fuzz_las fuzz_ply fuzz_pcd fuzz_cdr fuzz_foxglove fuzz_mcap
+# Atheris on the Python module as the venv has it installed (tests/fuzz/python_module_fuzzer.py).
+FUZZ_PY_TARGETS   := fuzz_python
+FUZZ_ENV           = FUZZ_PYTHON=$(abspath $(VENV))/bin/python
 
 .PHONY: fuzz-build fuzz fuzz-test
 
@@ -101,11 +104,12 @@ fuzz-build: deps-test
 	  -DUBOT_BUILD_TESTS=OFF $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 
-fuzz: fuzz-build
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+fuzz: fuzz-build venv
+	$(FUZZ_ENV) scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS) $(FUZZ_PY_TARGETS)
 
-fuzz-test: fuzz-build
-	FUZZ_SEED=$(FUZZ_TEST_SEED) scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
+fuzz-test: fuzz-build venv
+	$(FUZZ_ENV) FUZZ_SEED=$(FUZZ_TEST_SEED) scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_TEST_SECONDS) \
+	  $(FUZZ_TARGETS) $(FUZZ_PY_TARGETS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-pip build-pip-* build-venv build-generated $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -21,11 +21,17 @@ for t in "${targets[@]}"; do
   work="$build/fuzz-corpus/$t"
   mkdir -p "$work"
   seed=${FUZZ_SEED:-0}
+  # fuzz_python is atheris (libFuzzer for Python) on the module installed in FUZZ_PYTHON's venv.
+  if [ "$t" = python ]; then
+    command=("${FUZZ_PYTHON:-$root/build/venv/bin/python}" "$root/tests/fuzz/python_module_fuzzer.py")
+  else
+    command=("$build/tests/fuzz/fuzz_$t")
+  fi
   echo "fuzz_$t: ${seconds}s, seed $seed"
   # -timeout: one input may take at most 10 s; -rss_limit_mb: 2 GB; inputs up to 64 kB.
   if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
       LSAN_OPTIONS="suppressions=$root/tests/fuzz/lsan.supp" \
-      "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      "${command[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -seed="$seed" -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
       "$work" "$root/tests/fuzz/corpus/$t" >"$build/fuzz-$t.log" 2>&1; then
     tail -n 60 "$build/fuzz-$t.log"

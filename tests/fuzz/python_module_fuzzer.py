@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""fuzz_python (issue 27, item 1): atheris drives the Python module's entry points.
+
+Each input is a short program of calls on a small world: Simulation(...) / from_yaml (a bundled
+world, maybe with bytes spliced in), then step, set_state, set_velocity, set_goals, sensor,
+object, reset, snapshot / restore, clearance, picture, add_medium_provider, close and calls on
+the closed object, with arguments of every kind: NaN and inf, huge and negative integers,
+arrays of any shape and dtype, long strings, objects of the wrong type; and the VectorEnv core
+with as wild arguments. A call may raise only a Python exception that says what is wrong (the
+REFUSALS below); a crash, an abort, another exception type, more than -timeout seconds or more
+than -rss_limit_mb fails the run. Atheris is libFuzzer for Python: the module's Python code is
+instrumented, and so is this harness (each @atheris.instrument_func), whose branches (which
+call, which argument kind, refused or not) are the coverage that steers it; the C++ extension is
+not instrumented (its crashes are what this looks for).
+
+usage: python python_module_fuzzer.py [libFuzzer flags] [corpus dirs]   (scripts/run-fuzz.sh)
+"""
+import os
+import sys
+import tempfile
+import warnings
+
+import atheris
+
+import numpy as np
+
+with atheris.instrument_imports():  # ubot's Python code only: numpy's would slow every input
+    import ubot
+    from ubot import _core
+
+# What a refused argument may raise: ubot.Error (WorldError is one) for a bad world or a call
+# the simulation cannot make, and Python's own errors for a bad argument. MemoryError is not
+# among them: an input that needs more memory than it is worth must be refused by a check.
+REFUSALS = (ubot.Error, ValueError, TypeError, KeyError, IndexError, OverflowError)
+
+WORLDS = [
+    """
+world: {width: 10, height: 10, step_time: 0.1}
+robot:
+  - name: rover
+    kinematics: {name: diff}
+    shape: {name: circle, radius: 0.2}
+    state: [1, 5, 0]
+    goal: [9, 5, 0]
+    sensors:
+      - {name: lidar2d, range_max: 5, number: 32}
+      - {name: rgb_camera, width: 8, height: 6}
+      - {name: imu}
+obstacle:
+  - {shape: {name: rectangle, length: 1, width: 1}, state: [5, 5, 0]}
+""",
+    """
+world: {width: 8, height: 6, step_time: 0.05}
+robot:
+  - number: 3
+    distribution: {name: manual}
+    kinematics: {name: omni}
+    shape: {name: circle, radius: 0.15}
+    state: [[1, 1, 0], [2, 1, 0], [3, 1, 0]]
+    goal: [[7, 5, 0], [6, 5, 0], [5, 5, 0]]
+    behavior: {name: rvo}
+    sensors:
+      - {name: fov, range: 3, angle: 1.5}
+      - {name: depth_camera, width: 6, height: 4}
+obstacle:
+  - {shape: {name: polygon, vertices: [[3, 3], [4, 3], [3.5, 4]]}}
+""",
+    """
+world: {width: 6, height: 6}
+robot:
+  - kinematics: {name: acker}
+    shape: {name: rectangle, length: 0.6, width: 0.3}
+    state: [1, 1, 0, 0]
+    goal: [5, 5, 0]
+    sensors: [{name: lidar3d}]
+""",
+]
+
+LONG = 200_000
+TRACE = bool(os.environ.get("UBOT_FUZZ_TRACE"))  # replaying a failure: print each call
+
+
+def trace(*what):
+    if TRACE:
+        print("fuzz_python:", *(repr(w)[:200] for w in what), file=sys.stderr, flush=True)
+
+
+@atheris.instrument_func
+def number(fdp):
+    kind = fdp.ConsumeIntInRange(0, 5)
+    if kind == 0:
+        return fdp.ConsumeFloat()  # NaN, inf, subnormals, huge
+    if kind == 1:
+        return fdp.ConsumeInt(9)  # beyond int64 both ways
+    if kind == 2:
+        return fdp.ConsumeIntInRange(-3, 12)
+    if kind == 3:
+        return fdp.ConsumeRegularFloat()
+    if kind == 4:
+        return [float("nan"), float("inf"), -float("inf"), 1e308, -0.0][fdp.ConsumeIntInRange(0, 4)]
+    return fdp.ConsumeProbability() * 10
+
+
+@atheris.instrument_func
+def text(fdp):
+    kind = fdp.ConsumeIntInRange(0, 3)
+    if kind == 0:
+        return fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 16))
+    if kind == 1:
+        return ["rover", "robot_0", "robot_1", "lidar2d", "rgb_camera", "imu", "fov",
+                "depth_camera", "lidar3d", "obstacle_0", ""][fdp.ConsumeIntInRange(0, 10)]
+    if kind == 2:
+        return "x" * LONG
+    return fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 8))  # surrogates too
+
+
+@atheris.instrument_func
+def array(fdp):
+    ndim = fdp.ConsumeIntInRange(0, 3)
+    shape = tuple(fdp.ConsumeIntInRange(0, 4) for _ in range(ndim))
+    dtype = [np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex128, object,
+             np.uint64][fdp.ConsumeIntInRange(0, 7)]
+    size = int(np.prod(shape)) if shape else 1
+    values = [number(fdp) for _ in range(size)]
+    try:
+        return np.array(values, dtype=dtype).reshape(shape)
+    except (ValueError, TypeError, OverflowError):
+        return np.zeros(shape)
+
+
+@atheris.instrument_func
+def value(fdp, depth=0):
+    """Any argument: numbers, strings, arrays, nested lists and dicts, None, wrong types."""
+    kind = fdp.ConsumeIntInRange(0, 9 if depth < 2 else 4)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return number(fdp)
+    if kind == 2:
+        return text(fdp)
+    if kind == 3:
+        return fdp.ConsumeBool()
+    if kind == 4:
+        return array(fdp)
+    if kind == 5:
+        return [value(fdp, depth + 1) for _ in range(fdp.ConsumeIntInRange(0, 4))]
+    if kind == 6:
+        return {text(fdp): value(fdp, depth + 1) for _ in range(fdp.ConsumeIntInRange(0, 3))}
+    if kind == 7:
+        return (number(fdp), number(fdp))
+    if kind == 8:
+        return [[number(fdp) for _ in range(fdp.ConsumeIntInRange(0, 4))]
+                for _ in range(fdp.ConsumeIntInRange(0, 3))]
+    return object()
+
+
+@atheris.instrument_func
+def world_text(fdp):
+    world = WORLDS[fdp.ConsumeIntInRange(0, len(WORLDS) - 1)]
+    if fdp.ConsumeBool():
+        at = fdp.ConsumeIntInRange(0, len(world))
+        cut = fdp.ConsumeIntInRange(0, 16)
+        world = world[:at] + fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 24)) + \
+            world[at + cut:]
+    return world
+
+
+class Provider:
+    """A medium provider whose answer is fuzzed: None, an array of any shape, a dict, junk."""
+
+    def __init__(self, answer, fails):
+        self.answer = answer
+        self.fails = fails
+
+    def snapshot(self, time):
+        if self.fails:
+            raise ValueError("the provider's own error")
+        return self.answer
+
+    def __deepcopy__(self, memo):
+        return Provider(self.answer, self.fails)
+
+
+@atheris.instrument_func
+def simulation_call(fdp, sim, tmp):
+    target = value(fdp) if fdp.ConsumeBool() else text(fdp)
+    op = fdp.ConsumeIntInRange(0, 17)
+    trace("simulation op", op, target)
+    if op == 0:
+        sim.step()
+    elif op == 1:
+        sim.step(value(fdp))
+    elif op == 2:
+        sim.set_state(target, value(fdp))
+    elif op == 3:
+        sim.set_velocity(target, value(fdp))
+    elif op == 4:
+        sim.set_goals(target, value(fdp))
+    elif op == 5:
+        sim.sensor(target, text(fdp))
+    elif op == 6:
+        sim.object(target)
+    elif op == 7:
+        sim.reset(value(fdp) if fdp.ConsumeBool() else fdp.ConsumeInt(9))
+    elif op == 8:
+        sim.restore(sim.snapshot())
+    elif op == 9:
+        sim.clearance(target, value(fdp))
+    elif op == 10:
+        sim.min_clearance(target)
+    elif op == 11:
+        sim.picture(number(fdp) if fdp.ConsumeBool() else fdp.ConsumeIntInRange(-2, 64))
+    elif op == 12:
+        sim.add_medium_provider(Provider(value(fdp), fdp.ConsumeBool()))
+    elif op == 13:
+        sim.restore(value(fdp))
+    elif op == 14:
+        sim.record(os.path.join(tmp, "rec"), frames=value(fdp) if fdp.ConsumeBool() else True,
+                   picture=False)
+    elif op == 15:
+        for o in sim.objects:
+            o.state, o.goals, o.sensor_names
+    elif op == 16:
+        sim.close()
+    else:
+        sim._bench_step(fdp.ConsumeIntInRange(-2, 3))
+    return op
+
+
+@atheris.instrument_func
+def new_simulation(fdp, tmp):
+    seed = value(fdp) if fdp.ConsumeBool() else None
+    threads = fdp.ConsumeInt(5) if fdp.ConsumeBool() else 1
+    trace("simulation", seed, threads)
+    if fdp.ConsumeBool():
+        return ubot.Simulation.from_yaml(world_text(fdp), seed=seed, threads=threads)
+    path = os.path.join(tmp, "w.yaml")
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(world_text(fdp))
+    return ubot.Simulation(path, seed=seed, threads=threads)
+
+
+@atheris.instrument_func
+def vector_env(fdp, tmp):
+    path = os.path.join(tmp, "v.yaml")
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(world_text(fdp))
+    # A few envs, or a count past int32 (refused by the binding): a valid count's memory is the
+    # caller's to spend (655 360 envs of a camera world take more than the 2 GB limit, as they
+    # should), so counts between are not this fuzzer's business.
+    num_envs = fdp.ConsumeIntInRange(-2, 4) if fdp.ConsumeBool() else \
+        (2**31 + fdp.ConsumeIntInRange(0, 2**40)) * (1 if fdp.ConsumeBool() else -1)
+    kwargs = dict(seed=fdp.ConsumeIntInRange(0, 2**64 - 1), threads=fdp.ConsumeIntInRange(-1, 3),
+                  max_steps=fdp.ConsumeInt(9) if fdp.ConsumeBool() else 5,
+                  observations=[text(fdp) for _ in range(fdp.ConsumeIntInRange(0, 3))]
+                  if fdp.ConsumeBool() else ["lidar", "state", "goal", "flags"],
+                  lidar=text(fdp) if fdp.ConsumeBool() else "",
+                  arrive_reward=number(fdp), collision_penalty=number(fdp))
+    trace("vector env", num_envs, kwargs)
+    env = _core._VectorEnv(path, num_envs, **kwargs)
+    for _ in range(fdp.ConsumeIntInRange(0, 6)):
+        op = fdp.ConsumeIntInRange(0, 5)
+        trace("vector env op", op)
+        try:
+            if op == 0:
+                env.step(value(fdp))
+            elif op == 1:
+                env.step(np.zeros((env.num_envs, env.num_robots, 2)))
+            elif op == 2:
+                env.reset(value(fdp) if fdp.ConsumeBool() else None)
+            elif op == 3:
+                env.reset_envs(value(fdp))
+            elif op == 4:
+                env.episode(fdp.ConsumeInt(5))
+            else:
+                env.close()
+        except REFUSALS:
+            pass
+
+
+@atheris.instrument_func
+def TestOneInput(data):
+    fdp = atheris.FuzzedDataProvider(data)
+    with tempfile.TemporaryDirectory(prefix="ubot-fuzz-python-") as tmp:
+        try:
+            if fdp.ConsumeIntInRange(0, 4) == 0:
+                vector_env(fdp, tmp)
+                return
+            sim = new_simulation(fdp, tmp)
+        except REFUSALS:
+            return
+        try:
+            for _ in range(fdp.ConsumeIntInRange(0, 12)):
+                try:
+                    simulation_call(fdp, sim, tmp)
+                except REFUSALS:
+                    pass
+        finally:
+            try:
+                sim.close()
+            except REFUSALS:
+                pass
+
+
+def main():
+    # numpy's casts of the fuzzed values warn (overflow, complex to real); a warning fails
+    # nothing, and thousands of them would bury the report of what did.
+    warnings.simplefilter("ignore")
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()
