@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
+
+#include "ubot/core/random.h"
 
 namespace ubot {
 
@@ -132,8 +136,22 @@ ShapeModel::Circle ShapeModel::bounding_circle() const {
                             (ab.x() * ac.squaredNorm() - ac.x() * ab.squaredNorm()) / d);
     return Circle{a + u, u.norm()};
   };
-  const std::vector<Eigen::Vector2d>& p = vertices;
-  if (p.empty()) return {};
+  if (vertices.empty()) return {};
+  // Welzl's algorithm takes expected linear time only in a random order: in a polygon's own
+  // order (the vertices of a circle, one after another) it is cubic, and 200 000 vertices took
+  // 16 s (issue 27). Shapes past a handful of vertices are visited in a fixed pseudo-random
+  // order, so the result is the same on every run and machine; the smallest circle is unique,
+  // and below the threshold the order (and every bit of an existing world's result) is kept.
+  constexpr std::size_t kShuffleAbove = 64;
+  std::vector<Eigen::Vector2d> shuffled;
+  if (vertices.size() > kShuffleAbove) {
+    shuffled = vertices;
+    Xoshiro256pp order(0x5eed'c1c1e);
+    for (std::size_t i = shuffled.size() - 1; i > 0; --i) {
+      std::swap(shuffled[i], shuffled[order() % (i + 1)]);
+    }
+  }
+  const std::vector<Eigen::Vector2d>& p = shuffled.empty() ? vertices : shuffled;
   Circle k{p[0], 0.0};
   for (std::size_t i = 1; i < p.size(); ++i) {
     if (contains(k, p[i])) continue;

@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <utility>
+#include <vector>
 
 namespace ubot {
 namespace {
@@ -184,6 +188,68 @@ TEST(LoadWorld, SeedFromWorldOrOptions) {
   const std::string yaml = "world: {seed: 17}\n";
   EXPECT_EQ(load_world_from_string(yaml, "w.yaml").seed, 17u);
   EXPECT_EQ(load_world_from_string(yaml, "w.yaml", {.seed = 3}).seed, 3u);
+}
+
+// Issue 27: Welzl's algorithm in a polygon's own order was cubic (200 000 vertices of a circle:
+// 16 s); past 64 vertices it visits them in a fixed pseudo-random order, which must give the
+// same smallest circle.
+ShapeModel polygon_of(std::vector<Eigen::Vector2d> vertices) {
+  ShapeModel s;
+  s.kind = ShapeKind::kPolygon;
+  s.vertices = std::move(vertices);
+  return s;
+}
+
+TEST(BoundingCircle, TheVerticesOfACircleInOrderGiveThatCircle) {
+  std::vector<Eigen::Vector2d> ring;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const double a = 2 * std::numbers::pi * i / n;
+    ring.emplace_back(5 + 3 * std::cos(a), 5 + 3 * std::sin(a));
+  }
+  const ShapeModel::Circle k = polygon_of(ring).bounding_circle();
+  EXPECT_NEAR(k.radius, 3.0, 1e-9);
+  EXPECT_NEAR((k.center - Eigen::Vector2d(5, 5)).norm(), 0.0, 1e-9);
+}
+
+TEST(BoundingCircle, ShuffledOrderMatchesTheSmallestCircleOfEveryPairAndTriple) {
+  // 80 points (past the threshold), checked against the brute force: the smallest circle
+  // through 2 or 3 of them that holds them all.
+  std::vector<Eigen::Vector2d> p;
+  std::uint64_t x = 12345;
+  auto next = [&] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(x >> 11) / 9007199254740992.0;
+  };
+  for (int i = 0; i < 80; ++i) p.emplace_back(4 * next() - 2, 3 * next() - 1);
+  auto holds = [&](const Eigen::Vector2d& c, double r) {
+    for (const Eigen::Vector2d& q : p) {
+      if ((q - c).norm() > r + 1e-9) return false;
+    }
+    return true;
+  };
+  double best = 1e300;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      const Eigen::Vector2d c = (p[i] + p[j]) / 2;
+      if (holds(c, (p[i] - c).norm())) best = std::min(best, (p[i] - c).norm());
+      for (std::size_t m = j + 1; m < p.size(); ++m) {
+        const Eigen::Vector2d ab = p[j] - p[i], ac = p[m] - p[i];
+        const double d = 2 * (ab.x() * ac.y() - ab.y() * ac.x());
+        if (std::abs(d) < 1e-12) continue;
+        const Eigen::Vector2d u((ac.y() * ab.squaredNorm() - ab.y() * ac.squaredNorm()) / d,
+                                (ab.x() * ac.squaredNorm() - ac.x() * ab.squaredNorm()) / d);
+        if (u.norm() < best && holds(p[i] + u, u.norm())) best = u.norm();
+      }
+    }
+  }
+  const ShapeModel::Circle k = polygon_of(p).bounding_circle();
+  EXPECT_NEAR(k.radius, best, 1e-9);
+  EXPECT_TRUE(holds(k.center, k.radius));
+  // The same on every call: the order is fixed, not drawn.
+  const ShapeModel::Circle again = polygon_of(p).bounding_circle();
+  EXPECT_EQ(again.radius, k.radius);
+  EXPECT_EQ(again.center, k.center);
 }
 
 }  // namespace
