@@ -312,6 +312,39 @@ class WorldLoader {
     o.goals.clear();
   }
 
+  // A group that no draws could place min_distance apart is refused at once (issue 27): IR-SIM
+  // would make 1000 draws for each object that does not fit, minutes for a large group, and
+  // then place them overlapping anyway.
+  static void check_room(const Field& distribution, const Eigen::Vector3d& low,
+                         const Eigen::Vector3d& high, int number, double min_distance) {
+    if (!(min_distance > 0.0)) return;
+    const double most = config::max_points_apart(low, high, min_distance);
+    if (number <= most) return;
+    distribution.fail(fmt::format(
+        "{} objects cannot be placed min_distance {:g} m apart in range_low..range_high "
+        "({:g} m x {:g} m holds at most {:.0f}); lower number or min_distance, or widen the range",
+        number, min_distance, high.x() - low.x(), high.y() - low.y(), std::floor(most)));
+  }
+
+  [[noreturn]] static void refuse_full(const Field& distribution, const config::RandomPoints& r,
+                                       int number, double min_distance) {
+    distribution.fail(fmt::format(
+        "the range is full: after {} of {} objects ({} of them too close to another), 100 in a "
+        "row found no spot min_distance {:g} m from the others in 1000 draws each; lower number "
+        "or min_distance, or widen the range",
+        r.points.size(), number, r.crowded, min_distance));
+  }
+
+  // Objects kept where IR-SIM keeps them, after 1000 draws too close to another: said once.
+  void warn_if_crowded(const Field& distribution, int crowded_states, int crowded_goals, int number,
+                       double min_distance) {
+    if (crowded_states == 0 && crowded_goals == 0) return;
+    model_.warnings.push_back(fmt::format(
+        "{}: {} of {} states and {} of {} goals are closer than min_distance {:g} m to another: "
+        "no free spot in 1000 draws, placed there anyway (as IR-SIM does)",
+        distribution.location(), crowded_states, number, crowded_goals, number, min_distance));
+  }
+
   Placement place(Mapping& m, int number, Role role, int group) {
     Placement p;
     const auto distribution = m.get("distribution");
@@ -365,10 +398,16 @@ class WorldLoader {
         if (!(low[k] <= high[k])) distribution->fail("range_low must not exceed range_high");
       }
       const double min_distance = d->non_negative("min_distance", 1.0);
+      check_room(*distribution, low, high, number, min_distance);
       RandomStream rng(
           stream_seed(model_.seed, fmt::format("distribution/{}/{}", role_name(role), group)));
-      p.states = config::random_points(rng, low, high, number, min_distance);
-      p.goals = config::random_points(rng, low, high, number, min_distance);
+      config::RandomPoints states = config::random_points(rng, low, high, number, min_distance);
+      if (states.full) refuse_full(*distribution, states, number, min_distance);
+      config::RandomPoints goals = config::random_points(rng, low, high, number, min_distance);
+      if (goals.full) refuse_full(*distribution, goals, number, min_distance);
+      warn_if_crowded(*distribution, states.crowded, goals.crowded, number, min_distance);
+      p.states = std::move(states.points);
+      p.goals = std::move(goals.points);
     }
     if (d) d->finish();
     if (name != "manual") {

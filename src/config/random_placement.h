@@ -13,8 +13,20 @@ namespace ubot::config {
 // The test against earlier points looks only at the grid cells around the candidate, so it
 // costs O(1) per try instead of O(n): the same draws and the same points as the plain scan, but
 // `number: 1000000` takes seconds instead of hours.
-std::vector<std::vector<double>> random_points(RandomStream& rng, const Eigen::Vector3d& low,
-                                               const Eigen::Vector3d& high, int n,
-                                               double min_distance);
+struct RandomPoints {
+  std::vector<std::vector<double>> points;
+  int crowded = 0;  // points kept after 1000 tries, closer than min_distance to an earlier one
+  // 100 points in a row found no free spot: the range is full and the drawing stopped there
+  // (`points` holds those drawn so far). IR-SIM would go on, 1000 draws for each point left.
+  bool full = false;
+};
+RandomPoints random_points(RandomStream& rng, const Eigen::Vector3d& low,
+                           const Eigen::Vector3d& high, int n, double min_distance);
+
+// The most points at least min_distance apart (xy) that the range [low, high] can hold at all:
+// Oler's bound for a convex region (1961), 2/sqrt(3) A/d^2 + P/(2d) + 1, with A and P the
+// rectangle's area and perimeter. A group of more can never be placed apart, whatever the draws.
+double max_points_apart(const Eigen::Vector3d& low, const Eigen::Vector3d& high,
+                        double min_distance);
 
 }  // namespace ubot::config

@@ -7,6 +7,7 @@ usage: test_hostile_worlds.py --ubot PATH/ubot [unittest args]   (Python standar
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -65,6 +66,12 @@ CASES = [
      "3:19: robot[0].plot.color: unknown colour '#12345'"),
     ("a world 1e10 m wide", "world: {width: 1e10}\n",
      "1:16: world.width: 1e10 is beyond the limit"),
+    # Was 670 s of IR-SIM's 1000 draws per object (issue 27): no draws can place them apart.
+    ("100 000 objects 1 m apart in 9 m x 9 m", "world: {width: 10, height: 10}\nobstacle:\n"
+     "  - number: 100000\n    distribution: {name: random}\n    shape: {name: circle, radius: 0.01}\n",
+     "4:19: obstacle[0].distribution: 100000 objects cannot be placed min_distance 1 m apart in "
+     "range_low..range_high (9 m x 9 m holds at most 112); lower number or min_distance, or widen "
+     "the range"),
 ]
 
 
@@ -227,6 +234,35 @@ class LargeWorlds(unittest.TestCase):
             v = ubot("validate", world, timeout=300)  # was hours: every try scanned every point
             self.assertEqual(v.returncode, 0, v.stderr)
             self.assertIn("ok (1000000 objects)", v.stdout)
+
+    def test_a_full_range_is_refused_once_a_hundred_in_a_row_find_no_spot(self):
+        # 100 000 fit by the packing bound (294 m x 294 m holds 100 400 at most), but random draws
+        # fill a range at about 70 000: the rest made 1000 draws each, 38 s, to overlap anyway.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-full-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), (
+                "world: {width: 300, height: 300}\nobstacle:\n  - number: 100000\n"
+                "    distribution: {name: random, range_low: [0, 0, 0], range_high: [294, 294, 0]}\n"
+                "    shape: {name: circle, radius: 0.01}\n"))
+            v = ubot("validate", world)
+            self.assertEqual(v.returncode, 2, v.stderr)
+            self.assertRegex(v.stderr, rf"ubot: error: {re.escape(world)}:4:19: "
+                             r"obstacle\[0\]\.distribution: the range is full: after \d+ of "
+                             r"100000 objects \(\d+ of them too close to another\), 100 in a row "
+                             r"found no spot min_distance 1 m from the others in 1000 draws each")
+
+    def test_a_crowded_group_is_placed_as_irsim_places_it_and_said_once(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-crowd-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"), (
+                "world: {width: 10, height: 10}\nobstacle:\n  - number: 90\n"
+                "    distribution: {name: random}\n    shape: {name: circle, radius: 0.01}\n"))
+            v = ubot("validate", world)
+            self.assertEqual(v.returncode, 0, v.stderr)
+            self.assertIn("ok (90 objects)", v.stdout)
+            warnings = [line for line in v.stderr.splitlines() if "min_distance" in line]
+            self.assertEqual(len(warnings), 1, v.stderr)
+            self.assertRegex(warnings[0], rf"^warning: {re.escape(world)}:4:19: \d+ of 90 states "
+                             r"and \d+ of 90 goals are closer than min_distance 1 m to another: no "
+                             r"free spot in 1000 draws, placed there anyway \(as IR-SIM does\)$")
 
 
 class Accepted(unittest.TestCase):
