@@ -19,10 +19,20 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 LAUNCHER    = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
 
-.PHONY: all deps deps-test build build-asan demo test unit-test asan-test valgrind-test format \
-  format-check bench clean venv venv-deps
+.PHONY: all deps deps-test configure build build-cli build-asan demo test check unit-test asan-test \
+  valgrind-test format format-check bench clean venv venv-deps
 
 all: build
+
+# Every tree is built by Ninja (scripts/install-deps.sh installs it): a no-op rebuild is instant
+# and .ninja_log keeps each step's time. A tree an older checkout configured with Make is
+# configured afresh, as CMake cannot switch a tree's generator in place.
+GENERATOR = -G Ninja
+define use_ninja
+	@if [ -f $(1)/CMakeCache.txt ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$$' $(1)/CMakeCache.txt; then \
+	  echo "$(1): configured for another generator, configuring it for Ninja"; \
+	  rm -rf $(1)/CMakeCache.txt $(1)/CMakeFiles; fi
+endef
 
 deps:
 	@scripts/install-deps.sh build
@@ -30,20 +40,29 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test
 
-build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DUBOT_TEST_PYTHON=$(abspath $(VENV))/bin/python \
+configure: deps
+	$(call use_ninja,$(BUILD))
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release \
+	  -DUBOT_TEST_PYTHON=$(abspath $(VENV))/bin/python \
 	  -DUBOT_GENERATED_INCLUDE_DIR=$(UBOT_GENERATED_INCLUDE_DIR) \
 	  $(LAUNCHER) $(CMAKE_FLAGS)
+
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# Only the command and the libraries it links: what `make demo` runs.
+build-cli: configure
+	cmake --build $(BUILD) -j $(JOBS) --target ubot
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (only what
 # they need: no benchmarks, no CLI, no DDS interop peers, to keep `make test` short).
 build-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DUBOT_SANITIZE=ON \
+	$(call use_ninja,$(ASAN_BUILD))
+	cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DUBOT_SANITIZE=ON \
 	  -DUBOT_BUILD_BENCH=OFF -DUBOT_BUILD_APPS=OFF -DCMAKE_CXX_FLAGS="-O1" $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
-demo: build
+demo: build-cli
 	$(BUILD)/ubot run $(DEMO_WORLD) --out $(DEMO_OUT) --render \
 	  --map $(DEMO_OUT)/map.las --mcap $(DEMO_OUT)/run.mcap
 
@@ -68,6 +87,11 @@ valgrind-test: build deps-test
 	scripts/valgrind-test.sh $(BUILD)
 
 test: deps-test format-check unit-test asan-test valgrind-test fuzz-test
+
+# The inner loop after an edit (scripts/check.sh, docs/testing.md): the Release unit tests, one
+# process per test binary, and the Python and app tests touching what changed; no sanitizers.
+check: build venv
+	JOBS=$(JOBS) scripts/check.sh $(BUILD)
 
 # clang-format 14.0.6 from PyPI (requirements/test.txt), the same formatter on every Debian
 # release (Debian 13's own is 19, which formats some lines differently).
@@ -98,7 +122,8 @@ FUZZ_ENV           = FUZZ_PYTHON=$(abspath $(VENV))/bin/python
 .PHONY: fuzz-build fuzz fuzz-test
 
 fuzz-build: deps-test
-	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
+	$(call use_ninja,$(FUZZ_BUILD))
+	cmake -S . -B $(FUZZ_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
 	  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-O1 -g" -DCMAKE_C_FLAGS="-O1 -g" \
 	  -DUBOT_SANITIZE=ON -DUBOT_BUILD_FUZZ=ON -DUBOT_BUILD_APPS=OFF -DUBOT_BUILD_BENCH=OFF \
 	  -DUBOT_BUILD_TESTS=OFF $(LAUNCHER) $(CMAKE_FLAGS)

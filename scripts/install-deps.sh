@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build_pkgs=(
-  cmake g++ make pkg-config ccache
+  cmake g++ make ninja-build pkg-config ccache
   libeigen3-dev libyaml-dev libembree-dev libtbb-dev
   libcairo2-dev libgif-dev libpng-dev libassimp-dev
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev

@@ -46,13 +46,13 @@ echo "test venv: installing ubot from $(pwd) into $venv"
 # Its own CMake tree, build-venv/ (beside build/ at the same depth, so ccache, with paths
 # relative to CCACHE_BASEDIR, finds `make build`'s objects; not pyproject.toml's
 # build-pip-<tag>/, which the isolated builds of python_pip_install configure differently).
-# Make and the compiler `make build` uses, and its generated headers' folder (the Makefile's
+# Ninja and the compiler `make build` uses, and its generated headers' folder (the Makefile's
 # UBOT_GENERATED_INCLUDE_DIR): the same compiler command lines, so ccache's objects fit.
 generated=()
 if [[ -n ${UBOT_GENERATED_INCLUDE_DIR:-} ]]; then
   generated=(--config-settings=cmake.define.UBOT_GENERATED_INCLUDE_DIR="$UBOT_GENERATED_INCLUDE_DIR")
 fi
-SKBUILD_BUILD_DIR=build-venv CMAKE_GENERATOR="Unix Makefiles" CC=${CC:-cc} CXX=${CXX:-c++} \
+SKBUILD_BUILD_DIR=build-venv CMAKE_GENERATOR=Ninja CC=${CC:-cc} CXX=${CXX:-c++} \
   CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)} \
   "${pip[@]}" install --quiet --no-deps --no-build-isolation --force-reinstall "${generated[@]}" .
 "$venv/bin/python" -c 'import ubot, sys; print("test venv: ubot", ubot.__version__, "on Python", sys.version.split()[0])'

@@ -1,8 +1,11 @@
 #pragma once
 // The parts of the module, each defined in its own file.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <memory>
+
+#include <Eigen/Core>
 
 #include "sim_handle.h"
 
@@ -38,5 +41,7 @@ pybind11::object sensor_sample(const std::shared_ptr<SimHandle>& sim, int id,
 
 // A float64 numpy copy of a vector.
 pybind11::array_t<double> to_array(const std::vector<double>& v);
+// A 2-vector as a numpy array of 2 doubles.
+inline pybind11::array_t<double> pair(const Eigen::Vector2d& v) { return to_array({v.x(), v.y()}); }
 
 }  // namespace ubot::python

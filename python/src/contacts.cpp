@@ -16,8 +16,6 @@ namespace py = pybind11;
 namespace ubot::python {
 namespace {
 
-py::array_t<double> pair(const Eigen::Vector2d& v) { return to_array({v.x(), v.y()}); }
-
 std::string report_text(const ContactReport& r) {
   char text[160];
   std::snprintf(text, sizeof text,

@@ -19,8 +19,6 @@ py::array_t<double> to_array(const std::vector<double>& v) {
 
 namespace {
 
-py::array_t<double> pair(const Eigen::Vector2d& v) { return to_array({v.x(), v.y()}); }
-
 const World& world_of(const ObjectRef& o) { return o.sim->sim().world(); }
 const ObjectModel& model_of(const ObjectRef& o) { return world_of(o).object_model(o.id); }
 const ObjectState& state_of(const ObjectRef& o) { return world_of(o).object(o.id); }

@@ -18,6 +18,7 @@
 #include "random_placement.h"
 #include "resource_estimate.h"
 #include "ros2_reader.h"
+#include "ubot/core/angles.h"
 #include "ubot/core/error.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
@@ -31,8 +32,6 @@ namespace {
 
 using config::Field;
 using config::Mapping;
-
-constexpr double kPi = std::numbers::pi;
 
 // `fog_map` / `fog_map_resolution`: IR-SIM's fog of map (world/fog_map.h).
 void read_fog_settings(Mapping& m, WorldSettings& w) {

@@ -10,14 +10,13 @@
 #include "irsim_keys.h"
 #include "physics_reader.h"
 #include "ros2_reader.h"
+#include "ubot/core/angles.h"
+#include "ubot/core/numbers.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/viz/plot_config.h"
 
 namespace ubot::config {
 namespace {
-
-constexpr double kPi = std::numbers::pi;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // IR-SIM's per-object keys. Everything in a group that is not one of these (or number,
 // distribution, state, goal) is an error.

@@ -11,7 +11,6 @@
 namespace ubot::live {
 namespace {
 
-constexpr double kMaxSpeed = 1000.0;                            // as the live view's /ubot/speed
 constexpr auto kPoll = std::chrono::milliseconds(50);           // stop flag, clients' requests
 constexpr auto kStatusPeriod = std::chrono::milliseconds(100);  // /ubot/playback ≤ 10 Hz
 constexpr auto kSubscriberCheck = std::chrono::milliseconds(20);

@@ -17,7 +17,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kFramePeriod = std::chrono::milliseconds(33);  // the page draws ≤ 30 frames/s
 constexpr int kFrameDutyFactor = 50;  // a frame that took d waits ≥ 50 d: ≤ 2% of the run
-constexpr double kMaxSpeed = 1000.0;
 
 }  // namespace
 

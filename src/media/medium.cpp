@@ -4,10 +4,11 @@
 #include <cmath>
 #include <numbers>
 
+#include "ubot/core/numbers.h"
+
 namespace ubot::media {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 // Angular slack of the fan's bearing test: far above the rounding of atan2/asin (~1e-16), far
 // below any beam spacing, so no ray that meets a cell is ever left out.

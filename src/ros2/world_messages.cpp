@@ -26,8 +26,6 @@ ColorRGBA rgba(const render::Color& c) {
           static_cast<float>(c.a)};
 }
 
-Point at(const Eigen::Vector2d& p, double z) { return {p.x(), p.y(), z}; }
-
 // The markers of one message, with ids counted per namespace.
 class MarkerBuilder {
  public:
@@ -63,7 +61,7 @@ void add_line_strip(MarkerBuilder& b, const std::string& ns, const render::Color
   if (points.size() < 2) return;
   Marker& m = b.add(ns, Marker::kLineStrip, color);
   m.scale = {kLineWidth, 0.0, 0.0};
-  for (const Eigen::Vector2d& p : points) m.points.push_back(at(p, z));
+  for (const Eigen::Vector2d& p : points) m.points.push_back(point_at(p, z));
   if (closed) m.points.push_back(m.points.front());
 }
 
@@ -84,7 +82,7 @@ void add_polygon_fill(MarkerBuilder& b, const std::string& ns, const render::Col
   for (const auto& piece : physics::convex_pieces(polygon)) {
     for (std::size_t k = 1; k + 1 < piece.size(); ++k) {
       for (const Eigen::Vector2d& p : {piece[0], piece[k], piece[k + 1]}) {
-        m.points.push_back(at(p, kObjectHeight));
+        m.points.push_back(point_at(p, kObjectHeight));
       }
     }
   }
@@ -103,7 +101,7 @@ void add_shape(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const render::Shape& s = o.shape;
   if (s.kind == render::Shape::Kind::kCircle) {
     Marker& m = b.add("objects", Marker::kCylinder, o.fill);
-    m.pose.position = at(s.center, 0.5 * kObjectHeight);
+    m.pose.position = point_at(s.center, 0.5 * kObjectHeight);
     m.scale = {2.0 * s.radius, 2.0 * s.radius, kObjectHeight};
     return;
   }
@@ -117,7 +115,7 @@ void add_heading(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const Eigen::Vector3d& p = *o.pose;
   const double length = o.arrow_length > 0 ? o.arrow_length : 1.5 * object_size(o.shape);
   Marker& m = b.add("headings", Marker::kArrow, o.edge);
-  m.points = {at(p.head<2>(), kObjectHeight),
+  m.points = {point_at(p.head<2>(), kObjectHeight),
               {p.x() + length * std::cos(p.z()), p.y() + length * std::sin(p.z()), kObjectHeight}};
   m.scale = {0.2 * length, 0.4 * length, 0.3 * length};  // shaft and head diameter, head length
 }
@@ -127,7 +125,7 @@ void add_goal(MarkerBuilder& b, const render::ObjectDrawing& o) {
   render::Color c = o.fill;
   c.a = 0.5;
   Marker& m = b.add("goals", Marker::kCylinder, c);
-  m.pose.position = at(o.goal->head<2>(), kGroundZ);
+  m.pose.position = point_at(o.goal->head<2>(), kGroundZ);
   m.scale = {2.0 * r, 2.0 * r, kGroundZ};
 }
 
@@ -152,7 +150,8 @@ void add_fov(MarkerBuilder& b, const render::ObjectDrawing& o) {
                            apex.y() + o.fov_radius * std::sin(a));
   };
   for (int k = 0; k < kCircleSegments; ++k) {
-    for (const Eigen::Vector2d& q : {apex, rim(k), rim(k + 1)}) m.points.push_back(at(q, kGroundZ));
+    for (const Eigen::Vector2d& q : {apex, rim(k), rim(k + 1)})
+      m.points.push_back(point_at(q, kGroundZ));
   }
 }
 
@@ -170,7 +169,7 @@ void add_highlight(MarkerBuilder& b, const render::HighlightDrawing& h) {
 
 void add_smoke(MarkerBuilder& b, const render::DiscDrawing& d) {
   Marker& m = b.add("smoke", Marker::kCylinder, d.color);
-  m.pose.position = at(d.center, 3 * kGroundZ);
+  m.pose.position = point_at(d.center, 3 * kGroundZ);
   m.scale = {2.0 * d.radius, 2.0 * d.radius, kGroundZ};
 }
 

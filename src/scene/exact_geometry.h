@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <limits>
 
-namespace ubot::scene::internal {
+#include "ubot/core/numbers.h"
 
-inline constexpr double kInf = std::numeric_limits<double>::infinity();
+namespace ubot::scene::internal {
 
 struct Vec2 {
   double x = 0.0;

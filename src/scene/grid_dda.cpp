@@ -6,12 +6,12 @@
 #include <tuple>
 
 #include "ubot/core/error.h"
+#include "ubot/core/numbers.h"
 #include "ubot/scene/grid_caster.h"
 
 namespace ubot::scene {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxClearance = 255;
 
 // The ray's parameter range inside [lo, hi] along one axis (inv_d = 1 / d), intersected into

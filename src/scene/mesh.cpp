@@ -3,15 +3,12 @@
 #include <cmath>
 #include <string>
 
+#include "scene_error.h"
 #include "scene_impl.h"
 #include "solids.h"
 #include "ubot/core/error.h"
 
 namespace ubot::scene {
-namespace {
-[[noreturn]] void fail(const std::string& message) { throw Error("scene: " + message); }
-}  // namespace
-
 namespace internal {
 namespace {
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "embree_device.h"
+#include "scene_error.h"
 #include "scene_impl.h"
 #include "ubot/core/error.h"
 
@@ -31,8 +32,6 @@ namespace {
 // wandered across the world. Both commits are small next to the 1000 fans cast per step.
 constexpr RTCBuildQuality kDynamicQuality = RTC_BUILD_QUALITY_LOW;
 constexpr RTCBuildQuality kStaticQuality = RTC_BUILD_QUALITY_MEDIUM;
-
-[[noreturn]] void fail(const std::string& message) { throw Error("scene: " + message); }
 
 bool finite(const Eigen::Vector2d& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); }
 
@@ -75,7 +74,7 @@ void write_body(GroupTables& t, const BodyRecord& rec, BodyId id, const BodyGeom
         vec(g.vertices[i]), vec(g.vertices[(i + 1) % n]), g.z_min, g.z_max, id, rec.user_id};
   }
   if (g.kind != ShapeKind::kPolygon) return;
-  internal::Box2 box{internal::kInf, internal::kInf, -internal::kInf, -internal::kInf};
+  internal::Box2 box{kInf, kInf, -kInf, -kInf};
   for (std::size_t i = 0; i < n; ++i) {
     const Eigen::Vector2d& v = g.vertices[i];
     t.vertices[rec.first_vertex + i] = vec(v);

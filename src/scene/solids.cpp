@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "scene_error.h"
 #include "scene_impl.h"
 #include "ubot/core/error.h"
 
@@ -313,8 +314,6 @@ Eigen::Vector3d SolidLayer::normal(const Best& best, const ExactRay& r, std::uin
 using internal::SolidKind;
 
 namespace {
-[[noreturn]] void fail(const std::string& message) { throw Error("scene: " + message); }
-
 const BodyRecord& solid_record(const std::vector<BodyRecord>& bodies, BodyId body, SolidKind kind,
                                const char* what) {
   if (body < 0 || static_cast<std::size_t>(body) >= bodies.size()) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scene_error.h"
 #include "scene_impl.h"
 #include "ubot/core/error.h"
 #include "ubot/scene/grid_caster.h"
@@ -26,8 +27,6 @@ namespace {
 // of 8- and 4-wide packets, single rays and rtcIntersect1M streams; see bench/scene_bench.cpp.
 using PacketRayHit = RTCRayHit16;
 static_assert(kMaxLanes == 16);
-
-[[noreturn]] void fail(const std::string& message) { throw Error("scene: " + message); }
 
 bool valid_max_distance(double d) { return !std::isnan(d) && d >= 0.0; }
 

@@ -73,7 +73,7 @@ robot:
   for (const std::string& w : m.warnings) EXPECT_EQ(w.find("group behaviour"), std::string::npos);
 }
 
-const BadCase kCases[] = {
+const BadCase kBehaviorCases[] = {
     {"misspelt ORCA key",
      "robot:\n  - kinematics: {name: omni}\n    group_behavior: {name: orca, neighbourDist: 5}\n",
      "bad.yaml:3:34: robot[0].group_behavior.neighbourDist: unknown key 'neighbourDist' (did "
@@ -103,7 +103,7 @@ const BadCase kCases[] = {
 };
 
 TEST(BehaviorConfig, BadKeysAndValuesNameTheirPlace) {
-  for (const BadCase& c : kCases) {
+  for (const BadCase& c : kBehaviorCases) {
     EXPECT_EQ(testing_support::load_error(c.yaml), c.message) << c.what;
   }
 }

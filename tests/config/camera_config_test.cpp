@@ -12,7 +12,7 @@
 namespace ubot {
 namespace {
 
-std::string error_of(const std::string& keys) {
+std::string camera_error(const std::string& keys) {
   return testing_support::load_error("robot:\n  - sensors: [{" + keys + "}]\n");
 }
 
@@ -100,7 +100,7 @@ TEST(CameraConfig, ExplicitIntrinsicsAndRgbMediaKeys) {
 }
 
 void expect_error(const std::string& keys, const std::string& needle) {
-  const std::string e = error_of(keys);
+  const std::string e = camera_error(keys);
   EXPECT_NE(e.find(needle), std::string::npos) << keys << "\n -> " << e;
 }
 

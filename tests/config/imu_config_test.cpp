@@ -14,7 +14,7 @@
 namespace ubot {
 namespace {
 
-std::string error_of(const std::string& yaml) { return testing_support::load_error(yaml); }
+std::string imu_error(const std::string& yaml) { return testing_support::load_error(yaml); }
 
 const SensorModel& first_sensor(const WorldModel& w) { return w.objects.at(0).sensors.at(0); }
 
@@ -177,7 +177,7 @@ TEST(ImuConfig, SeedPropertyNameAndItsKeyTogetherIsAnErrorNamingBoth) {
     const std::string line = std::string("  - sensors: [{name: imu, ") + a.key + ": " + a.value +
                              ", " + a.alias + ": " + a.value + "}]";
     const std::size_t column = line.find(std::string(a.alias) + ": ") + std::strlen(a.alias) + 3;
-    EXPECT_EQ(error_of("robot:\n" + line + "\n"),
+    EXPECT_EQ(imu_error("robot:\n" + line + "\n"),
               "bad.yaml:2:" + std::to_string(column) + ": robot[0].sensors[0]." + a.alias +
                   ": give either " + a.key + " or " + a.alias + ", not both")
         << a.alias;
@@ -186,22 +186,22 @@ TEST(ImuConfig, SeedPropertyNameAndItsKeyTogetherIsAnErrorNamingBoth) {
 
 TEST(ImuConfig, SeedNamesMeetKalibrNamesAndTyposAsBefore) {
   // The error is at the seed's (or Kalibr's) name, wherever it stands in the entry.
-  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, clamp_output: true, clamp: false}]\n"),
+  EXPECT_EQ(imu_error("robot:\n  - sensors: [{name: imu, clamp_output: true, clamp: false}]\n"),
             "bad.yaml:2:41: robot[0].sensors[0].clamp_output: give either clamp or clamp_output, "
             "not both");
-  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, gyroscope_noise_std_dev: 1,\n"
-                     "               gyroscope_noise_density: 1}]\n"),
+  EXPECT_EQ(imu_error("robot:\n  - sensors: [{name: imu, gyroscope_noise_std_dev: 1,\n"
+                      "               gyroscope_noise_density: 1}]\n"),
             "bad.yaml:3:41: robot[0].sensors[0].gyroscope_noise_density: give either "
             "gyroscope_noise_std_dev or gyroscope_noise_density, not both");
-  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, gyroscope_random_walk: 1,\n"
-                     "               gyroscope_bias_random_walk_std_dev: 1}]\n"),
+  EXPECT_EQ(imu_error("robot:\n  - sensors: [{name: imu, gyroscope_random_walk: 1,\n"
+                      "               gyroscope_bias_random_walk_std_dev: 1}]\n"),
             "bad.yaml:2:50: robot[0].sensors[0].gyroscope_random_walk: give either "
             "gyroscope_bias_random_walk_std_dev or gyroscope_random_walk, not both");
-  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: imu, clamp_outptu: true}]\n"),
+  EXPECT_EQ(imu_error("robot:\n  - sensors: [{name: imu, clamp_outptu: true}]\n"),
             "bad.yaml:2:27: robot[0].sensors[0].clamp_outptu: unknown key 'clamp_outptu' (did you "
             "mean 'clamp_output'?)");
   // The aliases are the IMU's: a lidar does not take them.
-  EXPECT_EQ(error_of("robot:\n  - sensors: [{name: lidar2d, noise_enabled: true}]\n"),
+  EXPECT_EQ(imu_error("robot:\n  - sensors: [{name: lidar2d, noise_enabled: true}]\n"),
             "bad.yaml:2:31: robot[0].sensors[0].noise_enabled: unknown key 'noise_enabled'");
 }
 
@@ -258,7 +258,7 @@ obstacle:
 
 using testing_support::BadCase;
 
-const BadCase kCases[] = {
+const BadCase kImuCases[] = {
     {"misspelt imu key", "robot:\n  - sensors: [{name: imu, acelerometer_noise_std: 1}]\n",
      "bad.yaml:2:27: robot[0].sensors[0].acelerometer_noise_std: unknown key "
      "'acelerometer_noise_std' (did you mean 'accelerometer_noise_std'?)"},
@@ -320,8 +320,8 @@ const BadCase kCases[] = {
 };
 
 TEST(ImuConfig, BadInputHasAPreciseMessage) {
-  for (const BadCase& c : kCases) {
-    EXPECT_EQ(error_of(c.yaml), c.message) << c.what;
+  for (const BadCase& c : kImuCases) {
+    EXPECT_EQ(imu_error(c.yaml), c.message) << c.what;
   }
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 using testing_support::load_error;
 
-WorldModel load(const std::string& yaml) { return load_world_from_string(yaml, "keys.yaml"); }
+WorldModel load_irsim(const std::string& yaml) { return load_world_from_string(yaml, "keys.yaml"); }
 
 bool has_warning(const WorldModel& m, const std::string& text) {
   return std::any_of(m.warnings.begin(), m.warnings.end(),
@@ -64,7 +64,7 @@ TEST(IrsimKeys, EveryAcceptedAndIgnoredKeyLoadsWithItsWarningAndIsDocumented) {
   for (const config::IgnoredIrsimKey& k : config::ignored_irsim_keys()) {
     const std::string key(k.key);
     SCOPED_TRACE(key);
-    const WorldModel m = load(world_with(k.place, key));
+    const WorldModel m = load_irsim(world_with(k.place, key));
     EXPECT_TRUE(has_warning(
         m, "." + key + ": IR-SIM's key is accepted and ignored: " + std::string(k.reason)));
     EXPECT_NE(docs.str().find("`" + key + "`"), std::string::npos) << "not in docs/irsim-keys.md";
@@ -72,7 +72,7 @@ TEST(IrsimKeys, EveryAcceptedAndIgnoredKeyLoadsWithItsWarningAndIsDocumented) {
 }
 
 TEST(IrsimKeys, OneWarningForAGroupSharingTheKey) {
-  const WorldModel m = load(
+  const WorldModel m = load_irsim(
       "robot:\n  - number: 5\n    kinematics: {name: diff}\n    behavior: {name: dash, vxmax: "
       "2}\n");
   EXPECT_EQ(
@@ -96,9 +96,9 @@ TEST(IrsimKeys, AKeyIrsimDoesNotKnowStaysAnError) {
 }
 
 TEST(IrsimKeys, StateDim) {
-  EXPECT_FALSE(
-      has_warning(load("robot:\n  - kinematics: {name: diff}\n    state_dim: 3\n"), "state_dim"));
-  EXPECT_TRUE(has_warning(load("robot:\n  - kinematics: {name: diff}\n    state_dim: 5\n"),
+  EXPECT_FALSE(has_warning(load_irsim("robot:\n  - kinematics: {name: diff}\n    state_dim: 3\n"),
+                           "state_dim"));
+  EXPECT_TRUE(has_warning(load_irsim("robot:\n  - kinematics: {name: diff}\n    state_dim: 5\n"),
                           "state_dim 5 is accepted; ubot's diff state keeps its 3 values"));
   EXPECT_EQ(load_error("robot:\n  - kinematics: {name: acker}\n    state_dim: 3\n"),
             "bad.yaml:3:16: robot[0].state_dim: acker kinematics need a state_dim of at least 4, "
@@ -106,7 +106,7 @@ TEST(IrsimKeys, StateDim) {
 }
 
 TEST(RandomShape, CirclesDrawTheirRadiusInTheRange) {
-  const WorldModel m = load(
+  const WorldModel m = load_irsim(
       "obstacle:\n  - number: 200\n    shape: {name: circle, random_shape: true, radius: 5, "
       "radius_range: [0.3, 0.4]}\n");
   double low = 1.0, high = 0.0;
@@ -121,7 +121,7 @@ TEST(RandomShape, CirclesDrawTheirRadiusInTheRange) {
 }
 
 TEST(RandomShape, ConvexPolygonsHaveEveryVertexAtTheAverageRadius) {
-  const WorldModel m = load(
+  const WorldModel m = load_irsim(
       "obstacle:\n  - number: 50\n    shape: {name: polygon, random_shape: true, is_convex: true, "
       "avg_radius_range: [1, 1], num_vertices_range: [5, 6], center_range: [2, 3, 2, 3]}\n");
   for (const ObjectModel& o : m.objects) {
@@ -135,7 +135,7 @@ TEST(RandomShape, ConvexPolygonsHaveEveryVertexAtTheAverageRadius) {
 TEST(RandomShape, SameSeedSameShapesAndObjectsDrawTheirOwn) {
   const std::string yaml =
       "obstacle:\n  - number: 2\n    shape: {name: polygon, random_shape: true}\n";
-  const WorldModel a = load(yaml), b = load(yaml);
+  const WorldModel a = load_irsim(yaml), b = load_irsim(yaml);
   EXPECT_EQ(a.objects[0].shape.vertices, b.objects[0].shape.vertices);
   EXPECT_NE(a.objects[0].shape.vertices, a.objects[1].shape.vertices);
   const WorldModel c = load_world_from_string(yaml, "keys.yaml", {.seed = 7});
@@ -156,7 +156,7 @@ TEST(RandomShape, BadInput) {
 }
 
 TEST(Compound, PartsArePlacedByTheirPose) {
-  const WorldModel m = load(R"(
+  const WorldModel m = load_irsim(R"(
 robot:
   - shape:
       name: compound
@@ -191,7 +191,7 @@ TEST(Compound, BadInput) {
 }
 
 TEST(OmniAngular, ThreeComponentLimits) {
-  const WorldModel m = load("robot:\n  - kinematics: {name: omni_angular}\n");
+  const WorldModel m = load_irsim("robot:\n  - kinematics: {name: omni_angular}\n");
   const ObjectModel& o = m.objects[0];
   EXPECT_EQ(o.vel_max, (std::vector<double>{1, 1, 1}));
   EXPECT_EQ(o.vel_min, (std::vector<double>{-1, -1, -1}));
@@ -204,7 +204,8 @@ TEST(OmniAngular, ThreeComponentLimits) {
 }
 
 TEST(Lidar2d, HasVelocity) {
-  const WorldModel m = load("robot:\n  - sensors:\n      - {type: lidar2d, has_velocity: true}\n");
+  const WorldModel m =
+      load_irsim("robot:\n  - sensors:\n      - {type: lidar2d, has_velocity: true}\n");
   EXPECT_TRUE(std::get<Lidar2dModel>(m.objects[0].sensors[0].params).has_velocity);
   EXPECT_NE(load_error("robot:\n  - sensors:\n      - {type: fmcw_lidar2d, has_velocity: true}\n")
                 .find("applies to lidar2d; fmcw_lidar2d reports radial_velocity instead"),
@@ -212,10 +213,10 @@ TEST(Lidar2d, HasVelocity) {
 }
 
 TEST(FogMapSettings, ReadFromTheWorld) {
-  const WorldModel m = load("world: {fog_map: true, fog_map_resolution: 0.25}\n");
+  const WorldModel m = load_irsim("world: {fog_map: true, fog_map_resolution: 0.25}\n");
   EXPECT_TRUE(m.world.fog_map);
   EXPECT_EQ(m.world.fog_map_resolution, 0.25);
-  EXPECT_FALSE(load("world: {}\n").world.fog_map);
+  EXPECT_FALSE(load_irsim("world: {}\n").world.fog_map);
   EXPECT_EQ(load_error("robot:\n  - number: 2\n    distribution: {name: random, 3d: true}\n"),
             "bad.yaml:3:38: robot[0].distribution.3d: 3D state generation is not implemented "
             "(IR-SIM raises NotImplementedError)");

@@ -121,7 +121,7 @@ obstacle:
   EXPECT_TRUE(m.objects[0].tags.empty());
 }
 
-std::string error_of(const std::string& yaml) { return testing_support::load_error(yaml); }
+std::string media_error(const std::string& yaml) { return testing_support::load_error(yaml); }
 
 TEST(MediaConfig, BadMediaHavePreciseMessages) {
   const std::pair<const char*, const char*> cases[] = {
@@ -168,7 +168,7 @@ TEST(MediaConfig, BadMediaHavePreciseMessages) {
        "bad.yaml:2:58: robot[0].sensors[0].enable_smoke_interference: expected true or false, got "
        "'sometimes'"},
   };
-  for (const auto& [yaml, message] : cases) EXPECT_EQ(error_of(yaml), message) << yaml;
+  for (const auto& [yaml, message] : cases) EXPECT_EQ(media_error(yaml), message) << yaml;
 }
 
 }  // namespace

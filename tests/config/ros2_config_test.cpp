@@ -9,7 +9,7 @@
 namespace ubot {
 namespace {
 
-std::string error_of(const std::string& yaml) {
+std::string ros2_error(const std::string& yaml) {
   return testing_support::load_error(yaml, "ros.yaml");
 }
 
@@ -61,48 +61,48 @@ TEST(Ros2Config, EveryKey) {
 }
 
 TEST(Ros2Config, ErrorsNameTheKey) {
-  EXPECT_EQ(error_of("robot:\n  - ros2: {comand_timeout: 1}\n"),
+  EXPECT_EQ(ros2_error("robot:\n  - ros2: {comand_timeout: 1}\n"),
             "ros.yaml:2:12: robot[0].ros2.comand_timeout: unknown key 'comand_timeout' (did you "
             "mean 'command_timeout'?)");
-  EXPECT_EQ(error_of("robot:\n  - ros2: {command_timeout: -1}\n"),
+  EXPECT_EQ(ros2_error("robot:\n  - ros2: {command_timeout: -1}\n"),
             "ros.yaml:2:29: robot[0].ros2.command_timeout: must not be negative, got -1");
-  EXPECT_EQ(error_of("robot:\n  - ros2: {sensor_qos: {reliability: sometimes}}\n"),
+  EXPECT_EQ(ros2_error("robot:\n  - ros2: {sensor_qos: {reliability: sometimes}}\n"),
             "ros.yaml:2:38: robot[0].ros2.sensor_qos.reliability: unknown value 'sometimes' "
             "(expected one of: reliable, best_effort)");
-  EXPECT_EQ(error_of("robot:\n  - ros2: {sensor_qos: {depth: 0}}\n"),
+  EXPECT_EQ(ros2_error("robot:\n  - ros2: {sensor_qos: {depth: 0}}\n"),
             "ros.yaml:2:32: robot[0].ros2.sensor_qos.depth: must be an integer in [1, 100000]");
-  EXPECT_EQ(error_of("obstacle:\n  - ros2: {enabled: true}\n"),
+  EXPECT_EQ(ros2_error("obstacle:\n  - ros2: {enabled: true}\n"),
             "ros.yaml:2:11: obstacle[0].ros2: the ROS 2 bridge publishes and drives robots only");
-  EXPECT_EQ(error_of("robot:\n  - ros2: {enabled: maybe}\n"),
+  EXPECT_EQ(ros2_error("robot:\n  - ros2: {enabled: maybe}\n"),
             "ros.yaml:2:21: robot[0].ros2.enabled: expected true or false, got 'maybe'");
 }
 
 TEST(Ros2Config, TwoReceiversDrivingOneObjectIsALoadErrorNamingBoth) {
   // robot_1 drives itself (no ros2 section: its entry is the declaration); robot_0 targets it.
   EXPECT_EQ(
-      error_of("robot:\n"
-               "  - ros2: {target: robot_1}\n"
-               "  - kinematics: {name: omni}\n"),
+      ros2_error("robot:\n"
+                 "  - ros2: {target: robot_1}\n"
+                 "  - kinematics: {name: omni}\n"),
       "ros.yaml:3:5: robot[1]: the cmd_vel receivers of robot_1 and of robot_0 (ros.yaml:2:20: "
       "robot[0].ros2.target) both drive 'robot_1'; an object takes commands from one "
       "receiver (give one of them another ros2.target, or ros2.enabled: false)");
   // Two robots targeting the same obstacle; the second's ros2 section has the target.
-  EXPECT_EQ(error_of("robot:\n"
-                     "  - ros2: {target: crate}\n"
-                     "  - name: r2\n"
-                     "    ros2:\n"
-                     "      target: crate\n"
-                     "obstacle:\n"
-                     "  - name: crate\n"),
+  EXPECT_EQ(ros2_error("robot:\n"
+                       "  - ros2: {target: crate}\n"
+                       "  - name: r2\n"
+                       "    ros2:\n"
+                       "      target: crate\n"
+                       "obstacle:\n"
+                       "  - name: crate\n"),
             "ros.yaml:5:15: robot[1].ros2.target: the cmd_vel receivers of r2 and of robot_0 "
             "(ros.yaml:2:20: robot[0].ros2.target) both drive 'crate'; an object takes commands "
             "from one receiver (give one of them another ros2.target, or ros2.enabled: false)");
   // One group of two robots with one target: the same line, both names.
-  EXPECT_EQ(error_of("robot:\n"
-                     "  - number: 2\n"
-                     "    ros2: {target: box}\n"
-                     "obstacle:\n"
-                     "  - name: box\n"),
+  EXPECT_EQ(ros2_error("robot:\n"
+                       "  - number: 2\n"
+                       "    ros2: {target: box}\n"
+                       "obstacle:\n"
+                       "  - name: box\n"),
             "ros.yaml:3:20: robot[0].ros2.target: the cmd_vel receivers of robot_1 and of robot_0 "
             "(ros.yaml:3:20: robot[0].ros2.target) both drive 'box'; an object takes commands "
             "from one receiver (give one of them another ros2.target, or ros2.enabled: false)");

@@ -19,7 +19,7 @@ const std::string kMeshes = std::string(UBOT_SOURCE_DIR) + "/examples/meshes/";
 
 WorldModel load(const std::string& yaml) { return load_world_from_string(yaml, "w.yaml"); }
 
-std::string error_of(const std::string& yaml) {
+std::string world3d_error(const std::string& yaml) {
   return testing_support::load_error(yaml, "w.yaml");
 }
 
@@ -199,7 +199,7 @@ TEST(World3dErrors, EveryCaseHasAPreciseMessage) {
       {"ground: {height: 1}\n", "w.yaml:1:10: ground.height: unknown key 'height'"},
       {"ground: maybe\n", "w.yaml:1:9: ground: expected true or false, got 'maybe'"},
   };
-  for (const auto& c : cases) EXPECT_EQ(error_of(c.yaml), c.message) << c.yaml;
+  for (const auto& c : cases) EXPECT_EQ(world3d_error(c.yaml), c.message) << c.yaml;
 }
 
 TEST(World3dErrors, BrokenMeshFilesNameTheFileAndTheKey) {

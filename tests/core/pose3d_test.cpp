@@ -1,5 +1,6 @@
 // REP 103 roll-pitch-yaw and the SO(3) log/exp maps the IMU differentiates with.
 #include "ubot/core/pose3d.h"
+#include "ubot/core/angles.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +9,6 @@
 
 namespace ubot {
 namespace {
-
-constexpr double kPi = std::numbers::pi;
 
 void expect_near(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double tol) {
   EXPECT_LT((a - b).norm(), tol) << a.transpose() << " vs " << b.transpose();

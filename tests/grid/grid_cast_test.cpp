@@ -8,6 +8,8 @@
 #include <random>
 
 #include "ubot/config/grid_map.h"
+#include "ubot/core/angles.h"
+#include "ubot/core/numbers.h"
 #include "ubot/scene/grid_caster.h"
 #include "ubot/scene/scene.h"
 
@@ -15,8 +17,6 @@ namespace ubot {
 namespace {
 
 using scene::GridCaster;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kPi = std::numbers::pi;
 
 // 10 x 10 cells of 0.5 m from (-2, 1): the column i = 7 (x in [1.5, 2]) for j >= 2, and the
 // single cell (2, 8).

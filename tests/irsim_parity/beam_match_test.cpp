@@ -1,5 +1,6 @@
 // The lidar tolerance rule against closed forms, and against a 64-gon built as shapely's buffer.
 #include "beam_match.h"
+#include "ubot/core/angles.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,6 @@
 namespace ubot::irsim_parity {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 const Circle kUnit{Eigen::Vector2d(5.0, 0.0), 1.0};
 const Eigen::Vector2d kOrigin(0.0, 0.0);
 const Eigen::Vector2d kAlongX(1.0, 0.0);

@@ -9,12 +9,15 @@
 #include <string>
 
 #include "irsim_trace.h"
+#include "support/paths.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/angles.h"
 #include "ubot/world/world.h"
 
 namespace ubot::irsim_parity {
 namespace {
+
+using testing_support::source_path;
 
 // RVO2's floats carry 24 bits: velocities of about 1 m/s are rounded by ~6e-8 m/s, so
 // positions drift apart by a few 1e-7 m over a hundred steps. Since IR-SIM 2.12.0 the members
@@ -25,10 +28,6 @@ constexpr double kFloatTolerance = 2e-6;
 // the planned velocities of orca_behavior_world_random (100 agents within +-100 m) differ by
 // some 1e-6 m/s from the first step (3.1e-7 m after it, 2.6e-6 m by step 29).
 constexpr double kLargeWorldFloatTolerance = 1e-5;
-
-std::string source_path(const std::string& relative) {
-  return std::string(UBOT_SOURCE_DIR) + "/" + relative;
-}
 
 // Runs `world` against the trace `name` until its last frame or, with `irsim_draws`, its first
 // arrival (then IR-SIM draws a wander goal from numpy's stream); returns the largest state

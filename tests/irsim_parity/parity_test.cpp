@@ -20,6 +20,7 @@
 
 #include "beam_match.h"
 #include "irsim_trace.h"
+#include "support/paths.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/angles.h"
 #include "ubot/sensors/lidar2d/lidar2d.h"
@@ -27,6 +28,8 @@
 
 namespace ubot::irsim_parity {
 namespace {
+
+using testing_support::source_path;
 
 // What of a world IR-SIM drew at random, which ubot then takes from the trace (ubot draws from
 // its own seeded streams, not numpy's: README "Behaviour, as IR-SIM"; the draws themselves are
@@ -118,10 +121,6 @@ const ParityCase kCases[] = {
 const ParityCase kLidarCases[] = {kCases[2],  kCases[4],  kCases[5],  kCases[6],  kCases[12],
                                   kCases[20], kCases[21], kCases[22], kCases[23], kCases[28],
                                   kCases[29], kCases[32], kCases[34], kCases[35]};
-
-std::string source_path(const std::string& relative) {
-  return std::string(UBOT_SOURCE_DIR) + "/" + relative;
-}
 
 // What dump.py does to IR-SIM after construction: kinematic and sensor noise off.
 void switch_noise_off(WorldModel& model) {

@@ -6,12 +6,11 @@
 #include <cmath>
 #include <numbers>
 
+#include "ubot/core/numbers.h"
 #include "ubot/core/random.h"
 
 namespace ubot::media {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(EntryDistance, RandomRaysAgainstRandomSpheresMatchTheClosedForm) {
   // 1e4 cases: a ray aimed near a sphere; the entry point must lie on the sphere and along the

@@ -95,8 +95,8 @@ def check_install(base_python, source, work, env):
 
 def main():
     source, pythons = os.path.abspath(sys.argv[1]), sys.argv[2:]
-    # Make and the compiler `make build` uses, as the test venv's build.
-    env = dict(os.environ, CMAKE_GENERATOR="Unix Makefiles", CC=os.environ.get("CC", "cc"),
+    # Ninja and the compiler `make build` uses, as the test venv's build.
+    env = dict(os.environ, CMAKE_GENERATOR="Ninja", CC=os.environ.get("CC", "cc"),
                CXX=os.environ.get("CXX", "c++"))
     env.pop("PYTHONPATH", None)
     # Each isolated build compiles the bindings anew (pybind11's headers sit in a new temporary

@@ -23,7 +23,7 @@ namespace {
 
 using namespace mcap_test;
 
-std::string temp_path(const std::string& name) {
+std::string reader_temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("ubot_mcap_reader_" + std::to_string(::getpid()) + "_" + name))
       .string();
@@ -158,7 +158,7 @@ class McapReaderCompression : public ::testing::TestWithParam<McapCompression> {
 // A run of tests/data/mcap_world.yaml recorded as `ubot run --mcap` records it (small chunks, so
 // that there are many).
 TEST_P(McapReaderCompression, ReadsARecordingAsTheSpecificationReaderDoes) {
-  const std::string path = temp_path("run_" + compression_label(GetParam()) + ".mcap");
+  const std::string path = reader_temp_path("run_" + compression_label(GetParam()) + ".mcap");
   McapStatistics stats;
   {
     Simulation sim(load_world(UBOT_SOURCE_DIR "/tests/data/mcap_world.yaml"), {.threads = 1});
@@ -344,7 +344,7 @@ TEST(McapReader, MessagesInAndOutOfChunksDefinitionsInChunksAndSkippedRecords) {
   EXPECT_EQ(r.end_time(), 30u);
 
   // The same from a file.
-  const std::string path = temp_path("hand.mcap");
+  const std::string path = reader_temp_path("hand.mcap");
   write_bytes(path, b);
   McapReader f(path);
   std::filesystem::remove(path);
@@ -360,7 +360,7 @@ TEST(McapReader, MessagesInAndOutOfChunksDefinitionsInChunksAndSkippedRecords) {
 }
 
 TEST(McapReader, AFileWithoutMessagesHasNoTimes) {
-  const std::string path = temp_path("empty.mcap");
+  const std::string path = reader_temp_path("empty.mcap");
   {
     McapWriter w(path, {.profile = "ros2", .library = "ubot test"});
     w.add_channel(w.add_schema("pkg/msg/A", "ros2msg", "int32 x\n"), "/a", "cdr");
@@ -393,7 +393,7 @@ TEST(McapReader, MessagesOnChannelsNeverDefinedAreLeftOutWithAWarning) {
 
 // A few KB written by ubot's writer: 3 channels, 60 messages in chunks of about 300 bytes.
 Bytes small_file(McapCompression compression) {
-  const std::string path = temp_path("small_" + compression_label(compression) + ".mcap");
+  const std::string path = reader_temp_path("small_" + compression_label(compression) + ".mcap");
   {
     McapWriter w(
         path,
@@ -450,7 +450,7 @@ TEST(McapReaderHostile, EmptyWrongMagicAndNoHeaderAreErrors) {
   end_file(bad_header);
   EXPECT_TRUE(contains(error_of(bad_header), "bad.mcap: byte 8: header: library"));
   // A path that is not there.
-  const std::string missing = temp_path("missing.mcap");
+  const std::string missing = reader_temp_path("missing.mcap");
   try {
     McapReader r(missing);
     ADD_FAILURE() << "no error";
@@ -523,7 +523,7 @@ TEST(McapReaderHostile, AFileCutInItsLastChunkKeepsTheChunksBefore) {
   const Bytes full = small_file(McapCompression::kZstd);
   const Expected e = expected_of(full);
   const std::size_t last = e.chunk_offsets.back();
-  const std::string path = temp_path("killed.mcap");
+  const std::string path = reader_temp_path("killed.mcap");
   write_bytes(path, Bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(last + 30)));
   McapReader r(path);
   std::filesystem::remove(path);
@@ -718,7 +718,7 @@ TEST(McapReaderHostile, RandomDamageGivesAReaderOrAnError) {
 
 TEST(McapReaderHostile, PayloadsOfAFileThatChangedAreAnError) {
   const Bytes full = small_file(McapCompression::kZstd);
-  const std::string path = temp_path("changed.mcap");
+  const std::string path = reader_temp_path("changed.mcap");
   write_bytes(path, full);
   McapReader r(path);
   ASSERT_EQ(r.messages().size(), 60u);

@@ -61,7 +61,7 @@ obstacle:
 
 constexpr int kSteps = 12;
 
-std::string temp_path(const std::string& name) {
+std::string recorder_temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("ubot_rec_" + std::to_string(::getpid()) + "_" + name))
       .string();
@@ -142,7 +142,7 @@ Recording record_with_bridge(ros2::FakeTransport& transport, McapCompression com
 Recording record_steps_with_bridge(Simulation& sim, ros2::FakeTransport& transport,
                                    const std::string& name, int steps,
                                    std::span<const Command> commands = {}) {
-  const std::string path = temp_path(name);
+  const std::string path = recorder_temp_path(name);
   ros2::Bridge bridge(transport, sim);
   {
     McapRecorder recorder(path, sim);
@@ -180,7 +180,7 @@ class McapRecorderCompression : public ::testing::TestWithParam<McapCompression>
 
 TEST_P(McapRecorderCompression, SameTopicsOrderAndBytesAsTheBridge) {
   ros2::FakeTransport transport;
-  const std::string path = temp_path("bridge.mcap");
+  const std::string path = recorder_temp_path("bridge.mcap");
   const Recording rec = record_with_bridge(transport, GetParam(), path);
   std::filesystem::remove(path);
 
@@ -225,7 +225,7 @@ TEST_P(McapRecorderCompression, SameTopicsOrderAndBytesAsTheBridge) {
 
 TEST_P(McapRecorderCompression, TransformsAreTheBridgesPlusTheCar) {
   ros2::FakeTransport transport;
-  const std::string path = temp_path("tf.mcap");
+  const std::string path = recorder_temp_path("tf.mcap");
   std::vector<ros2::TransformStamped> car_tf;
   const Recording rec = record_with_bridge(transport, GetParam(), path, &car_tf);
   std::filesystem::remove(path);
@@ -267,7 +267,7 @@ INSTANTIATE_TEST_SUITE_P(All, McapRecorderCompression,
 
 TEST(McapRecorder, SchemasChannelsAndQos) {
   ros2::FakeTransport transport;
-  const std::string path = temp_path("schemas.mcap");
+  const std::string path = recorder_temp_path("schemas.mcap");
   const Recording rec = record_with_bridge(transport, McapCompression::kZstd, path);
   std::filesystem::remove(path);
   std::set<std::string> schema_names;
@@ -299,7 +299,7 @@ TEST(McapRecorder, SchemasChannelsAndQos) {
 
 TEST(McapRecorder, TimesAreSimulationTimeAndSequencesCountPerTopic) {
   ros2::FakeTransport transport;
-  const std::string path = temp_path("times.mcap");
+  const std::string path = recorder_temp_path("times.mcap");
   const Recording rec = record_with_bridge(transport, McapCompression::kLz4, path);
   std::filesystem::remove(path);
   ASSERT_FALSE(rec.messages.empty());
@@ -332,7 +332,7 @@ TEST(McapRecorder, TimesAreSimulationTimeAndSequencesCountPerTopic) {
 TEST(McapRecorder, SameWorldAndSeedSameBytesWhateverTheThreads) {
   std::vector<Bytes> files;
   for (int threads : {1, 2, 1}) {
-    const std::string path = temp_path("det.mcap");
+    const std::string path = recorder_temp_path("det.mcap");
     Simulation sim = make_sim(threads);
     McapRecorder recorder(path, sim);
     recorder.record(sim);
@@ -349,7 +349,7 @@ TEST(McapRecorder, SameWorldAndSeedSameBytesWhateverTheThreads) {
 }
 
 TEST(McapRecorder, PointsHookWritesPointCloud2OnTheRobotsTopic) {
-  const std::string path = temp_path("points.mcap");
+  const std::string path = recorder_temp_path("points.mcap");
   Simulation sim = make_sim();
   ros2::PointCloudData cloud;
   cloud.header = {"robot_0/lidar3d_0", "robot_0/lidar3d_0", 0, 0, true, SampleStatus::kValid};

@@ -36,7 +36,7 @@ obstacle:
 )";
 }
 
-Simulation make_sim(const std::string& robot = "rover") {
+Simulation camera_sim(const std::string& robot = "rover") {
   return Simulation(load_world_from_string(camera_world(robot), "cams.yaml"), {.threads = 1});
 }
 
@@ -46,7 +46,7 @@ const Camera& camera(const Simulation& sim, int i) {
 
 TEST(BridgeCameras, ImagesCameraInfoAndOpticalFrames) {
   FakeTransport transport;
-  Simulation sim = make_sim();
+  Simulation sim = camera_sim();
   Bridge bridge(transport, sim);
   for (const char* topic : {"/rover/rgb_camera_0/image_raw", "/rover/rgb_camera_0/camera_info",
                             "/rover/depth_camera_0/image_raw", "/rover/depth_camera_1/image_raw"}) {
@@ -125,7 +125,7 @@ TEST(BridgeCameras, DepthImageArrivesOverCycloneLoopback) {
   testing::use_loopback_dds();
   auto transport = make_cyclone_transport({.domain_id = testing::test_domain()});
   const std::string robot = "cams_" + std::to_string(getpid());
-  Simulation sim = make_sim(robot);
+  Simulation sim = camera_sim(robot);
   std::vector<Image> images;
   std::vector<CameraInfo> infos;
   auto sub = subscribe<Image>(*transport, "/" + robot + "/depth_camera_0/image_raw",

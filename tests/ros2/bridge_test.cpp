@@ -61,7 +61,7 @@ std::string with_robot_0_ros2(const std::string& ros2) {
   return yaml;
 }
 
-Twist twist(double vx, double vy, double wz) {
+Twist bridge_twist(double vx, double vy, double wz) {
   Twist t;
   t.linear = {vx, vy, 0};
   t.angular.z = wz;
@@ -167,7 +167,7 @@ TEST(Bridge, CmdVelDrivesTheRobotThenItsBehaviourTakesOverAfterTheTimeout) {
   Simulation sim = make_sim();
   Bridge bridge(transport, sim);
   const double v = -0.4, w = 0.3, dt = 0.1;
-  transport.inject("/robot_0/cmd_vel", twist(v, 0.9, w));  // linear.y: not used by diff
+  transport.inject("/robot_0/cmd_vel", bridge_twist(v, 0.9, w));  // linear.y: not used by diff
   std::vector<double> s = sim.world().object(0).state;
   for (int k = 0; k < 6; ++k) {  // the steps at 0.0 .. 0.5 s: exactly the timeout still holds
     sim.step(bridge.commands(sim));
@@ -199,7 +199,7 @@ TEST(Bridge, OutOfLimitsCommandsAreRefusedAndTheBehaviourKeepsDriving) {
   FakeTransport transport;
   Simulation sim = make_sim();
   Bridge bridge(transport, sim);
-  transport.inject("/robot_0/cmd_vel", twist(2.0, 0, 0));
+  transport.inject("/robot_0/cmd_vel", bridge_twist(2.0, 0, 0));
   const auto commands = bridge.commands(sim);
   EXPECT_FALSE(commands[0].has_value());
   EXPECT_FALSE(bridge.receiver(0)->is_active());
@@ -210,7 +210,7 @@ TEST(Bridge, TargetCanBeAnotherObjectAndShutdownReleases) {
   FakeTransport transport;
   Simulation sim = make_sim(with_robot_0_ros2("{target: car}"));
   Bridge bridge(transport, sim);
-  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  transport.inject("/robot_0/cmd_vel", bridge_twist(0.5, 0, 0.1));
   auto commands = bridge.commands(sim);
   EXPECT_FALSE(commands[0].has_value());
   ASSERT_TRUE(commands[2].has_value());
@@ -227,7 +227,7 @@ TEST(Bridge, TargetSetToNullLooksTheRobotItselfUpAgain) {
   Simulation sim = make_sim(with_robot_0_ros2("{target: car}"));
   Bridge bridge(transport, sim);
   bridge.receiver(0)->set_target(nullptr);
-  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  transport.inject("/robot_0/cmd_vel", bridge_twist(0.5, 0, 0.1));
   const auto commands = bridge.commands(sim);
   EXPECT_FALSE(commands[2].has_value());
   ASSERT_TRUE(commands[0].has_value());
@@ -241,10 +241,10 @@ TEST(Bridge, WithoutAutoStartTheReceiverWaitsForRestart) {
   EXPECT_FALSE(bridge.receiver(0)->is_ready());
   EXPECT_TRUE(bridge.receiver(1)->is_ready());
   EXPECT_EQ(transport.subscriber_count("/robot_0/cmd_vel"), 0);
-  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  transport.inject("/robot_0/cmd_vel", bridge_twist(0.5, 0, 0.1));
   EXPECT_FALSE(bridge.commands(sim)[0].has_value());
   ASSERT_TRUE(bridge.receiver(0)->restart());
-  transport.inject("/robot_0/cmd_vel", twist(0.5, 0, 0.1));
+  transport.inject("/robot_0/cmd_vel", bridge_twist(0.5, 0, 0.1));
   EXPECT_TRUE(bridge.commands(sim)[0].has_value());
 }
 

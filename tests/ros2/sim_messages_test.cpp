@@ -13,7 +13,7 @@
 namespace ubot::ros2 {
 namespace {
 
-Simulation make_sim() {
+Simulation messages_sim() {
   return Simulation(load_world_from_string(R"(
 world: {step_time: 0.1}
 robot:
@@ -31,7 +31,7 @@ robot:
 }
 
 TEST(RobotTopics, FirstSensorOfASuffixGetsTheShortTopic) {
-  Simulation sim = make_sim();
+  Simulation sim = messages_sim();
   RobotTopics t(sim.world().object_model(0));
   EXPECT_EQ(t.ns(), "/rover_7");
   EXPECT_EQ(t.base_frame(), "rover 7/base_link");
@@ -45,7 +45,7 @@ TEST(RobotTopics, FirstSensorOfASuffixGetsTheShortTopic) {
 }
 
 TEST(SimMessages, OdometryAndItsTransform) {
-  Simulation sim = make_sim();
+  Simulation sim = messages_sim();
   sim.step();
   const World& w = sim.world();
   const Odometry o = odometry(w, 0, "rover 7/base_link");
@@ -65,7 +65,7 @@ TEST(SimMessages, OdometryAndItsTransform) {
 }
 
 TEST(SimMessages, SensorMountsOnTheBody) {
-  Simulation sim = make_sim();
+  Simulation sim = messages_sim();
   const TransformStamped lidar = sensor_transform(*sim.sensors()[0], "rover 7/base_link");
   EXPECT_EQ(lidar.header.frame_id, "rover 7/base_link");
   EXPECT_EQ(lidar.child_frame_id, "rover 7/lidar2d_0");

@@ -19,7 +19,7 @@ namespace {
 
 // A robot with a goal and a field of view, a square obstacle that never moves, a circle that
 // moves.
-constexpr const char* kWorld = R"(
+constexpr const char* kMarkersWorld = R"(
 world: {width: 10, height: 10, step_time: 0.05}
 robot:
   - kinematics: {name: diff}
@@ -40,7 +40,7 @@ obstacle:
     goal: [9, 8, 0]
 )";
 
-Simulation make_sim(const std::string& yaml = kWorld) {
+Simulation markers_sim(const std::string& yaml = kMarkersWorld) {
   return Simulation(load_world_from_string(yaml, "world_messages_test.yaml"), {.threads = 1});
 }
 
@@ -59,7 +59,7 @@ std::vector<const Marker*> in_namespace(const MarkerArray& a, const std::string&
 }
 
 TEST(WorldMarkers, TheStaticPartHoldsOnlyWhatNeverMoves) {
-  const Simulation sim = make_sim();
+  const Simulation sim = markers_sim();
   const MarkerArray fixed = markers_of(sim, MarkerPart::kStatic);
   ASSERT_EQ(fixed.markers.size(), 2u);  // the square: its fill and its outline
   const auto fill = in_namespace(fixed, "objects");
@@ -83,7 +83,7 @@ TEST(WorldMarkers, TheStaticPartHoldsOnlyWhatNeverMoves) {
 }
 
 TEST(WorldMarkers, TheMovingPartStartsWithDeleteAllAndFollowsTheObjects) {
-  Simulation sim = make_sim();
+  Simulation sim = markers_sim();
   for (int k = 0; k < 10; ++k) sim.step();
   const MarkerArray moving = markers_of(sim, MarkerPart::kMoving);
   ASSERT_FALSE(moving.markers.empty());
@@ -109,7 +109,7 @@ TEST(WorldMarkers, TheMovingPartStartsWithDeleteAllAndFollowsTheObjects) {
 }
 
 TEST(WorldMarkers, TrajectoriesEndWhereTheObjectIsAndStayThin) {
-  Simulation sim = make_sim();
+  Simulation sim = markers_sim();
   viz::RunDrawing drawing(sim);
   for (int k = 0; k < 1200; ++k) {
     sim.step();
@@ -165,7 +165,7 @@ TEST(GridMapMessage, OblongCellsAreResampledOntoSquaresOfTheSmallerSide) {
 }
 
 TEST(WorldTopics, TheProducerSendsTheWorldOnceAndMarkersAtTenHertz) {
-  Simulation sim = make_sim();
+  Simulation sim = markers_sim();
   MessageProducer producer(sim, PublishedRobots::kAll);
   const auto topic_of = [&](const std::string& name) {
     const auto& t = producer.topics();

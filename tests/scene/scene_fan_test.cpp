@@ -20,6 +20,8 @@
 #include <thread>
 
 #include "scene_oracle.h"
+#include "ubot/core/angles.h"
+#include "ubot/core/numbers.h"
 
 namespace ubot::scene {
 namespace {
@@ -33,9 +35,6 @@ using testing::polyline;
 using testing::Rng;
 using testing::TestWorld;
 using testing::with_z;
-
-constexpr double kPi = std::numbers::pi;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::vector<Ray> fan_rays(const Eigen::Vector3d& o, const std::vector<double>& yaws,
                           double max_distance) {

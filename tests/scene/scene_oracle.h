@@ -69,7 +69,7 @@ inline RayHit oracle_cast(const std::vector<OracleBody>& bodies, const Ray& ray,
     }
     if (g.kind != ShapeKind::kPolygon) continue;
     const std::uint32_t prim = prisms[dyn]++;
-    internal::Box2 box{internal::kInf, internal::kInf, -internal::kInf, -internal::kInf};
+    internal::Box2 box{kInf, kInf, -kInf, -kInf};
     for (const internal::Vec2& p : v) {
       box = {std::min(box.min_x, p.x), std::min(box.min_y, p.y), std::max(box.max_x, p.x),
              std::max(box.max_y, p.y)};

@@ -19,7 +19,7 @@ using testing::Real;
 using testing::Rng;
 using testing::with_z;
 
-constexpr int kTrials = 10000;
+constexpr int kSolidTrials = 10000;
 
 Eigen::Vector3d random_unit(Rng& rng) {
   const double z = rng.uniform(-1.0, 1.0), a = rng.angle();
@@ -94,7 +94,7 @@ TEST_P(SceneSolids, RandomRaysMeetRandomSpheresAtTheAnalyticDistance) {
   double worst = 0.0;
   int hits = 0, inside = 0;
   constexpr int kSpheres = 20, kBatch = 200;
-  for (int batch = 0; batch < kTrials / kBatch; ++batch) {
+  for (int batch = 0; batch < kSolidTrials / kBatch; ++batch) {
     Scene scene;
     std::vector<std::pair<Eigen::Vector3d, double>> spheres;
     for (int k = 0; k < kSpheres; ++k) {
@@ -139,7 +139,7 @@ TEST_P(SceneSolids, RandomRaysMeetRandomSpheresAtTheAnalyticDistance) {
       EXPECT_NEAR((hit.normal - (p - cn) / rn).norm(), 0.0, 1e-9);
     }
   }
-  EXPECT_GT(hits, kTrials / 2);
+  EXPECT_GT(hits, kSolidTrials / 2);
   EXPECT_GT(inside, 0);
   // Achieved: ~5e-14 m, at the origin and 10 km away.
   EXPECT_LT(worst, 1e-9) << "metres";
@@ -154,7 +154,7 @@ TEST_P(SceneSolids, RaysMeetMeshesAtTheAnalyticDistance) {
   scene.commit();
   double worst = 0.0;
   Eigen::Isometry3d placed = Eigen::Isometry3d::Identity();
-  for (int trial = 0; trial < kTrials; ++trial) {
+  for (int trial = 0; trial < kSolidTrials; ++trial) {
     const Eigen::Isometry3d x = pose(
         offset + Eigen::Vector3d(rng.uniform(-20, 20), rng.uniform(-20, 20), rng.uniform(-5, 5)),
         random_unit(rng), rng.angle());
@@ -204,7 +204,7 @@ TEST(SceneSolidsGrid, RaysThroughSharedEdgesAndVerticesNeverSlipThrough) {
   const BodyId id = scene.add_mesh_body(grid, Eigen::Isometry3d::Identity(), false, 1);
   scene.commit();
   int rays = 0;
-  for (int trial = 0; trial < kTrials; ++trial) {
+  for (int trial = 0; trial < kSolidTrials; ++trial) {
     // A grid vertex, or the midpoint of an edge or of a diagonal.
     const double i = std::floor(rng.uniform(1, 49)), j = std::floor(rng.uniform(1, 49));
     const int kind = trial % 4;
@@ -221,7 +221,7 @@ TEST(SceneSolidsGrid, RaysThroughSharedEdgesAndVerticesNeverSlipThrough) {
     EXPECT_EQ(hit.normal, Eigen::Vector3d::UnitZ());
     ++rays;
   }
-  EXPECT_EQ(rays, kTrials);
+  EXPECT_EQ(rays, kSolidTrials);
 }
 
 TEST(SceneSolidsMesh, OneSidedTriangleIsHitFromBothSidesAndBodiesShareAMesh) {

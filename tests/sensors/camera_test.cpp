@@ -11,6 +11,7 @@
 #include <numbers>
 
 #include "sensor_test_support.h"
+#include "ubot/core/numbers.h"
 #include "ubot/core/random.h"
 #include "ubot/media/medium.h"
 #include "ubot/sensors/camera/camera.h"
@@ -19,7 +20,6 @@ namespace ubot {
 namespace {
 
 using testing_support::make_sim;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const Camera& camera(const Simulation& sim, int i = 0) {
   return testing_support::sensor_as<Camera>(sim, i);
@@ -27,8 +27,8 @@ const Camera& camera(const Simulation& sim, int i = 0) {
 
 // A static robot at the origin facing +x with one camera (`keys`, flow-map body), plus
 // `obstacles` (obstacle list items) and `extra` top-level YAML.
-std::string world(const std::string& keys, const std::string& obstacles = "",
-                  const std::string& extra = "") {
+std::string camera_world(const std::string& keys, const std::string& obstacles = "",
+                         const std::string& extra = "") {
   return testing_support::static_robot_world(keys, obstacles, extra);
 }
 
@@ -57,13 +57,13 @@ TEST(CameraFrames, OpticalRotationIsRep103) {
   EXPECT_TRUE((q * Eigen::Vector3d::UnitZ()).isApprox(Eigen::Vector3d::UnitX(), 1e-15));
   EXPECT_TRUE((q * Eigen::Vector3d::UnitX()).isApprox(-Eigen::Vector3d::UnitY(), 1e-15));
   EXPECT_TRUE((q * Eigen::Vector3d::UnitY()).isApprox(-Eigen::Vector3d::UnitZ(), 1e-15));
-  Simulation sim = make_sim(world("name: rgb_camera, width: 8, height: 6"));
+  Simulation sim = make_sim(camera_world("name: rgb_camera, width: 8, height: 6"));
   EXPECT_EQ(camera(sim).optical_frame_id(), "robot_0/rgb_camera_0_optical");
 }
 
 TEST(DepthCamera, AFacingPlaneReadsItsDistanceAtEveryPixelNotTheRayLength) {
   // 120° wide: corner rays are ~2.2 times longer than the depth.
-  Simulation sim = make_sim(world(
+  Simulation sim = make_sim(camera_world(
       "name: depth_camera, width: 64, height: 48, horizontal_fov_deg: 120, offset: [0, 0, 10]",
       wall(5.0)));
   sim.step();
@@ -80,10 +80,10 @@ TEST(DepthCamera, ASphereReadsItsAnalyticEntryPointsDepth) {
   // Sphere of radius 1 centred (6, 0.5, 1.0) (it rests on its object's z = 0), camera at z 1.2
   // pitched down by 0.1 rad and turned by 0.05 rad: each pixel's depth is t * (d . axis) for the
   // ray's exact entry t.
-  Simulation sim = make_sim(
-      world("name: depth_camera, width: 48, height: 36, horizontal_fov: 0.8, offset: [0, 0, 1.2], "
-            "rpy: [0, 0.1, 0.05], max_depth: 20",
-            "  - {shape: {name: sphere, radius: 1.0}, state: [6, 0.5, 0]}\n"));
+  Simulation sim = make_sim(camera_world(
+      "name: depth_camera, width: 48, height: 36, horizontal_fov: 0.8, offset: [0, 0, 1.2], "
+      "rpy: [0, 0.1, 0.05], max_depth: 20",
+      "  - {shape: {name: sphere, radius: 1.0}, state: [6, 0.5, 0]}\n"));
   sim.step();
   const Camera& cam = camera(sim);
   const CameraImage& img = cam.image();
@@ -110,19 +110,19 @@ TEST(DepthCamera, ASphereReadsItsAnalyticEntryPointsDepth) {
 TEST(DepthCamera, OutOfRangeOrNoHitIsZero) {
   // Wall at 5: beyond max_depth 4 -> 0; nearer than min_depth 6 -> 0; nothing at all -> 0.
   for (const std::string range : {"max_depth: 4", "min_depth: 6, max_depth: 9"}) {
-    Simulation sim = make_sim(
-        world("name: depth_camera, width: 8, height: 6, offset: [0, 0, 5], " + range, wall(5.0)));
+    Simulation sim = make_sim(camera_world(
+        "name: depth_camera, width: 8, height: 6, offset: [0, 0, 5], " + range, wall(5.0)));
     sim.step();
     for (float d : camera(sim).image().depth) ASSERT_EQ(d, 0.0f) << range;
   }
-  Simulation empty = make_sim(world("name: depth_camera, width: 8, height: 6"));
+  Simulation empty = make_sim(camera_world("name: depth_camera, width: 8, height: 6"));
   empty.step();
   for (float d : camera(empty).image().depth) ASSERT_EQ(d, 0.0f);
 }
 
 TEST(DepthCamera, NoiseHasTheConfiguredSigma) {
   // 400 x 300 = 120000 pixels on a plane at 5 m, sigma 0.05: sample std within 2% (SPEC §0).
-  Simulation sim = make_sim(world(
+  Simulation sim = make_sim(camera_world(
       "name: depth_camera, width: 400, height: 300, offset: [0, 0, 5], noise: true, std: 0.05",
       wall(5.0)));
   sim.step();
@@ -149,9 +149,9 @@ TEST(DepthCameraMedia, SeedExampleCutsAtTheEntryDepth) {
   // (not the ray length), checked against the exact sphere entry.
   const std::string cell = "  - cells: [{position: [8, 0, 10], radius: 3, density: 0.8}]\n";
   Simulation sim =
-      make_sim(world("name: depth_camera, width: 5, height: 5, offset: [0, 0, 10], "
-                     "horizontal_fov: 1.2, max_depth: 20",
-                     wall(12.0), media(cell)));
+      make_sim(camera_world("name: depth_camera, width: 5, height: 5, offset: [0, 0, 10], "
+                            "horizontal_fov: 1.2, max_depth: 20",
+                            wall(12.0), media(cell)));
   sim.step();
   const Camera& cam = camera(sim);
   const CameraImage& img = cam.image();
@@ -177,26 +177,28 @@ TEST(DepthCameraMedia, ThresholdSwitchAndInsideACell) {
   const std::string keys =
       "name: depth_camera, width: 5, height: 5, offset: [0, 0, 1], max_depth: 20";
   // Below the 0.05 threshold: ignored.
-  Simulation a = make_sim(world(keys, wall(12.0), media(thin)));
+  Simulation a = make_sim(camera_world(keys, wall(12.0), media(thin)));
   a.step();
   EXPECT_NEAR(camera(a).image().depth[12], 12.0, 1e-6);
   // A lower threshold sees it.
-  Simulation b = make_sim(world(keys + ", smoke_density_threshold: 0.04", wall(12.0), media(thin)));
+  Simulation b =
+      make_sim(camera_world(keys + ", smoke_density_threshold: 0.04", wall(12.0), media(thin)));
   b.step();
   EXPECT_NEAR(camera(b).image().depth[12], 5.0, 1e-6);
   // The switch turns every medium off.
   const std::string thick = "  - cells: [{position: [8, 0, 1], radius: 3, density: 0.8}]\n";
   Simulation c =
-      make_sim(world(keys + ", enable_smoke_interference: false", wall(12.0), media(thick)));
+      make_sim(camera_world(keys + ", enable_smoke_interference: false", wall(12.0), media(thick)));
   c.step();
   EXPECT_NEAR(camera(c).image().depth[12], 12.0, 1e-6);
   // Inside a cell: entry at 0, below min_depth -> 0 everywhere.
   const std::string around = "  - cells: [{position: [0.5, 0, 1], radius: 2, density: 0.8}]\n";
-  Simulation d = make_sim(world(keys, wall(12.0), media(around)));
+  Simulation d = make_sim(camera_world(keys, wall(12.0), media(around)));
   d.step();
   for (float x : camera(d).image().depth) EXPECT_EQ(x, 0.0f);
   // The radius scale shrinks the cell: entry at 8 - 1.5.
-  Simulation e = make_sim(world(keys + ", smoke_cell_radius_scale: 0.5", wall(12.0), media(thick)));
+  Simulation e =
+      make_sim(camera_world(keys + ", smoke_cell_radius_scale: 0.5", wall(12.0), media(thick)));
   e.step();
   EXPECT_NEAR(camera(e).image().depth[12], 6.5, 1e-6);
 }
@@ -217,11 +219,11 @@ std::array<std::uint8_t, 4> pixel(const CameraImage& img, int u, int v) {
 
 TEST(RgbCamera, ShadesObjectColoursGroundAndSky) {
   // A red wall 3 m tall at x = 6 (normal -x towards the camera), the ground below, sky above.
-  Simulation sim = make_sim(
-      world("name: rgb_camera, width: 9, height: 9, horizontal_fov: 1.5, offset: [0, 0, 1]",
-            "  - {shape: {name: linestring, vertices: [[6, -100], [6, 100]]}, state: [0, 0, 0], "
-            "height: 3, color: '#ff0000'}\n",
-            "ground: {z: 0}\n"));
+  Simulation sim = make_sim(camera_world(
+      "name: rgb_camera, width: 9, height: 9, horizontal_fov: 1.5, offset: [0, 0, 1]",
+      "  - {shape: {name: linestring, vertices: [[6, -100], [6, 100]]}, state: [0, 0, 0], "
+      "height: 3, color: '#ff0000'}\n",
+      "ground: {z: 0}\n"));
   sim.step();
   const CameraImage& img = camera(sim).image();
   const auto wall_rgb = shaded({1, 0, 0}, {-1, 0, 0});
@@ -239,8 +241,9 @@ TEST(RgbCamera, ShadesObjectColoursGroundAndSky) {
 // The red wall at 12 and a medium (`cells`) seen by a 5 x 5 rgb camera with `keys`.
 CameraImage tinted(const std::string& keys, const std::string& media_yaml,
                    const std::string& wall_more = ", color: '#ff0000'") {
-  Simulation sim = make_sim(world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]" + keys,
-                                  wall(12.0, wall_more), media_yaml));
+  Simulation sim =
+      make_sim(camera_world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]" + keys,
+                            wall(12.0, wall_more), media_yaml));
   sim.step();
   return camera(sim).image();
 }
@@ -289,14 +292,14 @@ TEST(RgbCameraMedia, LegacyTagMediaUseTheCamerasTint) {
       "tags: [AgentSensor.SmokeVolume], density: 0.8}\n";
   // The legacy cell sits at the object's z (0) with the circle's radius: the axis ray (z 1)
   // enters it at 8 - sqrt(9 - 1).
-  Simulation sim = make_sim(world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]",
-                                  wall(12.0, ", color: '#ff0000'") + tagged));
+  Simulation sim = make_sim(camera_world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]",
+                                         wall(12.0, ", color: '#ff0000'") + tagged));
   sim.step();
   EXPECT_EQ(pixel(camera(sim).image(), 2, 2), blend(red_lit, {0.48, 0.50, 0.52}, 0.6));
   Simulation custom =
-      make_sim(world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1], "
-                     "smoke_interference_tint: [0, 0, 1]",
-                     wall(12.0, ", color: '#ff0000'") + tagged));
+      make_sim(camera_world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1], "
+                            "smoke_interference_tint: [0, 0, 1]",
+                            wall(12.0, ", color: '#ff0000'") + tagged));
   custom.step();
   EXPECT_EQ(pixel(camera(custom).image(), 2, 2), blend(red_lit, {0, 0, 1}, 0.6));
 }
@@ -327,7 +330,7 @@ TEST(RgbCameraMedia, CellsBlendFarthestFirstAndAlphaIsKept) {
       "  - tint: [0, 1, 0]\n    cells: [{position: [7, 0, 1], radius: 1, density: 0.8}]\n"
       "  - tint: [0, 0, 1]\n    cells: [{position: [4, 0, 1], radius: 1, density: 0.4}]\n");
   Simulation sim =
-      make_sim(world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]", "", two));
+      make_sim(camera_world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]", "", two));
   sim.step();
   const Eigen::Vector3d sky(Camera::kSky[0], Camera::kSky[1], Camera::kSky[2]);
   const Eigen::Vector3d after_green = sky + (Eigen::Vector3d(0, 1, 0) - sky) * 0.6;
@@ -393,10 +396,10 @@ TEST(DepthCameraMedia, CulledCellsGiveTheBruteForceAnswer) {
     cells += fmt::format("{{position: [{}, {}, {}], radius: {}, density: 0.5}}, ", c.x(), c.y(),
                          c.z(), r);
   }
-  Simulation sim = make_sim(
-      world("name: depth_camera, width: 40, height: 30, horizontal_fov: 1.6, offset: [0, 0, 1], "
-            "rpy: [0.1, -0.2, 0.3], min_depth: 0.0, max_depth: 12",
-            "", "media:\n  - cells: [" + cells + "]\n"));
+  Simulation sim = make_sim(camera_world(
+      "name: depth_camera, width: 40, height: 30, horizontal_fov: 1.6, offset: [0, 0, 1], "
+      "rpy: [0.1, -0.2, 0.3], min_depth: 0.0, max_depth: 12",
+      "", "media:\n  - cells: [" + cells + "]\n"));
   sim.step();
   const Camera& cam = camera(sim);
   const CameraImage& img = cam.image();

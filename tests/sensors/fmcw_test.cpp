@@ -15,7 +15,7 @@ using testing_support::make_sim;
 
 // A diff robot at the origin with an FMCW lidar (41 beams over 1 rad), an omni circle of radius
 // 1 at (8, 0.5), and a wall at x = 15; both movers are driven by commands.
-std::string world(const std::string& fmcw_keys, const std::string& extra = "") {
+std::string fmcw_world(const std::string& fmcw_keys, const std::string& extra = "") {
   return R"(
 world: {width: 60, height: 60, offset: [-30, -30]}
 robot:
@@ -50,7 +50,7 @@ void drive(Simulation& sim, const Eigen::Vector2d& robot, const Eigen::Vector2d&
 
 TEST(Fmcw, RadialVelocityOfAnObstacleMovingAtAKnownVelocity) {
   // Static sensor: every beam on the obstacle reads dot(v_obj, dir); the wall reads 0.
-  Simulation sim = make_sim(world("motion_compensate: false"));
+  Simulation sim = make_sim(fmcw_world("motion_compensate: false"));
   const Eigen::Vector2d v_obj(-0.8, 0.3);
   drive(sim, {0, 0}, v_obj, 3);
   const Lidar2d& l = lidar(sim);
@@ -63,7 +63,7 @@ TEST(Fmcw, RadialVelocityOfAnObstacleMovingAtAKnownVelocity) {
   }
   EXPECT_GT(on_obstacle, 5);
   // Positive = moving away.
-  Simulation away = make_sim(world(""));
+  Simulation away = make_sim(fmcw_world(""));
   drive(away, {0, 0}, {0.5, 0}, 1);
   EXPECT_NEAR(lidar(away).scan().radial_velocity[20], 0.5 * beam_dir(lidar(away), 20).x(), 1e-12);
   EXPECT_GT(lidar(away).scan().radial_velocity[20], 0.0);
@@ -73,7 +73,7 @@ TEST(Fmcw, MotionCompensationRemovesTheSensorsOwnMotion) {
   const Eigen::Vector2d v_obj(-0.5, 0.2), robot(1.2, 0.0);  // robot drives along +x
   for (const bool compensate : {false, true}) {
     Simulation sim =
-        make_sim(world(compensate ? "motion_compensate: true" : "motion_compensate: false"));
+        make_sim(fmcw_world(compensate ? "motion_compensate: true" : "motion_compensate: false"));
     drive(sim, robot, v_obj, 2);
     const Lidar2d& l = lidar(sim);
     const Eigen::Vector2d v_sensor(1.2, 0.0);
@@ -209,7 +209,7 @@ TEST(Fmcw, StillSmokeLooksLikeAStillSurface) {
   // A still sensor sees still smoke at 0 m/s; a moving one sees its own motion unless it
   // compensates, as for a wall.
   for (const bool compensate : {false, true}) {
-    Simulation sim = make_sim(world(compensate ? "motion_compensate: true" : "", kStillSmoke));
+    Simulation sim = make_sim(fmcw_world(compensate ? "motion_compensate: true" : "", kStillSmoke));
     drive(sim, {0, 0}, {-1, 0}, 1);
     EXPECT_EQ(lidar(sim).scan().hit_medium[20], 0);
     EXPECT_EQ(lidar(sim).scan().radial_velocity[20], 0.0);
@@ -224,7 +224,7 @@ TEST(Fmcw, StillSmokeLooksLikeAStillSurface) {
 
 TEST(Fmcw, MovingSmokeReportsItsCellVelocity) {
   // Drifting by keyframes: (0.6, -0.4) m/s. Attached to the moving obstacle: its velocity.
-  Simulation drift = make_sim(world("", R"(media:
+  Simulation drift = make_sim(fmcw_world("", R"(media:
   - cells: [{position: [4, 0], radius: 1, density: 1}]
     keyframes: [{t: 0}, {t: 10, position_offset: [6, -4]}]
 )"));
@@ -237,7 +237,7 @@ TEST(Fmcw, MovingSmokeReportsItsCellVelocity) {
     EXPECT_NEAR(l.scan().radial_velocity[i], Eigen::Vector2d(0.6, -0.4).dot(beam_dir(l, i)), 1e-12);
   }
   EXPECT_GT(cut, 5);
-  Simulation attached = make_sim(world("", R"(media:
+  Simulation attached = make_sim(fmcw_world("", R"(media:
   - attach: obstacle_1
     cells: [{position: [-2.5, -0.5], radius: 0.8, density: 1}]
 )"));

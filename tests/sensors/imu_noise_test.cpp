@@ -14,15 +14,15 @@ namespace {
 
 using testing_support::make_sim;
 
-constexpr double kG = 9.81;
-constexpr Nanos kPeriod = 10'000'000;  // 100 Hz
+constexpr double kGNoise = 9.81;
+constexpr Nanos kNoisePeriod = 10'000'000;  // 100 Hz
 constexpr double kDt = 0.01;
 
-struct Stats {
+struct NoiseStats {
   double mean = 0.0, std = 0.0;
 };
 
-Stats stats(const std::vector<double>& v) {
+NoiseStats noise_stats(const std::vector<double>& v) {
   double sum = 0.0, sq = 0.0;
   for (double x : v) sum += x;
   const double mean = sum / v.size();
@@ -36,7 +36,7 @@ std::vector<std::vector<double>> run_at_rest(ImuProcessor& p, RandomStream& rng,
   std::vector<std::vector<double>> channels(6);
   const Pose3d rest;
   for (int k = 0; k < n + 2; ++k) {
-    if (p.process(k * kPeriod, rest, rng) != SampleStatus::kValid) continue;
+    if (p.process(k * kNoisePeriod, rest, rng) != SampleStatus::kValid) continue;
     for (int i = 0; i < 3; ++i) {
       channels[i].push_back(p.sample().linear_acceleration[i]);
       channels[3 + i].push_back(p.sample().angular_velocity[i]);
@@ -49,13 +49,13 @@ TEST(ImuNoise, WhiteNoiseHasTheConfiguredSigma) {
   ImuModel m;
   m.accelerometer_noise_std = 0.2;
   m.gyroscope_noise_std = 0.01;
-  ImuProcessor p(m, true, kPeriod);
+  ImuProcessor p(m, true, kNoisePeriod);
   RandomStream rng(42);
   const auto channels = run_at_rest(p, rng, 100000);
   for (int i = 0; i < 6; ++i) {
     const double sigma = i < 3 ? 0.2 : 0.01;
-    const double truth = i == 2 ? kG : 0.0;
-    const Stats s = stats(channels[i]);
+    const double truth = i == 2 ? kGNoise : 0.0;
+    const NoiseStats s = noise_stats(channels[i]);
     EXPECT_NEAR(s.std, sigma, 0.02 * sigma) << i;  // not the seed's 0.7 σ
     EXPECT_NEAR(s.mean, truth, 5 * sigma / std::sqrt(1e5)) << i;
   }
@@ -78,8 +78,8 @@ TEST(ImuNoise, KalibrDensitiesBecomePerSampleSigma) {
     wz.push_back(p.sample().angular_velocity.z());
   }
   const double sa = 0.0028 * std::sqrt(200.0), sg = 0.00016 * std::sqrt(200.0);
-  EXPECT_NEAR(stats(ax).std, sa, 0.02 * sa);
-  EXPECT_NEAR(stats(wz).std, sg, 0.02 * sg);
+  EXPECT_NEAR(noise_stats(ax).std, sa, 0.02 * sa);
+  EXPECT_NEAR(noise_stats(wz).std, sg, 0.02 * sg);
   EXPECT_NEAR(p.sample().linear_acceleration_variance.x(), sa * sa, 1e-15);
   EXPECT_NEAR(p.sample().angular_velocity_variance.z(), sg * sg, 1e-18);
   EXPECT_NEAR(p.accelerometer_sigma(0.005), sa, 1e-15);
@@ -90,7 +90,7 @@ TEST(ImuNoise, RandomWalkIncrementsAreSigmaRootDt) {
   ImuModel m;
   m.accelerometer_bias_random_walk_std = 0.05;
   m.gyroscope_bias_random_walk_std = 0.002;
-  ImuProcessor p(m, true, kPeriod);
+  ImuProcessor p(m, true, kNoisePeriod);
   RandomStream rng(3);
   const auto channels = run_at_rest(p, rng, 100001);
   for (int i = 0; i < 6; ++i) {
@@ -99,7 +99,7 @@ TEST(ImuNoise, RandomWalkIncrementsAreSigmaRootDt) {
       steps.push_back(channels[i][k] - channels[i][k - 1]);
     }
     const double sigma = (i < 3 ? 0.05 : 0.002) * std::sqrt(kDt);
-    EXPECT_NEAR(stats(steps).std, sigma, 0.02 * sigma) << i;
+    EXPECT_NEAR(noise_stats(steps).std, sigma, 0.02 * sigma) << i;
   }
 }
 
@@ -113,8 +113,9 @@ TEST(ImuNoise, RandomWalkAdvancesOnEverySampleValidOrNot) {
   ImuModel m;
   m.accelerometer_bias_random_walk_std = 0.05;
   m.gyroscope_bias_random_walk_std = 0.002;
-  std::vector<Nanos> stamps = {0, kPeriod, 2 * kPeriod, 3 * kPeriod, 3 * kPeriod + 700'000'000};
-  while (stamps.size() < 16) stamps.push_back(stamps.back() + kPeriod);
+  std::vector<Nanos> stamps = {0, kNoisePeriod, 2 * kNoisePeriod, 3 * kNoisePeriod,
+                               3 * kNoisePeriod + 700'000'000};
+  while (stamps.size() < 16) stamps.push_back(stamps.back() + kNoisePeriod);
   const SampleStatus W = SampleStatus::kWarmingUp, V = SampleStatus::kValid;
   const SampleStatus expected_status[6] = {W, W, V, V, SampleStatus::kInvalidDeltaTime, W};
   const int checkpoints[] = {1, 2, 4, 5, 6, 16};  // after this many samples
@@ -122,7 +123,7 @@ TEST(ImuNoise, RandomWalkAdvancesOnEverySampleValidOrNot) {
   double accel_squares[6] = {}, gyro_squares[6] = {};
   int statuses_wrong = 0, invalid_nonzero = 0;
   for (int w = 0; w < kWalks; ++w) {
-    ImuProcessor p(m, true, kPeriod);
+    ImuProcessor p(m, true, kNoisePeriod);
     RandomStream rng(derive_seed(5, "walk/" + std::to_string(w)));
     for (std::size_t k = 0, c = 0; k < stamps.size(); ++k) {
       const SampleStatus status = p.process(stamps[k], Pose3d{}, rng);
@@ -155,23 +156,24 @@ TEST(ImuNoise, BiasesApplyOnlyWithNoiseOnAndResetDropsTheWalk) {
   m.accelerometer_bias_random_walk_std = 0.1;
   RandomStream rng(9);
   // Noise off: exact readings, but the configured variances are still reported.
-  ImuProcessor quiet(m, false, kPeriod);
-  for (int k = 0; k < 3; ++k) quiet.process(k * kPeriod, Pose3d{}, rng);
-  EXPECT_EQ(quiet.sample().linear_acceleration, Eigen::Vector3d(0, 0, kG));
+  ImuProcessor quiet(m, false, kNoisePeriod);
+  for (int k = 0; k < 3; ++k) quiet.process(k * kNoisePeriod, Pose3d{}, rng);
+  EXPECT_EQ(quiet.sample().linear_acceleration, Eigen::Vector3d(0, 0, kGNoise));
   EXPECT_EQ(quiet.sample().angular_velocity, Eigen::Vector3d::Zero());
   EXPECT_EQ(quiet.sample().linear_acceleration_variance, Eigen::Vector3d::Constant(0.25));
   // Noise on, no white noise or walk: exactly the fixed biases.
   ImuModel fixed = m;
   fixed.accelerometer_noise_std = 0.0;
   fixed.accelerometer_bias_random_walk_std = 0.0;
-  ImuProcessor biased(fixed, true, kPeriod);
-  for (int k = 0; k < 3; ++k) biased.process(k * kPeriod, Pose3d{}, rng);
-  EXPECT_LT((biased.sample().linear_acceleration - Eigen::Vector3d(0.1, -0.2, kG + 0.3)).norm(),
-            1e-15);
+  ImuProcessor biased(fixed, true, kNoisePeriod);
+  for (int k = 0; k < 3; ++k) biased.process(k * kNoisePeriod, Pose3d{}, rng);
+  EXPECT_LT(
+      (biased.sample().linear_acceleration - Eigen::Vector3d(0.1, -0.2, kGNoise + 0.3)).norm(),
+      1e-15);
   EXPECT_LT((biased.sample().angular_velocity - m.gyroscope_bias).norm(), 1e-15);
   // With a walk, reset_bias returns to the configured bias.
-  ImuProcessor walking(m, true, kPeriod);
-  for (int k = 0; k < 1000; ++k) walking.process(k * kPeriod, Pose3d{}, rng);
+  ImuProcessor walking(m, true, kNoisePeriod);
+  for (int k = 0; k < 1000; ++k) walking.process(k * kNoisePeriod, Pose3d{}, rng);
   EXPECT_GT((walking.accelerometer_bias() - m.accelerometer_bias).norm(), 0.05);
   walking.reset_bias();
   EXPECT_EQ(walking.accelerometer_bias(), m.accelerometer_bias);
@@ -231,7 +233,7 @@ TEST(ImuNoise, SensorsWithDifferentIdsHaveIndependentStreams) {
     a.push_back(i0.data().angular_velocity.z() - 0.3);
     b.push_back(i1.data().angular_velocity.z() - 0.3);
   }
-  const Stats sa = stats(a), sb = stats(b);
+  const NoiseStats sa = noise_stats(a), sb = noise_stats(b);
   double cov = 0.0;
   for (std::size_t k = 0; k < a.size(); ++k) cov += (a[k] - sa.mean) * (b[k] - sb.mean);
   const double correlation = cov / (a.size() - 1) / (sa.std * sb.std);

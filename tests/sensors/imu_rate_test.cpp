@@ -16,15 +16,17 @@ namespace {
 
 using testing_support::make_sim;
 
-constexpr double kG = 9.81;
-constexpr double kStep = 0.1;         // a 10 Hz world
-constexpr Nanos kPeriod = 5'000'000;  // a 200 Hz IMU
+constexpr double kGRate = 9.81;
+constexpr double kStep = 0.1;             // a 10 Hz world
+constexpr Nanos kRatePeriod = 5'000'000;  // a 200 Hz IMU
 constexpr double kT = 0.005;
 
-const Imu& imu(const Simulation& sim, int i = 0) { return testing_support::sensor_as<Imu>(sim, i); }
+const Imu& rate_imu(const Simulation& sim, int i = 0) {
+  return testing_support::sensor_as<Imu>(sim, i);
+}
 
-void expect_near(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double tol,
-                 const std::string& what) {
+void expect_near_rate(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double tol,
+                      const std::string& what) {
   EXPECT_LT((a - b).norm(), tol) << what << ": " << a.transpose() << " vs " << b.transpose();
 }
 
@@ -44,7 +46,7 @@ std::vector<ImuReading> run(Simulation& sim, int steps, const Eigen::Vector2d& c
   const std::vector<Command> commands = {command};
   for (int k = 0; k < steps; ++k) {
     sim.step(commands);
-    const auto samples = imu(sim).step_samples();
+    const auto samples = rate_imu(sim).step_samples();
     all.insert(all.end(), samples.begin(), samples.end());
   }
   return all;
@@ -60,20 +62,20 @@ TEST(ImuRate, TwoHundredHertzInATenHertzWorld) {
     sim.step(turn);
     ASSERT_EQ(sim.sampled(), std::vector<int>{0});
     // Grid times in (t_{k-1}, t_k], and t = 0 in the first step.
-    ASSERT_EQ(imu(sim).step_samples().size(), k == 1 ? 21u : 20u) << k;
-    EXPECT_EQ(imu(sim).step_samples().back().header.stamp, sim.world().time_ns());
-    for (const ImuReading& r : imu(sim).step_samples()) all.push_back(r);
+    ASSERT_EQ(rate_imu(sim).step_samples().size(), k == 1 ? 21u : 20u) << k;
+    EXPECT_EQ(rate_imu(sim).step_samples().back().header.stamp, sim.world().time_ns());
+    for (const ImuReading& r : rate_imu(sim).step_samples()) all.push_back(r);
   }
   // 1 s of simulation: 200 samples per second (201 counting both ends, 0 and 1 s).
   ASSERT_EQ(all.size(), 201u);
   for (std::size_t k = 0; k < all.size(); ++k) {
     const FrameHeader& h = all[k].header;
-    EXPECT_EQ(h.stamp, static_cast<Nanos>(k) * kPeriod);  // exact integer nanoseconds
+    EXPECT_EQ(h.stamp, static_cast<Nanos>(k) * kRatePeriod);  // exact integer nanoseconds
     EXPECT_EQ(h.sequence, k);
     EXPECT_STREQ(sample_status_name(h.status), k < 2 ? "WarmingUp" : "Valid") << k;
   }
   EXPECT_EQ(all[2].header.stamp, 10'000'000);  // the first Valid: 2 / rate = 10 ms
-  EXPECT_EQ(imu(sim).header().sequence, 200u);
+  EXPECT_EQ(rate_imu(sim).header().sequence, 200u);
 }
 
 TEST(ImuRate, HundredHertzInAStepTimePointOneWorldIsValidFromTwentyMilliseconds) {
@@ -94,7 +96,7 @@ TEST(ImuRate, SamplesAtStepEndsSeeThePostStepPose) {
   for (int k = 0; k < 40; ++k) {  // the heading wraps through ±π
     sim.step(turn);
     const Eigen::Quaterniond expected = sim.world().pose3d(0).orientation * mount;
-    EXPECT_EQ(imu(sim).data().orientation.coeffs(), expected.coeffs()) << k;
+    EXPECT_EQ(rate_imu(sim).data().orientation.coeffs(), expected.coeffs()) << k;
   }
 }
 
@@ -127,12 +129,12 @@ TEST(ImuRate, DiffTurnMatchesTheClosedFormOfTheStepMotion) {
     const Eigen::Vector3d w(0, 0, c.w);
     const double k = sinc(c.w * kT / 2) * sinc(c.w * kT / 2);
     const Eigen::Vector3d f =
-        mount.conjugate() * (k * w.cross(u + w.cross(r)) + Eigen::Vector3d(0, 0, kG));
+        mount.conjugate() * (k * w.cross(u + w.cross(r)) + Eigen::Vector3d(0, 0, kGRate));
     ASSERT_EQ(all.size(), 1001u);
     for (std::size_t i = 2; i < all.size(); ++i) {
       ASSERT_EQ(all[i].header.status, SampleStatus::kValid);
-      expect_near(all[i].data.angular_velocity, mount.conjugate() * w, 1e-12, "ω");
-      expect_near(all[i].data.linear_acceleration, f, 1e-9, "f at " + std::to_string(i));
+      expect_near_rate(all[i].data.angular_velocity, mount.conjugate() * w, 1e-12, "ω");
+      expect_near_rate(all[i].data.linear_acceleration, f, 1e-9, "f at " + std::to_string(i));
     }
     // At the origin: the textbook centripetal v·w, within the bound above.
     const Eigen::Vector3d f0 = k * w.cross(u);
@@ -150,7 +152,7 @@ TEST(ImuRate, DiffTurnAtTheOriginReadsTheCentripetalForce) {
     const Eigen::Vector3d& f = all[i].data.linear_acceleration;
     EXPECT_NEAR(f.y(), 0.6, 0.6 * 2.2e-4);  // v w (1 − φ²/12): 0.59988 m/s²
     EXPECT_NEAR(f.x(), 0.015, 1e-5);        // v w² Δt / 2
-    EXPECT_NEAR(f.z(), kG, 1e-9);
+    EXPECT_NEAR(f.z(), kGRate, 1e-9);
     EXPECT_NEAR(all[i].data.angular_velocity.z(), 0.5, 1e-12);
   }
 }
@@ -166,11 +168,11 @@ TEST(ImuRate, AckerTurnMatchesTheClosedForm) {
   const Eigen::Vector3d u =
       v / sinc(phi / 2) * Eigen::Vector3d(std::cos(phi / 2), -std::sin(phi / 2), 0.0);
   const double k = sinc(w * kT / 2) * sinc(w * kT / 2);
-  const Eigen::Vector3d f = k * Eigen::Vector3d(0, 0, w).cross(u) + Eigen::Vector3d(0, 0, kG);
+  const Eigen::Vector3d f = k * Eigen::Vector3d(0, 0, w).cross(u) + Eigen::Vector3d(0, 0, kGRate);
   ASSERT_EQ(all.size(), 601u);
   for (std::size_t i = 2; i < all.size(); ++i) {
-    expect_near(all[i].data.angular_velocity, Eigen::Vector3d(0, 0, w), 1e-12, "ω");
-    expect_near(all[i].data.linear_acceleration, f, 1e-9, "f at " + std::to_string(i));
+    expect_near_rate(all[i].data.angular_velocity, Eigen::Vector3d(0, 0, w), 1e-12, "ω");
+    expect_near_rate(all[i].data.linear_acceleration, f, 1e-9, "f at " + std::to_string(i));
   }
 }
 
@@ -180,10 +182,11 @@ TEST(ImuRate, OmniAtConstantVelocityReadsGravityOnly) {
   Simulation sim = make_sim(
       robot_world("{name: omni}", "[0, 0, 0.7]", ", update_rate_hz: 200, rpy: [0.2, 0, 0]"));
   const std::vector<ImuReading> all = run(sim, 20, {0.8, -0.5});
-  const Eigen::Vector3d up = rotation_from_rpy(0.2, 0, 0).conjugate() * Eigen::Vector3d(0, 0, kG);
+  const Eigen::Vector3d up =
+      rotation_from_rpy(0.2, 0, 0).conjugate() * Eigen::Vector3d(0, 0, kGRate);
   for (std::size_t i = 2; i < all.size(); ++i) {
-    expect_near(all[i].data.linear_acceleration, up, 1e-9, "f");
-    expect_near(all[i].data.angular_velocity, Eigen::Vector3d::Zero(), 1e-12, "ω");
+    expect_near_rate(all[i].data.linear_acceleration, up, 1e-9, "f");
+    expect_near_rate(all[i].data.angular_velocity, Eigen::Vector3d::Zero(), 1e-12, "ω");
   }
 }
 
@@ -205,14 +208,14 @@ obstacle:
   int checked = 0;
   for (int k = 0; k < 10; ++k) {
     sim.step();
-    ASSERT_EQ(imu(sim, 0).step_samples().size(), imu(sim, 1).step_samples().size());
-    for (std::size_t i = 0; i < imu(sim, 0).step_samples().size(); ++i) {
-      const ImuReading &centre = imu(sim, 0).step_samples()[i],
-                       &arm = imu(sim, 1).step_samples()[i];
+    ASSERT_EQ(rate_imu(sim, 0).step_samples().size(), rate_imu(sim, 1).step_samples().size());
+    for (std::size_t i = 0; i < rate_imu(sim, 0).step_samples().size(); ++i) {
+      const ImuReading &centre = rate_imu(sim, 0).step_samples()[i],
+                       &arm = rate_imu(sim, 1).step_samples()[i];
       if (!centre.header.valid) continue;
-      expect_near(centre.data.linear_acceleration, Eigen::Vector3d::Zero(), 1e-6, "centre");
-      expect_near(centre.data.angular_velocity, w, 1e-10, "ω");
-      expect_near(arm.data.linear_acceleration, lever, 1e-6, "lever arm");
+      expect_near_rate(centre.data.linear_acceleration, Eigen::Vector3d::Zero(), 1e-6, "centre");
+      expect_near_rate(centre.data.angular_velocity, w, 1e-10, "ω");
+      expect_near_rate(arm.data.linear_acceleration, lever, 1e-6, "lever arm");
       ++checked;
     }
   }

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "sensor_test_support.h"
+#include "ubot/core/numbers.h"
 #include "ubot/core/random.h"
 
 namespace ubot {
@@ -14,7 +15,6 @@ namespace {
 
 using testing_support::lidar;
 using testing_support::make_sim;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // "k: v, k: v" lidar keys over the defaults (keys given win).
 std::string lidar_keys_over_defaults(const std::string& keys) {
@@ -28,8 +28,8 @@ std::string lidar_keys_over_defaults(const std::string& keys) {
 
 // The seed's set-up: a static lidar at the origin facing +x (by default 3 beams, the centre one
 // straight ahead), a wall 12 m ahead, and `media` (a `media:` list) / lidar keys / obstacles.
-std::string world(const std::string& media, const std::string& lidar_keys = "",
-                  const std::string& obstacles = "") {
+std::string media_world(const std::string& media, const std::string& lidar_keys = "",
+                        const std::string& obstacles = "") {
   return R"(
 world: {width: 40, height: 40, offset: [-20, -20]}
 robot:
@@ -56,7 +56,7 @@ double centre_range(const std::string& yaml) {
 }
 
 TEST(Lidar2dMedia, SeedWorkedExampleCutsAtTheEntryPoint) {
-  Simulation sim = make_sim(world(kSeedSmoke));
+  Simulation sim = make_sim(media_world(kSeedSmoke));
   sim.step();
   const LaserScan& s = lidar(sim).scan();
   EXPECT_EQ(s.ranges[1], 5.0);  // 8 - 3, not the wall at 12
@@ -74,7 +74,7 @@ TEST(Lidar2dMedia, SeedWorkedExampleCutsAtTheEntryPoint) {
   EXPECT_NEAR(s.ranges[0], expected, 1e-12);
   EXPECT_NEAR(s.ranges[2], expected, 1e-12);
   // Without smoke the wall is seen, with intensity 1.
-  Simulation clear = make_sim(world(""));
+  Simulation clear = make_sim(media_world(""));
   clear.step();
   EXPECT_EQ(lidar(clear).scan().ranges[1], 12.0);
   EXPECT_EQ(lidar(clear).scan().intensities[1], 1.0f);
@@ -87,33 +87,37 @@ TEST(Lidar2dMedia, SpecRulesDecideWhichCellsCut) {
     return "  - cells: [{position: [8, 0, 0], radius: 3.0, " + keys + "}]\n";
   };
   // Effective density = density x edge_factor, against the threshold (0.05 by default).
-  EXPECT_EQ(centre_range(world(cell("density: 0.04"))), 12.0);
-  EXPECT_EQ(centre_range(world(cell("density: 0.05"))), 5.0);
-  EXPECT_EQ(centre_range(world(cell("density: 0.8, edge_factor: 0.05"))), 12.0);
-  EXPECT_EQ(centre_range(world(kSeedSmoke, "smoke_density_threshold: 0.9")), 12.0);
+  EXPECT_EQ(centre_range(media_world(cell("density: 0.04"))), 12.0);
+  EXPECT_EQ(centre_range(media_world(cell("density: 0.05"))), 5.0);
+  EXPECT_EQ(centre_range(media_world(cell("density: 0.8, edge_factor: 0.05"))), 12.0);
+  EXPECT_EQ(centre_range(media_world(kSeedSmoke, "smoke_density_threshold: 0.9")), 12.0);
   // Radius scale 0.5: radius 1.5 -> 6.5 m; the scale is at least 0.01, a radius at least 1 cm.
-  EXPECT_EQ(centre_range(world(kSeedSmoke, "smoke_cell_radius_scale: 0.5")), 6.5);
-  EXPECT_NEAR(centre_range(world(kSeedSmoke, "smoke_cell_radius_scale: 0")), 8.0 - 0.03, 1e-12);
-  EXPECT_NEAR(centre_range(world("  - cells: [{position: [8, 0], radius: 0.001, density: 1}]\n")),
-              8.0 - 0.01, 1e-12);
+  EXPECT_EQ(centre_range(media_world(kSeedSmoke, "smoke_cell_radius_scale: 0.5")), 6.5);
+  EXPECT_NEAR(centre_range(media_world(kSeedSmoke, "smoke_cell_radius_scale: 0")), 8.0 - 0.03,
+              1e-12);
+  EXPECT_NEAR(
+      centre_range(media_world("  - cells: [{position: [8, 0], radius: 0.001, density: 1}]\n")),
+      8.0 - 0.01, 1e-12);
   // Inactive media, media without cells, and switched-off interference: the wall.
-  EXPECT_EQ(centre_range(world(
+  EXPECT_EQ(centre_range(media_world(
                 "  - {active: false, cells: [{position: [8, 0], radius: 3, density: 0.8}]}\n")),
             12.0);
-  EXPECT_EQ(centre_range(world("  - {cells: []}\n")), 12.0);
-  EXPECT_EQ(centre_range(world(kSeedSmoke, "enable_smoke_interference: false")), 12.0);
+  EXPECT_EQ(centre_range(media_world("  - {cells: []}\n")), 12.0);
+  EXPECT_EQ(centre_range(media_world(kSeedSmoke, "enable_smoke_interference: false")), 12.0);
 }
 
 TEST(Lidar2dMedia, NearestOfSurfaceAndMediumWins) {
   // Smoke behind the wall does nothing; smoke straddling the wall cuts in front of it.
-  EXPECT_EQ(centre_range(world("  - cells: [{position: [16, 0], radius: 3, density: 1}]\n")), 12.0);
-  EXPECT_EQ(centre_range(world("  - cells: [{position: [13, 0], radius: 2, density: 1}]\n")), 11.0);
+  EXPECT_EQ(centre_range(media_world("  - cells: [{position: [16, 0], radius: 3, density: 1}]\n")),
+            12.0);
+  EXPECT_EQ(centre_range(media_world("  - cells: [{position: [13, 0], radius: 2, density: 1}]\n")),
+            11.0);
   // Several cells: the first entered.
-  EXPECT_EQ(centre_range(world("  - cells: [{position: [9, 0], radius: 1, density: 1},\n"
-                               "              {position: [6, 0], radius: 1, density: 1}]\n")),
+  EXPECT_EQ(centre_range(media_world("  - cells: [{position: [9, 0], radius: 1, density: 1},\n"
+                                     "              {position: [6, 0], radius: 1, density: 1}]\n")),
             5.0);
   // Beyond range_max: no return at all.
-  Simulation far = make_sim(world(kSeedSmoke, "range_max: 4.5"));
+  Simulation far = make_sim(media_world(kSeedSmoke, "range_max: 4.5"));
   far.step();
   EXPECT_EQ(lidar(far).scan().ranges[1], 4.5);
   EXPECT_FALSE(lidar(far).scan().hit[1]);
@@ -122,7 +126,7 @@ TEST(Lidar2dMedia, NearestOfSurfaceAndMediumWins) {
 
 TEST(Lidar2dMedia, SensorInsideACellReadsZeroThenTheRangeMinRule) {
   const std::string inside = "  - cells: [{position: [0.5, 0], radius: 2, density: 1}]\n";
-  Simulation blind = make_sim(world(inside, "range_min: 0.2"));
+  Simulation blind = make_sim(media_world(inside, "range_min: 0.2"));
   blind.step();
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(lidar(blind).scan().ranges[i], 0.2);  // entry 0 < range_min: reads range_min...
@@ -130,7 +134,7 @@ TEST(Lidar2dMedia, SensorInsideACellReadsZeroThenTheRangeMinRule) {
     EXPECT_TRUE(lidar(blind).scan().hit[i]);        // ...and blocked
   }
   EXPECT_EQ(lidar(blind).to_message(true).ranges[1], -std::numeric_limits<float>::infinity());
-  Simulation zero = make_sim(world(inside));
+  Simulation zero = make_sim(media_world(inside));
   zero.step();
   EXPECT_EQ(lidar(zero).scan().ranges[1], 0.0);
   EXPECT_TRUE(lidar(zero).scan().valid[1]);
@@ -141,12 +145,12 @@ TEST(Lidar2dMedia, ScanPlaneHeightMeetsTheCellInASmallerDisc) {
   // SPEC §1: the plane z = 0.5 (sensor z) meets a cell centred at height 2.5 with radius 3 in a
   // disc of radius sqrt(9 - 4) = sqrt(5).
   const std::string high = "  - cells: [{position: [8, 0, 2.5], radius: 3, density: 1}]\n";
-  EXPECT_NEAR(centre_range(world(high, "z: 0.5")), 8.0 - std::sqrt(5.0), 1e-12);
-  EXPECT_EQ(centre_range(world(high, "z: -0.51")), 12.0);  // plane below the sphere
+  EXPECT_NEAR(centre_range(media_world(high, "z: 0.5")), 8.0 - std::sqrt(5.0), 1e-12);
+  EXPECT_EQ(centre_range(media_world(high, "z: -0.51")), 12.0);  // plane below the sphere
 }
 
 TEST(Lidar2dMedia, RangeNoiseAppliesToMediaCutsAsToSurfaces) {
-  Simulation sim = make_sim(world(kSeedSmoke, "noise: true, std: 0.1, number: 1"));
+  Simulation sim = make_sim(media_world(kSeedSmoke, "noise: true, std: 0.1, number: 1"));
   double sum = 0, sum2 = 0;
   const int n = 20000;
   for (int k = 0; k < n; ++k) {
@@ -173,22 +177,24 @@ TEST(Lidar2dMedia, LegacyTaggedObjectsAreOneCellFromTheirShape) {
     return b;
   };
   const double entry = 8.0 - std::sqrt(1.25);
-  EXPECT_NEAR(centre_range(world("", "", with_density("0.8"))), entry, 1e-12);
-  EXPECT_EQ(centre_range(world("", "", with_density("0.01"))), 12.0);  // below the threshold
+  EXPECT_NEAR(centre_range(media_world("", "", with_density("0.8"))), entry, 1e-12);
+  EXPECT_EQ(centre_range(media_world("", "", with_density("0.01"))), 12.0);  // below the threshold
   // smoke_volume_tag names the tag; "" (or None) switches only the legacy path off.
-  EXPECT_EQ(centre_range(world("", "smoke_volume_tag: ''", with_density("0.8"))), 12.0);
-  EXPECT_EQ(centre_range(world(kSeedSmoke, "smoke_volume_tag: None", with_density("0.8"))), 5.0);
-  EXPECT_EQ(centre_range(world("", "smoke_volume_tag: Fog", with_density("0.8"))), 12.0);
+  EXPECT_EQ(centre_range(media_world("", "smoke_volume_tag: ''", with_density("0.8"))), 12.0);
+  EXPECT_EQ(centre_range(media_world(kSeedSmoke, "smoke_volume_tag: None", with_density("0.8"))),
+            5.0);
+  EXPECT_EQ(centre_range(media_world("", "smoke_volume_tag: Fog", with_density("0.8"))), 12.0);
   std::string fog = with_density("0.8");
   fog.replace(fog.find("AgentSensor.SmokeVolume"), 23, "Fog");
-  EXPECT_NEAR(centre_range(world("", "smoke_volume_tag: Fog", fog)), entry, 1e-12);
-  EXPECT_EQ(centre_range(world("", "", fog)), 12.0);
+  EXPECT_NEAR(centre_range(media_world("", "smoke_volume_tag: Fog", fog)), entry, 1e-12);
+  EXPECT_EQ(centre_range(media_world("", "", fog)), 12.0);
   // A moving tagged object carries its cell along.
-  Simulation sim = make_sim(world("", "",
-                                  "  - {kinematics: {name: omni}, shape: {name: circle, radius: 1},"
-                                  " state: [9, 0, 0], goal: [3, 0, 0], vel_max: [1, 1],"
-                                  " behavior: {name: dash}, unobstructed: true,"
-                                  " tags: [AgentSensor.SmokeVolume], density: 0.5}\n"));
+  Simulation sim =
+      make_sim(media_world("", "",
+                           "  - {kinematics: {name: omni}, shape: {name: circle, radius: 1},"
+                           " state: [9, 0, 0], goal: [3, 0, 0], vel_max: [1, 1],"
+                           " behavior: {name: dash}, unobstructed: true,"
+                           " tags: [AgentSensor.SmokeVolume], density: 0.5}\n"));
   for (int k = 1; k <= 10; ++k) {
     sim.step();
     ASSERT_NEAR(lidar(sim).scan().ranges[1], 9.0 - 0.1 * k - 1.0, 1e-12) << k;
@@ -204,8 +210,8 @@ TEST(Lidar2dMedia, AnObjectFoundByBothPathsCountsOnce) {
   const std::string object =
       "  - {name: puff, shape: {name: circle, radius: 1}, state: [8, 0, 0], unobstructed: true,"
       " tags: [AgentSensor.SmokeVolume], density: 1}\n";
-  EXPECT_EQ(centre_range(world("", "", object)), 7.0);
-  Simulation sim = make_sim(world(
+  EXPECT_EQ(centre_range(media_world("", "", object)), 7.0);
+  Simulation sim = make_sim(media_world(
       "  - {attach: puff, cells: [{position: [0, 0], radius: 0.5, density: 1}]}\n", "", object));
   sim.step();
   EXPECT_EQ(lidar(sim).scan().ranges[1], 7.5);
@@ -214,7 +220,7 @@ TEST(Lidar2dMedia, AnObjectFoundByBothPathsCountsOnce) {
   EXPECT_TRUE(sim.media()[0].legacy_tag.empty());
   // Even an inactive attached medium speaks for its object (the seed: an actor implementing the
   // interface is ignored when its snapshot is inactive, not collected by tag instead).
-  EXPECT_EQ(centre_range(world("  - {attach: puff, active: false, cells: []}\n", "", object)),
+  EXPECT_EQ(centre_range(media_world("  - {attach: puff, active: false, cells: []}\n", "", object)),
             12.0);
 }
 
@@ -222,8 +228,8 @@ TEST(Lidar2dMedia, KeyframedSmokeDriftsAcrossTheBeam) {
   // A cell crossing the beam from y = -3 to y = 3 in 6 s: the centre beam is cut while
   // |y| < 1 (entry 8 - sqrt(1 - y^2)).
   Simulation sim =
-      make_sim(world("  - cells: [{position: [8, -3], radius: 1, density: 1}]\n"
-                     "    keyframes: [{t: 0}, {t: 6, position_offset: [0, 6]}]\n"));
+      make_sim(media_world("  - cells: [{position: [8, -3], radius: 1, density: 1}]\n"
+                           "    keyframes: [{t: 0}, {t: 6, position_offset: [0, 6]}]\n"));
   for (int k = 1; k <= 70; ++k) {
     sim.step();
     const double y = std::min(-3.0 + 0.1 * k, 3.0);
@@ -250,7 +256,7 @@ TEST(Lidar2dMedia, ManyCellsGiveThePerRayAnswerWithNoisyBeamDirections) {
   const std::string keys =
       "range_max: 15, angle_range: 6.283185307179586, number: 720, noise: true, std: 0, "
       "angle_std: 0.01, seed: 4";
-  Simulation sim = make_sim(world(media, keys));
+  Simulation sim = make_sim(media_world(media, keys));
   sim.step();
   const LaserScan& s = lidar(sim).scan();
   const std::vector<media::MediumSnapshot> snaps(sim.media().begin(), sim.media().end());

@@ -28,7 +28,7 @@ obstacle:
   - {shape: {name: linestring, vertices: [[5, -10], [5, 10]]}, state: [0, 0, 0]}
 )";
 
-std::string world(double std, double angle_std) {
+std::string noise_world(double std, double angle_std) {
   char buffer[1024];
   std::snprintf(buffer, sizeof(buffer), kWorld, std, angle_std, std);
   return buffer;
@@ -49,7 +49,7 @@ Stats stats(const std::vector<double>& x) {
 
 TEST(Lidar2dNoise, RangeNoiseHasTheConfiguredSigmaOverOneHundredThousandSamples) {
   const double sigma = 0.05;
-  Simulation sim = make_sim(world(sigma, 0.0));
+  Simulation sim = make_sim(noise_world(sigma, 0.0));
   std::vector<double> errors;
   for (int k = 0; k < 100; ++k) {
     sim.step();
@@ -68,7 +68,7 @@ TEST(Lidar2dNoise, RangeNoiseHasTheConfiguredSigmaOverOneHundredThousandSamples)
 
 TEST(Lidar2dNoise, HitsPushedBeyondRangeMaxBecomeMisses) {
   // sigma 3 m around 5 m with range_max 10: about 5% go beyond and must read exactly 10, invalid.
-  Simulation sim = make_sim(world(3.0, 0.0));
+  Simulation sim = make_sim(noise_world(3.0, 0.0));
   int beyond = 0, below_zero = 0;
   for (int k = 0; k < 20; ++k) {
     sim.step();
@@ -91,7 +91,7 @@ TEST(Lidar2dNoise, HitsPushedBeyondRangeMaxBecomeMisses) {
 
 TEST(Lidar2dNoise, AngleNoisePerturbsTheBeamDirection) {
   // A wall at x = 5: range = 5 / cos(a + e); with sigma_a = 0.2, E[1/cos] > 1 noticeably.
-  Simulation sim = make_sim(world(0.0, 0.2));
+  Simulation sim = make_sim(noise_world(0.0, 0.2));
   double mean = 0;
   int n = 0;
   for (int k = 0; k < 20; ++k) {
@@ -108,8 +108,8 @@ TEST(Lidar2dNoise, AngleNoisePerturbsTheBeamDirection) {
 }
 
 TEST(Lidar2dNoise, SameSeedSameNoiseAndSensorsAreIndependent) {
-  Simulation a = make_sim(world(0.1, 0.0), 7), b = make_sim(world(0.1, 0.0), 7);
-  Simulation c = make_sim(world(0.1, 0.0), 8);
+  Simulation a = make_sim(noise_world(0.1, 0.0), 7), b = make_sim(noise_world(0.1, 0.0), 7);
+  Simulation c = make_sim(noise_world(0.1, 0.0), 8);
   a.step();
   b.step();
   c.step();

@@ -7,13 +7,13 @@
 #include <numbers>
 
 #include "sensor_test_support.h"
+#include "ubot/core/angles.h"
 
 namespace ubot {
 namespace {
 
 using testing_support::lidar;
 using testing_support::make_sim;
-constexpr double kPi = std::numbers::pi;
 
 // A static robot at the origin facing +x with one lidar; `extra` adds obstacles.
 std::string world(const std::string& lidar_keys, const std::string& obstacles) {

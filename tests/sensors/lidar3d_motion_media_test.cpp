@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "sensor_test_support.h"
+#include "ubot/core/numbers.h"
 #include "ubot/core/random.h"
 #include "ubot/sensors/lidar3d/lidar3d.h"
 
@@ -15,13 +16,12 @@ namespace ubot {
 namespace {
 
 using testing_support::make_sim;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
-const Lidar3d& lidar3d(const Simulation& sim, int i = 0) {
+const Lidar3d& motion_lidar3d(const Simulation& sim, int i = 0) {
   return testing_support::sensor_as<Lidar3d>(sim, i);
 }
 
-double range_of(const LidarPoint& p) { return std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z); }
+double motion_range_of(const LidarPoint& p) { return std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z); }
 
 // A robot following a linear trajectory from (0, 0, 1) with yaw 0 to (dx, 0, 1) with yaw `turn`
 // in 10 s, carrying a one-channel horizontal lidar3d (`keys`); a 10 m tall wall at x = 20.
@@ -60,7 +60,7 @@ void expect_analytic_sweep(const Lidar3d& l, double dx, double turn, bool distor
     const double psi = yaw + l.azimuths()[c];  // the ray's world heading
     if (std::cos(psi) < 0.3) continue;
     ++forward;
-    EXPECT_NEAR(range_of(p), (20.0 - x) / std::cos(psi), 1e-5) << "column " << c;
+    EXPECT_NEAR(motion_range_of(p), (20.0 - x) / std::cos(psi), 1e-5) << "column " << c;
     // The point, in the sensor frame of its firing time, along the column's azimuth.
     EXPECT_NEAR(std::atan2(p.y, p.x), l.azimuths()[c], 1e-6);
     // The world view puts every point back on the wall.
@@ -74,13 +74,13 @@ TEST(Lidar3dMotion, TranslationSkewsTheSweepAsTheAnalyticOne) {
   Simulation sim = make_sim(moving_world(10, 0, "motion_distortion: true"));
   for (int k = 0; k < 5; ++k) {
     sim.step();
-    expect_analytic_sweep(lidar3d(sim), 10, 0, true);
+    expect_analytic_sweep(motion_lidar3d(sim), 10, 0, true);
   }
-  EXPECT_NEAR(lidar3d(sim).sweep().pose.position.x(), 0.5, 1e-12);
+  EXPECT_NEAR(motion_lidar3d(sim).sweep().pose.position.x(), 0.5, 1e-12);
   // Without distortion every column sees the wall from the pose at the stamp.
   Simulation still = make_sim(moving_world(10, 0, "motion_distortion: false"));
   for (int k = 0; k < 5; ++k) still.step();
-  expect_analytic_sweep(lidar3d(still), 10, 0, false);
+  expect_analytic_sweep(motion_lidar3d(still), 10, 0, false);
 }
 
 TEST(Lidar3dMotion, TurningAndMovingSkewsTheSweepAsTheAnalyticOne) {
@@ -88,12 +88,12 @@ TEST(Lidar3dMotion, TurningAndMovingSkewsTheSweepAsTheAnalyticOne) {
   Simulation sim = make_sim(moving_world(5, 2, "motion_distortion: true"));
   for (int k = 0; k < 8; ++k) {
     sim.step();
-    expect_analytic_sweep(lidar3d(sim), 5, 2, true);
+    expect_analytic_sweep(motion_lidar3d(sim), 5, 2, true);
   }
   // The first sweep reaches back to the start, before which the robot stood still at t = 0.
   Simulation first = make_sim(moving_world(5, 2, "motion_distortion: true"));
   first.step();
-  expect_analytic_sweep(lidar3d(first), 5, 2, true);
+  expect_analytic_sweep(motion_lidar3d(first), 5, 2, true);
 }
 
 TEST(Lidar3dMotion, SweepsLongerThanAStepInterpolateBetweenSteps) {
@@ -107,7 +107,7 @@ TEST(Lidar3dMotion, SweepsLongerThanAStepInterpolateBetweenSteps) {
     sim.step();
     if (sim.sampled().empty()) continue;
     ++samples;
-    expect_analytic_sweep(lidar3d(sim), 10, 1, true);
+    expect_analytic_sweep(motion_lidar3d(sim), 10, 1, true);
   }
   EXPECT_EQ(samples, 6);
 }
@@ -134,7 +134,7 @@ TEST(Lidar3dMedia, SeedExampleGivesAPointAtTheEntryWithIntensityZero) {
   const std::string cell = "  - cells: [{position: [8, 0, 1], radius: 3, density: 0.8}]\n";
   Simulation sim = make_sim(smoke_world("vertical_angles: [0], number: 4", cell));
   sim.step();
-  const LidarSweep& s = lidar3d(sim).sweep();
+  const LidarSweep& s = motion_lidar3d(sim).sweep();
   ASSERT_EQ(s.points.size(), 1u);         // only +x meets anything
   EXPECT_NEAR(s.points[0].x, 5.0, 1e-6);  // 8 - 3, not the wall at 12
   EXPECT_EQ(s.points[0].intensity, 0.0f);
@@ -144,23 +144,23 @@ TEST(Lidar3dMedia, SeedExampleGivesAPointAtTheEntryWithIntensityZero) {
   // Entry closer than range_min: the ray is blocked and gives no point (not the wall).
   Simulation blind = make_sim(smoke_world("vertical_angles: [0], number: 4, range_min: 6", cell));
   blind.step();
-  EXPECT_TRUE(lidar3d(blind).sweep().points.empty());
+  EXPECT_TRUE(motion_lidar3d(blind).sweep().points.empty());
   // Thin smoke (below the threshold) or interference off: the wall, intensity 1.
   Simulation thin = make_sim(smoke_world("vertical_angles: [0], number: 4",
                                          "  - cells: [{position: [8, 0, 1], radius: 3, "
                                          "density: 0.04}]\n"));
   thin.step();
-  ASSERT_EQ(lidar3d(thin).sweep().points.size(), 1u);
-  EXPECT_NEAR(lidar3d(thin).sweep().points[0].x, 12.0, 1e-6);
-  EXPECT_EQ(lidar3d(thin).sweep().points[0].intensity, 1.0f);
+  ASSERT_EQ(motion_lidar3d(thin).sweep().points.size(), 1u);
+  EXPECT_NEAR(motion_lidar3d(thin).sweep().points[0].x, 12.0, 1e-6);
+  EXPECT_EQ(motion_lidar3d(thin).sweep().points[0].intensity, 1.0f);
   // Inside a cell: entry 0, a point at the sensor (range_min 0).
   Simulation inside = make_sim(smoke_world("vertical_angles: [0], number: 4",
                                            "  - cells: [{position: [0, 0, 1], radius: 1, "
                                            "density: 1}]\n"));
   inside.step();
-  ASSERT_EQ(lidar3d(inside).sweep().points.size(), 4u);
-  for (const LidarPoint& p : lidar3d(inside).sweep().points) {
-    EXPECT_EQ(range_of(p), 0.0);
+  ASSERT_EQ(motion_lidar3d(inside).sweep().points.size(), 4u);
+  for (const LidarPoint& p : motion_lidar3d(inside).sweep().points) {
+    EXPECT_EQ(motion_range_of(p), 0.0);
     EXPECT_EQ(p.intensity, 0.0f);
   }
 }
@@ -189,7 +189,7 @@ media:
 )" + cells;
   Simulation sim = make_sim(yaml);
   sim.step();
-  const Lidar3d& l = lidar3d(sim);
+  const Lidar3d& l = motion_lidar3d(sim);
   const Pose3d& pose = l.sweep().pose;
   const Eigen::Matrix3d r = pose.orientation.toRotationMatrix();
   std::size_t next = 0, cut = 0;
@@ -209,7 +209,7 @@ media:
       ASSERT_LT(next, l.sweep().points.size());
       const LidarPoint& p = l.sweep().points[next++];
       ASSERT_EQ(p.ring, k);
-      ASSERT_NEAR(range_of(p), t, 1e-5);
+      ASSERT_NEAR(motion_range_of(p), t, 1e-5);
       ASSERT_EQ(p.intensity, smoke <= ground ? 0.0f : 1.0f);
       cut += smoke <= ground;
     }

@@ -23,8 +23,8 @@ const Lidar3d& lidar3d(const Simulation& sim, int i = 0) {
 
 // A static robot at the origin carrying one lidar3d (`keys`), above a ground plane at z = 0,
 // with `obstacles` (an `obstacle:` list body) around it.
-std::string world(const std::string& keys, const std::string& obstacles = "",
-                  const std::string& extra = "ground: {z: 0}\n") {
+std::string lidar3d_world(const std::string& keys, const std::string& obstacles = "",
+                          const std::string& extra = "ground: {z: 0}\n") {
   return testing_support::static_robot_world("name: lidar3d, " + keys, obstacles, extra);
 }
 
@@ -47,31 +47,32 @@ TEST(Lidar3dLayout, PointsAreXyzirtRecordsOf24Bytes) {
 }
 
 TEST(Lidar3dChannels, ExplicitListsAreSortedIntoRingsAndFovsSpreadEvenly) {
-  Simulation a = make_sim(world("vertical_angles_deg: [10, -30, 0, 2.5], number: 8"));
+  Simulation a = make_sim(lidar3d_world("vertical_angles_deg: [10, -30, 0, 2.5], number: 8"));
   EXPECT_EQ(lidar3d(a).vertical_angles(),
             (std::vector<double>{-30 * kDeg, 0.0, 2.5 * kDeg, 10 * kDeg}));
-  Simulation b = make_sim(world("vertical_angles: [0.1, -0.2], number: 8"));
+  Simulation b = make_sim(lidar3d_world("vertical_angles: [0.1, -0.2], number: 8"));
   EXPECT_EQ(lidar3d(b).vertical_angles(), (std::vector<double>{-0.2, 0.1}));
-  Simulation c = make_sim(world("channels: 5, vertical_fov: [-0.4, 0.2], number: 8"));
+  Simulation c = make_sim(lidar3d_world("channels: 5, vertical_fov: [-0.4, 0.2], number: 8"));
   const std::vector<double>& v = lidar3d(c).vertical_angles();
   ASSERT_EQ(v.size(), 5u);
   for (int k = 0; k < 5; ++k) EXPECT_NEAR(v[k], -0.4 + 0.15 * k, 1e-15);
   EXPECT_EQ(v.front(), -0.4);
   EXPECT_EQ(v.back(), 0.2);
-  Simulation d = make_sim(world("channels: 3, vertical_fov_deg: [-20, 20], number: 8"));
+  Simulation d = make_sim(lidar3d_world("channels: 3, vertical_fov_deg: [-20, 20], number: 8"));
   EXPECT_NEAR(lidar3d(d).vertical_angles()[0], -20 * kDeg, 1e-15);
   EXPECT_NEAR(lidar3d(d).vertical_angles()[1], 0.0, 1e-15);
   // Horizontal: a full circle of N distinct columns 2π/N apart, or a sector with its ends.
-  Simulation e = make_sim(world("channels: 1, horizontal_resolution_deg: 0.2"));
+  Simulation e = make_sim(lidar3d_world("channels: 1, horizontal_resolution_deg: 0.2"));
   ASSERT_EQ(lidar3d(e).columns(), 1800u);
   EXPECT_EQ(lidar3d(e).azimuths().front(), -kPi);
   EXPECT_NEAR(lidar3d(e).azimuths()[1] - lidar3d(e).azimuths()[0], 0.2 * kDeg, 1e-15);
-  Simulation f = make_sim(world("channels: 1, angle_range: 1.0, horizontal_resolution: 0.25"));
+  Simulation f =
+      make_sim(lidar3d_world("channels: 1, angle_range: 1.0, horizontal_resolution: 0.25"));
   EXPECT_EQ(lidar3d(f).azimuths(), (std::vector<double>{-0.5, -0.25, 0.0, 0.25, 0.5}));
 }
 
 TEST(Lidar3dPresets, PublishedLayouts) {
-  Simulation vlp = make_sim(world("preset: VLP-16"));
+  Simulation vlp = make_sim(lidar3d_world("preset: VLP-16"));
   const Lidar3d& l = lidar3d(vlp);
   ASSERT_EQ(l.channels(), 16u);
   for (int k = 0; k < 16; ++k) EXPECT_NEAR(l.vertical_angles()[k], (-15.0 + 2 * k) * kDeg, 1e-15);
@@ -79,7 +80,7 @@ TEST(Lidar3dPresets, PublishedLayouts) {
   EXPECT_EQ(l.params().range_max, 100.0);
   EXPECT_EQ(l.params().rotation_rate_hz, 10.0);
   // VLP-32C: the manual's non-uniform table, -25 to +15 degrees, densest near the horizon.
-  Simulation v32 = make_sim(world("preset: VLP-32C"));
+  Simulation v32 = make_sim(lidar3d_world("preset: VLP-32C"));
   const std::vector<double>& a = lidar3d(v32).vertical_angles();
   ASSERT_EQ(a.size(), 32u);
   EXPECT_NEAR(a.front(), -25 * kDeg, 1e-15);
@@ -92,7 +93,7 @@ TEST(Lidar3dPresets, PublishedLayouts) {
        {std::tuple{"OS1-32", 32, 22.5}, std::tuple{"OS1-64", 64, 22.5},
         std::tuple{"OS1-128", 128, 22.5}, std::tuple{"OS1-64-Gen1", 64, 16.6},
         std::tuple{"OS1-16-Gen1", 16, 16.6}}) {
-    Simulation os = make_sim(world(fmt::format("preset: {}", preset)));
+    Simulation os = make_sim(lidar3d_world(fmt::format("preset: {}", preset)));
     const std::vector<double>& v = lidar3d(os).vertical_angles();
     ASSERT_EQ(v.size(), static_cast<std::size_t>(channels)) << preset;
     for (int k = 0; k < channels; ++k) {
@@ -102,7 +103,7 @@ TEST(Lidar3dPresets, PublishedLayouts) {
     EXPECT_EQ(lidar3d(os).params().range_max, 120.0);
   }
   // Keys given override the preset's.
-  Simulation o = make_sim(world("preset: OS1-64, number: 512, range_max: 50, channels: 3"));
+  Simulation o = make_sim(lidar3d_world("preset: OS1-64, number: 512, range_max: 50, channels: 3"));
   EXPECT_EQ(lidar3d(o).columns(), 512u);
   EXPECT_EQ(lidar3d(o).params().range_max, 50.0);
   EXPECT_EQ(lidar3d(o).vertical_angles(), (std::vector<double>{-22.5 * kDeg, 0.0, 22.5 * kDeg}));
@@ -141,14 +142,14 @@ robot:
 TEST(Lidar3dRanges, BoxesSpheresCylindersAndMeshesAtTheAnalyticDistance) {
   // One horizontal channel at z = 0.5, looking along +x, +y, -x, -y at four shapes.
   const std::string mesh = std::string(UBOT_SOURCE_DIR) + "/examples/meshes/cube.obj";
-  Simulation sim =
-      make_sim(world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]", fmt::format(R"(
+  Simulation sim = make_sim(
+      lidar3d_world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]", fmt::format(R"(
   - {{shape: {{name: box, size: [1, 2, 1]}}, state: [5, 0, 0]}}
   - {{shape: {{name: sphere, radius: 0.5}}, state: [0, 7, 0]}}
   - {{shape: {{name: cylinder, radius: 0.25, height: 0.6}}, state: [-4, 0, 0]}}
   - {{shape: {{name: mesh, file: {}, scale: 2}}, state: [0, -6, 0.3]}}
 )",
-                                                                                         mesh)));
+                                                                                        mesh)));
   sim.step();
   const Lidar3d& l = lidar3d(sim);
   ASSERT_EQ(l.azimuths(), (std::vector<double>{-kPi, -kPi / 2, 0.0, kPi / 2}));
@@ -174,8 +175,8 @@ TEST(Lidar3dRanges, MovingSpheresMeshesAndBoxesAreSeenWhereTheyAre) {
   // Three obstacles drive away from the sensor along +x, -x and +y at 1 m/s (omni, world
   // frame); a horizontal channel 0.5 m up sees each at its distance after every step.
   const std::string mesh = std::string(UBOT_SOURCE_DIR) + "/examples/meshes/cube.obj";
-  Simulation sim =
-      make_sim(world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]", fmt::format(R"(
+  Simulation sim = make_sim(
+      lidar3d_world("vertical_angles: [0], number: 4, offset: [0, 0, 0.5]", fmt::format(R"(
   - {{shape: {{name: sphere, radius: 0.5}}, state: [5, 0, 0], kinematics: {{name: omni}},
      velocity: [1, 0], behavior: {{name: dash}}, goal: [40, 0, 0], vel_max: [1, 1]}}
   - {{shape: {{name: mesh, file: {}}}, state: [-5, 0, 3.141592653589793],
@@ -183,7 +184,7 @@ TEST(Lidar3dRanges, MovingSpheresMeshesAndBoxesAreSeenWhereTheyAre) {
   - {{shape: {{name: box, size: [1, 1, 1]}}, state: [0, 5, 1.5707963267948966],
      kinematics: {{name: omni}}, behavior: {{name: dash}}, goal: [0, 40, 0], vel_max: [1, 1]}}
 )",
-                                                                                         mesh)));
+                                                                                        mesh)));
   for (int k = 1; k <= 5; ++k) {
     sim.step();
     const LidarSweep& s = lidar3d(sim).sweep();
@@ -233,17 +234,17 @@ TEST(Lidar3dRanges, OwnBodyIsInvisibleAndRangeLimitsDropPoints) {
   - {shape: {name: linestring, vertices: [[-8, -50], [-8, 50]]}, state: [0, 0, 0], height: 2}
 )";
   Simulation sim =
-      make_sim(world("vertical_angles: [0], number: 2, offset: [0, 0, 1], range_min: 4, "
-                     "range_max: 10",
-                     walls, ""));
+      make_sim(lidar3d_world("vertical_angles: [0], number: 2, offset: [0, 0, 1], range_min: 4, "
+                             "range_max: 10",
+                             walls, ""));
   sim.step();
   const LidarSweep& s = lidar3d(sim).sweep();
   ASSERT_EQ(s.points.size(), 1u);  // -x at 8 m; +x at 3 m < range_min: blocked, no point
   EXPECT_NEAR(s.points[0].x, -8.0, 1e-6);
   Simulation near =
-      make_sim(world("vertical_angles: [0], number: 2, offset: [0, 0, 1], "
-                     "range_max: 7.5",
-                     walls, ""));
+      make_sim(lidar3d_world("vertical_angles: [0], number: 2, offset: [0, 0, 1], "
+                             "range_max: 7.5",
+                             walls, ""));
   near.step();
   ASSERT_EQ(lidar3d(near).sweep().points.size(), 1u);  // -x at 8 m > range_max: no return
   EXPECT_NEAR(lidar3d(near).sweep().points[0].x, 3.0, 1e-6);
@@ -259,8 +260,8 @@ TEST(Lidar3dRanges, FourColumnsOfOneChannelFillAQuarterOfAPacket) {
   - {shape: {name: linestring, vertices: [[-5, -50], [-5, 50]]}, state: [0, 0, 0], height: 2}
   - {shape: {name: linestring, vertices: [[-50, -6], [50, -6]]}, state: [0, 0, 0], height: 2}
 )";
-  Simulation sim = make_sim(
-      world("vertical_angles: [0], number: 4, offset: [0, 0, 1], range_max: 20", walls, ""));
+  Simulation sim = make_sim(lidar3d_world(
+      "vertical_angles: [0], number: 4, offset: [0, 0, 1], range_max: 20", walls, ""));
   sim.step();
   const Lidar3d& l = lidar3d(sim);
   ASSERT_EQ(l.columns(), 4u);
@@ -278,7 +279,8 @@ TEST(Lidar3dRanges, FourColumnsOfOneChannelFillAQuarterOfAPacket) {
 }
 
 TEST(Lidar3dTiming, RingsAndTimesDescribeTheSweep) {
-  Simulation sim = make_sim(world("preset: VLP-16, rotation_rate_hz: 20, offset: [0, 0, 1]"));
+  Simulation sim =
+      make_sim(lidar3d_world("preset: VLP-16, rotation_rate_hz: 20, offset: [0, 0, 1]"));
   sim.step();
   const Lidar3d& l = lidar3d(sim);
   const double period = 0.05;
@@ -303,9 +305,9 @@ TEST(Lidar3dTiming, RingsAndTimesDescribeTheSweep) {
 TEST(Lidar3dNoise, RangeNoiseHasTheConfiguredSigmaOverOneHundredThousandSamples) {
   const double sigma = 0.04;
   Simulation sim =
-      make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
-                                 "offset: [0, 0, 2]",
-                                 sigma)));
+      make_sim(lidar3d_world(fmt::format("preset: VLP-16, noise: true, std: {}, "
+                                         "offset: [0, 0, 2]",
+                                         sigma)));
   std::vector<double> errors;
   while (errors.size() < 100000) {
     sim.step();
@@ -323,14 +325,14 @@ TEST(Lidar3dNoise, RangeNoiseHasTheConfiguredSigmaOverOneHundredThousandSamples)
   EXPECT_NEAR(mean, 0.0, 5 * sigma / std::sqrt(errors.size()));
   // Same seed, same points.
   Simulation again =
-      make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
-                                 "offset: [0, 0, 2]",
-                                 sigma)));
+      make_sim(lidar3d_world(fmt::format("preset: VLP-16, noise: true, std: {}, "
+                                         "offset: [0, 0, 2]",
+                                         sigma)));
   again.step();
   Simulation first =
-      make_sim(world(fmt::format("preset: VLP-16, noise: true, std: {}, "
-                                 "offset: [0, 0, 2]",
-                                 sigma)));
+      make_sim(lidar3d_world(fmt::format("preset: VLP-16, noise: true, std: {}, "
+                                         "offset: [0, 0, 2]",
+                                         sigma)));
   first.step();
   EXPECT_EQ(0,
             std::memcmp(lidar3d(again).sweep().points.data(), lidar3d(first).sweep().points.data(),

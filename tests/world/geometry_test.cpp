@@ -1,4 +1,5 @@
 #include "ubot/world/geometry.h"
+#include "ubot/core/angles.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +8,6 @@
 
 namespace ubot {
 namespace {
-
-constexpr double kPi = std::numbers::pi;
 
 WorldShape circle(double x, double y, double r) {
   ShapeModel m;

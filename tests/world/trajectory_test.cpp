@@ -7,14 +7,13 @@
 #include <cmath>
 #include <numbers>
 
+#include "ubot/core/angles.h"
 #include "world_test_support.h"
 
 namespace ubot {
 namespace {
 
 using testing_support::make_world;
-
-constexpr double kPi = std::numbers::pi;
 
 WaypointModel waypoint(double t, Eigen::Vector3d p, Eigen::Vector3d rpy = Eigen::Vector3d::Zero()) {
   return {t, p, rpy};

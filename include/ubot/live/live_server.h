@@ -23,6 +23,9 @@
 
 namespace ubot::live {
 
+// The fastest a client may set a run or a replay (the /ubot/speed parameter): 1000x real time.
+inline constexpr double kMaxSpeed = 1000.0;
+
 struct LiveAddress {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8765;  // 0: any free port (tests)

@@ -74,6 +74,8 @@ TransformStamped to_transform(const Odometry& odom);
 TransformStamped sensor_transform(const Sensor& sensor, const std::string& base_frame);
 // A 3D mounting (offset, roll / pitch / yaw) as a transform.
 Transform mount_transform(const Eigen::Vector3d& offset, const Eigen::Vector3d& rpy);
+// A point of the plane at height z, as markers draw it.
+inline Point point_at(const Eigen::Vector2d& p, double z) { return {p.x(), p.y(), z}; }
 // An IMU sample (an entry of Imu::step_samples()), or the IMU's latest, as the Imu message
 // carries it (orientation variance 0: it is exact).
 ImuData imu_data(const FrameHeader& header, const ubot::ImuSample& sample);

@@ -6,13 +6,13 @@
 #include <numbers>
 
 #include "ubot/core/color.h"
+#include "ubot/core/numbers.h"
 #include "ubot/core/unreal.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kTile = 4;  // 4 x 4 pixels: one 16-ray Embree packet
 
 // The pixel interval [lo, hi] (within [0, n - 1]) whose rays can meet a sphere seen at

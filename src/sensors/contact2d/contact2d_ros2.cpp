@@ -33,8 +33,6 @@ Marker base_marker(const Contact2d& s, Nanos now, std::int32_t id, std::int32_t 
   return m;
 }
 
-Point at(const Eigen::Vector2d& p, double z) { return {p.x(), p.y(), z}; }
-
 }  // namespace
 
 MarkerArray contact_markers(const Contact2d& s, Nanos now, double z) {
@@ -45,9 +43,9 @@ MarkerArray contact_markers(const Contact2d& s, Nanos now, double z) {
   Marker lines = base_marker(s, now, 1, Marker::kLineList);
   lines.scale = {p.linewidth * kMetresPerPoint, 0.0, 0.0};
   for (const ContactReport& c : s.reading().reports) {
-    points.points.push_back(at(c.point, z));
-    lines.points.push_back(at(c.point, z));
-    lines.points.push_back(at(c.point + c.normal * (c.force * p.force_scale), z));
+    points.points.push_back(point_at(c.point, z));
+    lines.points.push_back(point_at(c.point, z));
+    lines.points.push_back(point_at(c.point + c.normal * (c.force * p.force_scale), z));
   }
   return {{std::move(points), std::move(lines)}};
 }

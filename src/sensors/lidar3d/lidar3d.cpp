@@ -5,12 +5,11 @@
 #include <limits>
 
 #include "ubot/core/angles.h"
+#include "ubot/core/numbers.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 Pose3d mount_pose(const Lidar3dModel& p) { return {p.offset, rotation_from_rpy(p.rpy)}; }
 

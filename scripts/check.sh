@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `make check` (docs/testing.md, "The inner loop"): what a developer runs after an edit, in about
+# two minutes when the build is warm. No sanitizers, Valgrind or fuzzing: `make test` runs those.
+#   1. every GoogleTest binary of the Release build, whole (one process per binary, not one per
+#      test as ctest runs them: the same tests, without a thousand process start-ups), JOBS at a
+#      time, with Embree's default ISA;
+#   2. the Python tests that touch what changed since BASE (default HEAD: the edits not yet
+#      committed), in the test venv: a changed tests/python/test_X.py itself, and for a changed
+#      python/ubot/X.py or python/src/X.cpp every test that names X;
+#   3. the ctest entries of changed tests/app/test_X.py files.
+# usage: scripts/check.sh BUILD_DIR [BASE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:?usage: scripts/check.sh BUILD_DIR [BASE]}
+base=${2:-HEAD}
+jobs=${JOBS:-$(nproc)}
+start=$(date +%s)
+
+# ---- 1. the unit tests -------------------------------------------------------------------------
+mapfile -t binaries < <(find "$build/tests" -maxdepth 2 -type f -name 'test_*' -perm -u+x | sort)
+((${#binaries[@]})) || { echo "make check: no test binaries under $build/tests" >&2; exit 1; }
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+echo "check: ${#binaries[@]} test binaries, $jobs at a time"
+# gtest_discover_tests' entries run from the binary's folder; so do these.
+printf '%s\n' "${binaries[@]}" | xargs -P "$jobs" -I{} sh -c \
+  'cd "$(dirname "$1")" && "./$(basename "$1")" --gtest_brief=1 > "$2/$(basename "$1").log" 2>&1 \
+     || echo "$1" >> "$2/failed"' _ {} "$logs"
+if [[ -f $logs/failed ]]; then
+  while read -r failed; do
+    echo "---- $failed failed:"
+    tail -n 60 "$logs/$(basename "$failed").log"
+  done < "$logs/failed"
+  echo "make check: unit tests failed (above)" >&2
+  exit 1
+fi
+tests=$(cat "$logs"/*.log | grep -c '^\[  PASSED  \]' || true)
+echo "check: unit tests passed ($(grep -h '^\[  PASSED  \]' "$logs"/*.log |
+  awk '{n += $4} END {print n}') tests in $tests binaries, $(($(date +%s) - start)) s)"
+
+# ---- 2. and 3. what changed ----------------------------------------------------------------------
+mapfile -t changed < <({ git diff --name-only "$base" --; git ls-files --others --exclude-standard; } |
+  sort -u)
+python_tests=()
+app_tests=()
+add_python() { [[ -f $1 ]] && python_tests+=("$1"); return 0; }
+for f in "${changed[@]}"; do
+  case $f in
+    tests/python/test_*.py) add_python "$f" ;;
+    python/ubot/*.py | python/ubot/*/*.py | python/src/*.cpp | python/src/*.h)
+      name=$(basename "${f%.*}")
+      [[ $name == __init__ ]] && name=$(basename "$(dirname "$f")")
+      while read -r t; do add_python "$t"; done < <(grep -l -w -- "$name" tests/python/test_*.py || true) ;;
+    tests/app/test_*.py) app_tests+=("$(basename "${f%.py}")") ;;
+  esac
+done
+mapfile -t python_tests < <(printf '%s\n' "${python_tests[@]}" | sort -u | sed '/^$/d')
+
+if ((${#python_tests[@]})); then
+  # The venv's ubot is this checkout's (make check's venv step reinstalled it).
+  echo "check: Python tests touching the change: ${python_tests[*]}"
+  UBOT_SOURCE_DIR=$PWD UBOT_BIN=$PWD/$build/ubot "$build/venv/bin/python" -m pytest -q \
+    -p no:cacheprovider "${python_tests[@]}"
+else
+  echo "check: no Python test touches the change"
+fi
+if ((${#app_tests[@]})); then
+  regex=$(printf '%s|' "${app_tests[@]#test_}")
+  (cd "$build" && ctest --output-on-failure -j "$jobs" -L app -R "(${regex%|})")
+fi
+echo "check: passed in $(($(date +%s) - start)) s"
