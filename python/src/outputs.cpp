@@ -9,6 +9,8 @@
 #include <limits>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "bindings.h"
 #include "errors.h"
 #include "ubot/mapping/mapping_config.h"
@@ -23,6 +25,9 @@ namespace ubot::python {
 namespace {
 
 constexpr int kPictureSide = 800;  // world.png's longest side (src/outputs/run_sinks.cpp)
+// The longest side picture() draws: an 8K picture is 256 MiB of RGBA, and a side the caller
+// got wrong (2**31 - 1) would ask for exabytes before Cairo's own limit of 32,767 said no.
+constexpr int kMaxPictureSide = 8192;
 
 // frames: True = every step, False = none, a positive int = every n-th step.
 std::int64_t frames_every(const py::handle& frames) {
@@ -96,7 +101,9 @@ void bind_outputs(py::class_<SimHandle, std::shared_ptr<SimHandle>>& c) {
       .def(
           "picture",
           [](const SimHandle& h, int max_side) {
-            if (max_side < 1) throw_value_error("picture: max_side must be positive");
+            if (max_side < 1 || max_side > kMaxPictureSide)
+              throw_value_error(fmt::format("picture: max_side must be from 1 to {} pixels, got {}",
+                                            kMaxPictureSide, max_side));
             const render::Drawing d = drawing_now(h.sim());
             const render::ImageSize size = render::fit_image(d, max_side);
             std::vector<std::uint8_t> rgba = render::render_rgba(d, size);

@@ -70,6 +70,12 @@ def test_picture_array_has_the_png_size(tmp_path):
     assert sim.picture(max_side=100).shape == (100, 100, 4)
     with pytest.raises(ValueError):
         sim.picture(max_side=0)
+    # A side past 8K is refused before anything is drawn: fuzz_python's input asking for
+    # 2**31 - 1 pixels took 3.4 GB before the fuzzer's limit stopped it.
+    assert sim.picture(max_side=8192).shape == (8192, 8192, 4)
+    for side in (8193, 2**31 - 1):
+        with pytest.raises(ValueError, match=f"max_side must be from 1 to 8192 pixels, got {side}"):
+            sim.picture(max_side=side)
 
 
 def test_record_misuse_raises(tmp_path):
