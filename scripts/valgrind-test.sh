@@ -14,7 +14,7 @@ grep -qw avx2 /proc/cpuinfo && isa=avx2
 export UBOT_EMBREE_CONFIG=${UBOT_EMBREE_CONFIG:-isa=$isa}
 
 # binary and gtest filter: the cast() callers, one offset of the parameterised cases, and not
-# the 2D fan path tests (SceneFan: no Embree rays, the slowest under memcheck); about a minute
+# the 2D fan path tests (SceneFan: no Embree rays, the slowest under memcheck); about 30 s with both runs at once on 2 cores
 # (docs/testing.md).
 runs=(
   "scene/test_scene EmbreeConfig.*:Scene.*:SceneSolids*:Offsets/SceneExact.*/0:NearAndFar/*/0"
