@@ -50,12 +50,9 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-# What `make demo` needs and README.md promises after it: the command, the Python module of
-# build/python (`ubot_python`, when it is configured) and the libraries they link; no tests or
-# benchmarks.
+# What `make demo` needs (CMakeLists.txt's ubot_demo): the command and build/python.
 build-demo: configure
-	cmake --build $(BUILD) -j $(JOBS) --target ubot $$(cmake --build $(BUILD) --target help | \
-	  grep -o '^ubot_python:' | tr -d :)
+	cmake --build $(BUILD) -j $(JOBS) --target ubot_demo
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (only what
 # they need: no benchmarks, no CLI, no DDS interop peers, to keep `make test` short). -g1: line

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # `make check` (docs/testing.md, "The inner loop"): what a developer runs after an edit, in about
 # two minutes when the build is warm. No sanitizers, Valgrind or fuzzing: `make test` runs those.
-#   1. every GoogleTest binary of the Release build, whole (one process per binary, not one per
-#      test as ctest runs them: the same tests, without a thousand process start-ups), JOBS at a
-#      time, with Embree's default ISA;
+#   1. the Release build's unit tests: ctest's `unit` entries, one per GoogleTest binary, JOBS at
+#      a time, with Embree's default ISA;
 #   2. the Python tests that touch what changed since BASE (default HEAD: the edits not yet
 #      committed), in the test venv: a changed tests/python/test_X.py itself, and for a changed
 #      python/ubot/X.py or python/src/X.cpp every test that names X;
@@ -17,26 +16,17 @@ jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
 # ---- 1. the unit tests -------------------------------------------------------------------------
-mapfile -t binaries < <(find "$build/tests" -maxdepth 2 -type f -name 'test_*' -perm -u+x | sort)
-((${#binaries[@]})) || { echo "make check: no test binaries under $build/tests" >&2; exit 1; }
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
-echo "check: ${#binaries[@]} test binaries, $jobs at a time"
-# gtest_discover_tests' entries run from the binary's folder; so do these.
-printf '%s\n' "${binaries[@]}" | xargs -P "$jobs" -I{} sh -c \
-  'cd "$(dirname "$1")" && "./$(basename "$1")" --gtest_brief=1 > "$2/$(basename "$1").log" 2>&1 \
-     || echo "$1" >> "$2/failed"' _ {} "$logs"
-if [[ -f $logs/failed ]]; then
-  while read -r failed; do
-    echo "---- $failed failed:"
-    tail -n 60 "$logs/$(basename "$failed").log"
-  done < "$logs/failed"
+# ctest's `unit` entries: one per GoogleTest binary (UBOT_TEST_PER_BINARY), run whole.
+echo "check: the unit tests of $build, $jobs at a time"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! (cd "$build" && ctest --output-on-failure -j "$jobs" -L unit) >"$log" 2>&1; then
+  cat "$log"
   echo "make check: unit tests failed (above)" >&2
   exit 1
 fi
-tests=$(cat "$logs"/*.log | grep -c '^\[  PASSED  \]' || true)
-echo "check: unit tests passed ($(grep -h '^\[  PASSED  \]' "$logs"/*.log |
-  awk '{n += $4} END {print n}') tests in $tests binaries, $(($(date +%s) - start)) s)"
+grep -E 'tests passed' "$log"
+echo "check: unit tests passed ($(($(date +%s) - start)) s)"
 
 # ---- 2. and 3. what changed ----------------------------------------------------------------------
 mapfile -t changed < <({ git diff --name-only "$base" --; git ls-files --others --exclude-standard; } |
