@@ -3,6 +3,8 @@
 // (2 threads; the steps themselves are not timed):
 //   BM_FramesStep    one frames.jsonl step line (FramesWriter::write_step: 1000 objects, 1000
 //                    scans of 360 ranges, valid flags and intensities) written to /dev/null
+//   BM_ParquetStep   the same step as Parquet rows: the step thread's cost and the whole encoding,
+//                    UNCOMPRESSED and zstd (docs/large-runs.md, "frames as Parquet")
 //   BM_WorldDrawing  RunDrawing::draw (the Drawing of that state)
 //   BM_WorldPicture  draw + paint + PNG file of world.png at the CLI's size (800 px), written to
 //                    the temporary directory
@@ -14,18 +16,24 @@
 //                          Drawing: what a `--render` run does each step when sample_time is
 //                          step_time, the frames line and the picture sharing the detections
 // and BM_ImuPlot/N: an IMU's plot of N samples drawn at 1000 x 640 (what a run's end costs for
-// each IMU).
+// each IMU). Pictures at any size (issue 44, docs/large-runs.md):
+//   BM_WorldPicture65536        world.png of 65,536 robots with shown fields of view
+//   BM_WorldPicture10000Robots  world.png of 10,000 lidar robots with 100-step trajectories
+//   BM_GifFrame1000             one run.gif frame of the scale world (viz::gif_frames' reduction)
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <vector>
 
 #include "bench_worlds.h"
 #include "ubot/config/load_world.h"
 #include "ubot/record/frames_writer.h"
+#include "ubot/record/parquet_frames.h"
 #include "ubot/render/drawing.h"
 #include "ubot/render/plot.h"
 #include "ubot/sim/simulation.h"
@@ -69,6 +77,74 @@ void BM_FramesStep(benchmark::State& state) {
 }
 BENCHMARK(BM_FramesStep)->Unit(benchmark::kMillisecond);
 
+// The Parquet record's files (objects.parquet, scans.parquet) as links to /dev/null in a fresh
+// temporary folder, as BM_FramesStep writes to /dev/null.
+std::filesystem::path null_parquet_dir() {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / fmt::format("bench_parquet_{}", ::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"objects.parquet", "scans.parquet"}) {
+    std::filesystem::create_symlink("/dev/null", dir / name);
+  }
+  return dir;
+}
+
+// Bytes a recorded step takes in the two files (10 steps written to real files, not timed),
+// footers left out: each holds frames.jsonl's header (7.5 MB here: every lidar's 360 angles).
+double parquet_bytes_per_step(const Simulation& sim, parquet::Codec codec) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / fmt::format("bench_parquet_size_{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  ParquetFramesWriter writer(dir, sim, {.codec = codec, .background = false, .limits = {}});
+  for (int i = 0; i < 10; ++i) writer.write_step(sim);
+  writer.close();
+  double bytes = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(f.path(), std::ios::binary);
+    in.seekg(-8, std::ios::end);
+    std::uint32_t footer = 0;  // its length: little-endian, as this machine
+    in.read(reinterpret_cast<char*>(&footer), 4);
+    // Less the footer, its length and the two magics.
+    bytes += static_cast<double>(f.file_size() - footer - 12);
+  }
+  std::filesystem::remove_all(dir);
+  return bytes / 10;
+}
+
+// BM_ParquetStep/<cost>/<codec>, the same step as BM_FramesStep as Parquet rows (1000 object rows,
+// 1000 scan rows of 360 ranges, valid flags and intensities). cost 0: the step thread's share
+// (write_step copying the values into the column buffers, with the worker thread encoding; its
+// backlog is drained outside the timing); cost 1: all of it on one thread (copies, levels,
+// compression, page headers, writes: the CPU the worker spends besides). codec 0: UNCOMPRESSED,
+// 1: zstd level 1.
+void BM_ParquetStep(benchmark::State& state) {
+  const Simulation& sim = *thousand_robots().sim;
+  const bool step_thread = state.range(0) == 0;
+  const parquet::Codec codec =
+      state.range(1) == 1 ? parquet::Codec::kZstd : parquet::Codec::kUncompressed;
+  const std::filesystem::path dir = null_parquet_dir();
+  {
+    ParquetFramesWriter writer(dir, sim, {.codec = codec, .background = step_thread, .limits = {}});
+    for (auto _ : state) {
+      writer.write_step(sim);
+      if (step_thread) {
+        state.PauseTiming();
+        writer.drain();
+        state.ResumeTiming();
+      }
+    }
+    writer.close();
+  }
+  std::filesystem::remove_all(dir);
+  state.SetItemsProcessed(state.iterations());
+  state.counters["MB_per_step"] = parquet_bytes_per_step(sim, codec) / 1e6;
+}
+BENCHMARK(BM_ParquetStep)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"total", "zstd"})
+    ->Unit(benchmark::kMillisecond);
+
 void BM_WorldDrawing(benchmark::State& state) {
   const Scenario& s = thousand_robots();
   for (auto _ : state) benchmark::DoNotOptimize(s.drawing->draw(*s.sim));
@@ -85,6 +161,76 @@ void BM_WorldPicture(benchmark::State& state) {
   std::filesystem::remove(path);
 }
 BENCHMARK(BM_WorldPicture)->Unit(benchmark::kMillisecond);
+
+// --- Pictures at any size (issue 44): the final picture of worlds far past the budgets, and one
+// run.gif frame at 1000 robots.
+
+// `robots` wandering diff robots with a shown field of view, one per 10 m2 of a square world.
+std::string fov_robots_yaml(int robots);
+
+// A world of `robots` stepped `steps` times (2 threads), its drawing recording every step.
+Scenario stepped(const std::string& yaml, int steps) {
+  Scenario s;
+  s.sim = std::make_unique<Simulation>(load_world_from_string(yaml, "bench.yaml", {.seed = 1}),
+                                       SimulationOptions{.threads = 2});
+  s.drawing = std::make_unique<viz::RunDrawing>(*s.sim);
+  for (int k = 0; k < steps; ++k) {
+    s.sim->step();
+    s.drawing->record(*s.sim);
+  }
+  return s;
+}
+
+// draw + paint + PNG file of world.png at 800 px, as the pictures sink writes it.
+void picture_loop(benchmark::State& state, const Scenario& s, const char* name) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  for (auto _ : state) {
+    const render::Drawing d = s.drawing->draw(*s.sim);
+    render::write_png(d, render::fit_image(d, 800), path);
+  }
+  std::filesystem::remove(path);
+}
+
+// 65,536 robots with shown 90 deg, 5 m fields of view (810 m square: each robot about 0.2 px
+// wide, each sector about 5 px deep), after 10 steps: dots, small sectors, rings, goals, trails.
+void BM_WorldPicture65536(benchmark::State& state) {
+  static const Scenario s = stepped(fov_robots_yaml(65536), 10);
+  picture_loop(state, s, "bench_world_65536.png");
+}
+BENCHMARK(BM_WorldPicture65536)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// 10,000 lidar robots (360 beams) among 5000 obstacles, the scale world's density (632 m
+// square), after 100 steps: 3.6 million beams and 10,000 trajectories of 101 points.
+void BM_WorldPicture10000Robots(benchmark::State& state) {
+  static const Scenario s =
+      stepped(bench::lidar_robots_yaml(10000, 5000, 632.0, "unobstructed"), kSteps);
+  picture_loop(state, s, "bench_world_10000.png");
+}
+BENCHMARK(BM_WorldPicture10000Robots)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// One run.gif frame of the scale world (1000 robots, 100 steps of trajectories): its drawing,
+// painting, palette mapping and LZW encoding, as the pictures sink adds it each sample_time. The
+// world steps between frames (not timed) so each frame differs from the one before.
+void BM_GifFrame1000(benchmark::State& state) {
+  static Scenario s = stepped(bench::lidar_robots_yaml(1000, 500, 200.0, "unobstructed"), kSteps);
+  const std::string path = (std::filesystem::temp_directory_path() / "bench_run.gif").string();
+  const render::Drawing first = s.drawing->draw(*s.sim);
+  // UBOT_BENCH_GIF_FRAMES_BEGIN (the reduced frames of issue 44)
+  const viz::GifFrames frames = viz::gif_frames(first, render::fit_image(first, 800));
+  render::GifWriter gif(path, frames.size, 0.1);
+  const auto draw = [&] { return s.drawing->draw(*s.sim, {}, frames.budget); };
+  // UBOT_BENCH_GIF_FRAMES_END
+  for (auto _ : state) {
+    state.PauseTiming();
+    s.sim->step();
+    s.drawing->record(*s.sim);
+    state.ResumeTiming();
+    gif.add_frame(draw());
+  }
+  gif.close();
+  std::filesystem::remove(path);
+}
+BENCHMARK(BM_GifFrame1000)->Unit(benchmark::kMillisecond)->Iterations(20);
 
 // `robots` wandering diff robots with a shown field of view, one per 10 m2 of a square world.
 std::string fov_robots_yaml(int robots) {

@@ -7,12 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ubot/core/stop.h"
+
 namespace ubot::app {
 namespace {
 
 // A signal handler can only reach globals of these types (a lock-free atomic is
-// async-signal-safe).
-volatile std::sig_atomic_t g_signal = 0;
+// async-signal-safe). The request itself is ubot::request_stop's, which long work reads.
 std::atomic<std::int64_t> g_first_ns{0};
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);
 
@@ -33,11 +34,12 @@ void say(const char (&message)[N]) {
 }
 
 extern "C" void on_stop_signal(int signal) {
-  // Only async-signal-safe calls here: clock_gettime(2), write(2) and _exit(2).
+  // Only async-signal-safe calls here: clock_gettime(2), write(2), _exit(2) and
+  // ubot::request_stop (lock-free atomics).
   const std::int64_t now = monotonic_ns();
-  if (g_signal == 0) {
+  if (stop_requested() == 0) {
     g_first_ns = now;
-    g_signal = signal;
+    request_stop(signal);
     say("\nubot: stopping after the current step (interrupt again to exit at once)\n");
     return;
   }
@@ -59,7 +61,7 @@ struct sigaction install(int signal) {
 }  // namespace
 
 InterruptHandlers::InterruptHandlers() {
-  g_signal = 0;
+  clear_stop();
   previous_int_ = install(SIGINT);
   previous_term_ = install(SIGTERM);
 }
@@ -69,11 +71,7 @@ InterruptHandlers::~InterruptHandlers() {
   sigaction(SIGTERM, &previous_term_, nullptr);
 }
 
-int stop_signal() { return g_signal; }
-
-void throw_if_interrupted() {
-  if (const int signal = stop_signal(); signal != 0) throw Interrupted{signal};
-}
+int stop_signal() { return stop_requested(); }
 
 const char* signal_name(int signal) {
   switch (signal) {

@@ -1,9 +1,13 @@
 #pragma once
-// SIGINT / SIGTERM during `ubot run`: the first asks the step loop to stop after the current
-// step, so that every output is closed as at a normal end; a second one exits at once (the user
-// insists), leaving the outputs as they are. A second signal within 0.1 s of the first is the
-// same interrupt delivered twice (GNU timeout signals the process and then its group).
+// SIGINT / SIGTERM during `ubot run`: the first asks the run to stop (ubot::request_stop,
+// ubot/core/stop.h): loading and building end at once, a step is cut short where it can be
+// without changing the state, and every output is closed as at a normal end, within 2 s; a
+// second one exits at once (the user insists), leaving the outputs as they are. A second signal
+// within 0.1 s of the first is the same interrupt delivered twice (GNU timeout signals the process
+// and then its group).
 #include <csignal>
+
+#include "ubot/core/stop.h"
 
 namespace ubot::app {
 
@@ -23,14 +27,9 @@ class InterruptHandlers {
 // The first signal received since the handlers were installed (SIGINT or SIGTERM), 0 if none.
 int stop_signal();
 
-// Thrown from a phase before the first step (loading the world, building the simulation) once a
-// stop signal has arrived: there is no step to finish, so the run ends there, having written
-// nothing.
-struct Interrupted {
-  int signal;
-};
-// Throws Interrupted if a stop signal has arrived.
-void throw_if_interrupted();
+// Before the first step (loading the world, building the simulation) a stop signal throws
+// ubot::Stopped (throw_if_stop_requested): there is no step to finish, so the run ends there,
+// having written nothing.
 
 // The exit code of a run stopped by `signal`: 128 + its number (130 SIGINT, 143 SIGTERM), as a
 // shell reports a process killed by it.

@@ -18,7 +18,7 @@ LoadProgress LoadProgressLine::callback() {
   // Always installed: the loader calls it often (every object, every 65536 YAML events), which
   // is where a stop signal ends a long load.
   return [this](std::string_view stage, std::uint64_t done, std::uint64_t total) {
-    throw_if_interrupted();
+    throw_if_stop_requested();
     if (enabled_) report(stage, done, total);
   };
 }

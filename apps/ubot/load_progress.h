@@ -23,7 +23,7 @@ class LoadProgressLine {
 
   bool enabled() const { return enabled_; }
   // The callback for LoadOptions::progress: it draws the line when enabled, and throws
-  // Interrupted (interrupt.h) once a stop signal has arrived.
+  // ubot::Stopped (ubot/core/stop.h) once a stop signal has arrived.
   LoadProgress callback();
   // Loads the world with `options` while the line shows the progress, then ends the line.
   WorldModel load(LoadOptions options);

@@ -52,12 +52,18 @@ int main(int argc, char** argv) {
       ->check(ubot::app::kUnsigned64);
   run_cmd->add_option("--out", run.out, "Output directory (default out/<world name>)");
   run_cmd->add_flag("--render", run.render, "Also write run.gif");
+  run_cmd->add_flag("!--no-picture", run.picture,
+                    "Do not draw world.png (sweeps and large runs that only want the data)");
   run_cmd->add_flag("--quiet", run.quiet, "No progress line and no summary");
   const char* progress_help =
-      "Show the load progress line even when stderr is not a terminal (it is shown on one)";
+      "Show the progress lines even when stderr is not a terminal (they are shown on one): "
+      "the load, then a line a second with the step, then 'finishing the outputs'";
   run_cmd->add_flag("--progress", run.progress, progress_help);
   run_cmd->add_option("--frames", run.frames, "frames.jsonl: every | N (every N-th step) | none")
       ->check(ubot::app::kFramesChoice);
+  run_cmd->add_option("--frames-format", run.frames_format,
+                      "Record the steps as jsonl (frames.jsonl), parquet (objects.parquet, "
+                      "scans.parquet, imu.parquet) or jsonl,parquet (default jsonl)");
   run_cmd->add_option("--threads", run.threads, "Sensor threads (0 = all cores, at most 256)")
       ->check(ubot::app::whole_number_in(0, ubot::app::kMaxThreads));
   run_cmd->add_option("--map", run.map,

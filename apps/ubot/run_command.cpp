@@ -6,6 +6,7 @@
 #include "run_sinks.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,6 +36,7 @@ using outputs::frames_sink;
 using outputs::imu_outputs_sink;
 using outputs::mapper_sink;
 using outputs::mcap_sink;
+using outputs::parquet_frames_sink;
 using outputs::pictures_sink;
 using outputs::run_maps;
 namespace {
@@ -57,32 +59,74 @@ std::int64_t frames_every(const std::string& frames) {
   return n;
 }
 
+// --frames-format: which records the recorded steps go to (a comma list, each named once).
+struct FramesFormats {
+  bool jsonl = false;    // frames.jsonl (and points.bin)
+  bool parquet = false;  // objects.parquet, scans.parquet, imu.parquet
+};
+FramesFormats frames_formats(const std::string& list) {
+  FramesFormats f;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
+    bool* chosen = name == "jsonl" ? &f.jsonl : name == "parquet" ? &f.parquet : nullptr;
+    if (!chosen || *chosen) {
+      throw Error(fmt::format(
+          "--frames-format: expected 'jsonl', 'parquet' or both as 'jsonl,parquet', got '{}'{}",
+          list, chosen ? fmt::format(" ('{}' twice)", name) : ""));
+    }
+    *chosen = true;
+    if (comma == std::string::npos) return f;
+    start = comma + 1;
+  }
+}
+
+// The step line: on a terminal one line redrawn in place (10 times a second); with --progress
+// into a log one line a second, from step 0 on, and one when the outputs are being finished
+// (what a supervisor or a test watches for).
 class Progress {
  public:
-  Progress(bool enabled, std::int64_t total)
-      : enabled_(enabled && isatty(STDERR_FILENO)), total_(total), start_(Clock::now()) {}
+  Progress(bool enabled, bool forced, std::int64_t total)
+      : terminal_(enabled && isatty(STDERR_FILENO)),
+        log_(enabled && forced && !terminal_),
+        total_(total),
+        start_(Clock::now()) {
+    if (log_) print(0, 0.0, "\n");
+  }
   void update(std::int64_t step, double sim_time) {
-    if (!enabled_) return;
+    if (!terminal_ && !log_) return;
     const auto now = Clock::now();
-    if (now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    const double wall = std::chrono::duration<double>(now - start_).count();
-    if (total_ == kUnlimited) {
-      std::fprintf(stderr, "\rstep %lld  t = %.2f s  %.0f steps/s   ", static_cast<long long>(step),
-                   sim_time, wall > 0 ? step / wall : 0.0);
-    } else {
-      std::fprintf(stderr, "\rstep %lld/%lld  t = %.2f s  %.0f steps/s   ",
-                   static_cast<long long>(step), static_cast<long long>(total_), sim_time,
-                   wall > 0 ? step / wall : 0.0);
+    if (now - last_ < (terminal_ ? std::chrono::milliseconds(100) : std::chrono::seconds(1))) {
+      return;
     }
-    std::fflush(stderr);
+    last_ = now;
+    print(step, sim_time, terminal_ ? "   " : "\n");
   }
   void finish() {
-    if (enabled_) std::fprintf(stderr, "\r%60s\r", "");
+    if (terminal_) std::fprintf(stderr, "\r%60s\r", "");
+    if (log_) {
+      std::fprintf(stderr, "finishing the outputs\n");
+      std::fflush(stderr);
+    }
   }
 
  private:
-  bool enabled_;
+  void print(std::int64_t step, double sim_time, const char* end) {
+    const double wall = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double rate = wall > 0 ? step / wall : 0.0;
+    if (total_ == kUnlimited) {
+      std::fprintf(stderr, "%sstep %lld  t = %.2f s  %.0f steps/s%s", terminal_ ? "\r" : "",
+                   static_cast<long long>(step), sim_time, rate, end);
+    } else {
+      std::fprintf(stderr, "%sstep %lld/%lld  t = %.2f s  %.0f steps/s%s", terminal_ ? "\r" : "",
+                   static_cast<long long>(step), static_cast<long long>(total_), sim_time, rate,
+                   end);
+    }
+    std::fflush(stderr);
+  }
+  bool terminal_;
+  bool log_;
   std::int64_t total_;
   Clock::time_point start_;
   Clock::time_point last_{};
@@ -142,6 +186,7 @@ namespace {
 // The run, from loading the world to its summary (run() below handles the signals).
 int run_world(const RunOptions& options) {
   const std::int64_t every = frames_every(options.frames);
+  const FramesFormats formats = frames_formats(options.frames_format);
   const bool serving_live = options.live.has_value();
   std::optional<live::LiveAddress> live_address;
   if (serving_live) {  // before the world loads: a refused address fails at once
@@ -155,7 +200,7 @@ int run_world(const RunOptions& options) {
   if (max_steps < 0) throw Error("--steps must not be negative");
   LoadProgressLine load_progress(options.world, options.progress, options.quiet);
   WorldModel model = load_progress.load(load_options(options.seed, options.memory_limit));
-  throw_if_interrupted();  // the previous run's outputs stay
+  throw_if_stop_requested();  // the previous run's outputs stay
   if (!options.quiet) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
@@ -167,14 +212,17 @@ int run_world(const RunOptions& options) {
   load_progress.building_scene(model.objects.size());
   Simulation sim(std::move(model), {.threads = options.threads});
   load_progress.finish();
-  throw_if_interrupted();
+  throw_if_stop_requested();
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
   if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));
-  if (every > 0) sinks.push_back(frames_sink(sim, out, every));
+  if (every > 0 && formats.jsonl) sinks.push_back(frames_sink(sim, out, every));
+  if (every > 0 && formats.parquet) sinks.push_back(parquet_frames_sink(sim, out, every));
   sinks.push_back(imu_outputs_sink(sim, out));
   sinks.push_back(camera_images_sink(sim, out));
-  sinks.push_back(pictures_sink(sim, out, options.render));
+  if (options.picture || options.render) {
+    sinks.push_back(pictures_sink(sim, out, {.gif = options.render, .png = options.picture}));
+  }
   if (!options.mcap.empty()) {
     sinks.push_back(mcap_sink(sim, options.mcap, parse_mcap_compression(options.mcap_compression),
                               options.mcap_compression));
@@ -205,14 +253,20 @@ int run_world(const RunOptions& options) {
            stop_signal() != 0;
   };
   auto stopped = [] { return stop_signal() != 0; };
-  Progress progress(!options.quiet, max_steps);
+  Progress progress(!options.quiet, options.progress, max_steps);
   Pacer pacer(sim.world().step_time());
   const auto start = Clock::now();
+  bool step_cut_short = false;  // a huge world's step, stopped part way (ubot/core/stop.h)
   while (!finished()) {
     if (live_view && !live_view->wait_turn(sim, stopped)) break;
     const std::span<const Command> from_dds =
         bridge ? bridge->commands(sim) : std::span<const Command>{};
-    sim.step(live_view ? live_view->commands(sim, from_dds) : from_dds);
+    try {
+      sim.step(live_view ? live_view->commands(sim, from_dds) : from_dds);
+    } catch (const Stopped&) {
+      step_cut_short = true;
+      break;
+    }
     const StepInfo step{.step = sim.world().step_count(), .last = finished()};
     for (const auto& sink : sinks) sink->on_step(sim, step);
     progress.update(step.step, nanos_to_seconds(sim.world().time_ns()));
@@ -229,8 +283,17 @@ int run_world(const RunOptions& options) {
 
   const int interrupted = stop_signal();
   if (interrupted != 0) {
-    std::fprintf(stderr, "ubot: %s: stopped after step %lld, outputs closed\n",
-                 signal_name(interrupted), static_cast<long long>(sim.world().step_count()));
+    std::fprintf(stderr, "ubot: %s: stopped after step %lld%s, outputs closed\n",
+                 signal_name(interrupted), static_cast<long long>(sim.world().step_count()),
+                 step_cut_short ? " (the next step was cut short and is not recorded)" : "");
+    std::vector<std::string> skipped;
+    for (const auto& sink : sinks) {
+      for (std::string& s : sink->skipped()) skipped.push_back(std::move(s));
+    }
+    if (!skipped.empty()) {
+      std::fprintf(stderr, "ubot: %s: skipped to end in time: %s\n", signal_name(interrupted),
+                   fmt::format("{}", fmt::join(skipped, ", ")).c_str());
+    }
   }
   if (!options.quiet) {
     const std::int64_t steps = sim.world().step_count();
@@ -254,7 +317,7 @@ int run(const RunOptions& options) {
   const InterruptHandlers interrupts;
   try {
     return run_world(options);
-  } catch (const Interrupted& i) {
+  } catch (const Stopped& i) {
     std::fprintf(stderr, "ubot: %s: stopped before the first step, nothing written\n",
                  signal_name(i.signal));
     return interrupted_exit_code(i.signal);

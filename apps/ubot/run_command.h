@@ -14,6 +14,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;  // overrides the world's seed
   std::string out;                    // output directory
   bool render = false;                // also write run.gif
+  bool picture = true;                // world.png (--no-picture: none)
   bool quiet = false;                 // no progress line, no summary
   bool progress = false;  // --progress: the load progress line even when stderr is no terminal
   std::string frames = "every";  // frames.jsonl: every | N | none
@@ -27,6 +28,8 @@ struct RunOptions {
   std::string memory_limit;  // --memory-limit SIZE ("" = UBOT_MEMORY_LIMIT or half the memory)
   std::optional<std::string> live;  // --live [HOST:]PORT: the live page and Foxglove server
   std::string live_token;           // --live-token / UBOT_LIVE_TOKEN ("" = none)
+  // --frames-format: where the recorded steps go: jsonl | parquet | jsonl,parquet
+  std::string frames_format = "jsonl";
 };
 
 // The load options of --seed and --memory-limit.

@@ -70,7 +70,9 @@ void record(SimHandle& h, const RecordOptions& o) {
     h.add_sink(outputs::imu_outputs_sink(sim, o.out));
     h.add_sink(outputs::camera_images_sink(sim, o.out));
   }
-  if (o.picture || o.gif) h.add_sink(outputs::pictures_sink(sim, o.out, o.gif));
+  if (o.picture || o.gif) {
+    h.add_sink(outputs::pictures_sink(sim, o.out, {.gif = o.gif, .png = o.picture}));
+  }
   if (o.mcap) h.add_sink(outputs::mcap_sink(sim, *o.mcap, compression, o.mcap_compression));
 }
 

@@ -13,6 +13,13 @@ void JsonWriter::separate() {
   first_ = false;
 }
 
+JsonWriter& JsonWriter::elements(std::string_view formatted) {
+  if (formatted.empty()) return *this;
+  separate();
+  out_.append(formatted);
+  return *this;
+}
+
 JsonWriter& JsonWriter::begin_object() {
   separate();
   out_.push_back('{');

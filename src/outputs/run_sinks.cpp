@@ -9,11 +9,14 @@
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/core/output_files.h"
+#include "ubot/core/serial_worker.h"
+#include "ubot/core/stop.h"
 #include "ubot/mapping/mapping_config.h"
 #include "ubot/mapping/point_cloud_io.h"
 #include "ubot/mapping/sim_mapper.h"
 #include "ubot/record/frames_writer.h"
 #include "ubot/record/mcap_recorder.h"
+#include "ubot/record/parquet_frames.h"
 #include "ubot/render/drawing.h"
 #include "ubot/render/plot.h"
 #include "ubot/sensors/camera/camera.h"
@@ -42,6 +45,22 @@ class FramesSink final : public Sink {
 
  private:
   FramesWriter writer_;
+  std::int64_t every_;
+};
+
+// The same steps as FramesSink, as Parquet: the step's values are copied here, encoded and
+// written by the writer's thread; on_finish (also after SIGINT / SIGTERM) writes the footers.
+class ParquetFramesSink final : public Sink {
+ public:
+  ParquetFramesSink(const Simulation& sim, const std::filesystem::path& out, std::int64_t every)
+      : writer_(out, sim), every_(every) {}
+  void on_step(const Simulation& sim, const StepInfo& step) override {
+    if (step.step % every_ == 0 || step.last) writer_.write_step(sim);
+  }
+  void on_finish(const Simulation&) override { writer_.close(); }
+
+ private:
+  ParquetFramesWriter writer_;
   std::int64_t every_;
 };
 
@@ -102,36 +121,76 @@ class CameraImagesSink final : public Sink {
 };
 
 // The run's pictures: its drawing, recorded every step, drawn into run.gif every sample_time
-// (and at the last step) and into world.png at the end.
+// (and at the last step; large worlds' frames reduced: viz::gif_frames) and into world.png at
+// the end. After a stop signal a picture that would overrun the finishing budget is given up
+// (ubot/core/stop.h): run.gif keeps the frames it has, world.png is not written, and the
+// report says so.
 class PicturesSink final : public Sink {
  public:
-  PicturesSink(const Simulation& sim, const std::filesystem::path& out, bool gif)
-      : drawing_(sim), out_(out) {
+  PicturesSink(const Simulation& sim, const std::filesystem::path& out, Pictures pictures)
+      : drawing_(sim), out_(out), png_(pictures.png) {
     const render::Drawing first = drawing_.draw(sim);
     size_ = render::fit_image(first, kPictureSide);
     const double sample_time = sim.world().model().world.sample_time;
     gif_every_ = std::max<std::int64_t>(1, std::llround(sample_time / sim.world().step_time()));
-    if (gif) {
-      gif_ = std::make_unique<render::GifWriter>((out / "run.gif").string(), size_,
+    if (pictures.gif) {
+      frames_ = viz::gif_frames(first, size_);
+      gif_every_ *= frames_.sample_stride;
+      gif_ = std::make_unique<render::GifWriter>((out / "run.gif").string(), frames_.size,
                                                  gif_every_ * sim.world().step_time());
-      gif_->add_frame(first);
+      encoder_ = std::make_unique<SerialWorker>();
+      add_gif_frame(sim);
     }
   }
   void on_step(const Simulation& sim, const StepInfo& step) override {
     drawing_.record(sim);
-    if (gif_ && (step.step % gif_every_ == 0 || step.last)) gif_->add_frame(drawing_.draw(sim));
+    if (gif_ && (step.step % gif_every_ == 0 || step.last)) add_gif_frame(sim);
   }
   void on_finish(const Simulation& sim) override {
-    if (gif_) gif_->close();
-    render::write_png(drawing_.draw(sim), size_, (out_ / "world.png").string());
+    if (gif_) {
+      try {
+        encoder_->wait();
+      } catch (const Stopped&) {
+        gif_stopped_ = true;
+      }
+      gif_->close();
+    }
+    if (!png_) return;
+    try {
+      render::write_png(drawing_.draw(sim), size_, (out_ / "world.png").string());
+    } catch (const Stopped&) {
+      png_skipped_ = true;
+    }
+  }
+  // The frame is drawn here (it reads the simulation) and painted and encoded by encoder_,
+  // beside the next steps: the frames reach run.gif in order, the same bytes as in place.
+  void add_gif_frame(const Simulation& sim) {
+    if (gif_stopped_) return;
+    try {
+      encoder_->submit(
+          [this, frame = drawing_.draw(sim, {}, frames_.budget)] { gif_->add_frame(frame); });
+    } catch (const Stopped&) {
+      gif_stopped_ = true;
+    }
+  }
+  std::vector<std::string> skipped() const override {
+    std::vector<std::string> left_out;
+    if (gif_stopped_) left_out.push_back("run.gif's later frames");
+    if (png_skipped_) left_out.push_back("world.png");
+    return left_out;
   }
 
  private:
   viz::RunDrawing drawing_;
   std::filesystem::path out_;
+  bool png_;
   render::ImageSize size_;
   std::int64_t gif_every_ = 1;
+  viz::GifFrames frames_;
   std::unique_ptr<render::GifWriter> gif_;
+  std::unique_ptr<SerialWorker> encoder_;  // destroyed first: its jobs use gif_
+  bool gif_stopped_ = false;
+  bool png_skipped_ = false;
 };
 
 class McapSink final : public Sink {
@@ -239,6 +298,10 @@ std::unique_ptr<Sink> frames_sink(const Simulation& sim, const std::filesystem::
                                   std::int64_t every) {
   return std::make_unique<FramesSink>(sim, out, every);
 }
+std::unique_ptr<Sink> parquet_frames_sink(const Simulation& sim, const std::filesystem::path& out,
+                                          std::int64_t every) {
+  return std::make_unique<ParquetFramesSink>(sim, out, every);
+}
 std::unique_ptr<Sink> imu_outputs_sink(const Simulation& sim, const std::filesystem::path& out) {
   return std::make_unique<ImuOutputsSink>(sim, out);
 }
@@ -246,8 +309,8 @@ std::unique_ptr<Sink> camera_images_sink(const Simulation& sim, const std::files
   return std::make_unique<CameraImagesSink>(sim, out);
 }
 std::unique_ptr<Sink> pictures_sink(const Simulation& sim, const std::filesystem::path& out,
-                                    bool gif) {
-  return std::make_unique<PicturesSink>(sim, out, gif);
+                                    Pictures pictures) {
+  return std::make_unique<PicturesSink>(sim, out, pictures);
 }
 std::unique_ptr<Sink> mcap_sink(const Simulation& sim, const std::string& path,
                                 McapCompression compression, const std::string& compression_name) {

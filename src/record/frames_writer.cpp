@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "background_writer.h"
 #include "frames_fields.h"
 #include "output_file.h"
 #include "points_writer.h"
@@ -225,6 +226,12 @@ bool write_status(JsonWriter& j, const FrameHeader& h) {
   return !h.disabled();
 }
 
+std::string frames_header_json(const Simulation& sim) {
+  JsonWriter json;
+  write_header(json, sim, nullptr);  // the header names points.bin without writing to it
+  return json.str();
+}
+
 FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : path_(path) {
   // points.bin first: if it cannot be opened, frames.jsonl is not left open behind the throw.
   if (std::ranges::any_of(sim.sensors(),
@@ -233,11 +240,13 @@ FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : pat
         (std::filesystem::path(path).parent_path() / kPointsFile).string());
   }
   file_ = open_output(path);
+  background_ = std::make_unique<BackgroundWriter>(file_, path_);
   write_header(json_, sim, points_.get());
   write_line();
 }
 
 FramesWriter::~FramesWriter() {
+  background_.reset();  // the thread ends before its file closes
   if (file_) std::fclose(file_);
 }
 
@@ -266,24 +275,7 @@ void FramesWriter::write_step(const Simulation& sim) {
     json_.end_object();
   }
   json_.end_array().key("sensors").begin_array();
-  for (const int i : sim.sampled()) {
-    const Sensor& sensor = *sim.sensors()[i];
-    const FrameHeader& h = sensor.header();
-    json_.begin_object()
-        .key("object_id")
-        .value(sensor.object_id())
-        .key("index")
-        .value(sensor.index())
-        .key("type")
-        .value(sensor.model().type_name())
-        .key("sequence")
-        .value(h.sequence)
-        .key("stamp")
-        .value(nanos_to_seconds(h.stamp));
-    const FramesContext f{json_, sim, points_.get()};
-    visit_sensor(sensor, [&](const auto& s) { write_frames_sample(f, s); });
-    json_.end_object();
-  }
+  write_sensor_entries(sim);
   json_.end_array();
   if (!sim.media().empty()) write_media(json_, sim.media());
   if (w.fog().enabled()) {
@@ -294,14 +286,58 @@ void FramesWriter::write_step(const Simulation& sim) {
   write_line();
 }
 
+// The step's sensor entries. Many (1000 robots' scans: 6 ms of formatting a step) are formatted
+// in pieces on the simulation's threads and joined in order, so the line is the same bytes; a
+// lidar3d's entry appends to points.bin as it is written, so a world with one stays in order on
+// this thread.
+void FramesWriter::write_sensor_entries(const Simulation& sim) {
+  const std::vector<int>& sampled = sim.sampled();
+  constexpr std::size_t kEntriesPerPiece = 32;
+  const std::size_t pieces = (sampled.size() + kEntriesPerPiece - 1) / kEntriesPerPiece;
+  if (points_ || pieces < 2) {
+    for (const int i : sampled) write_sensor_entry(json_, sim, i);
+    return;
+  }
+  if (pieces_.size() < pieces) pieces_.resize(pieces);
+  sim.parallel_for(pieces, [&](std::size_t p) {
+    JsonWriter& piece = pieces_[p];
+    piece.clear();
+    const std::size_t end = std::min(sampled.size(), (p + 1) * kEntriesPerPiece);
+    for (std::size_t k = p * kEntriesPerPiece; k < end; ++k) {
+      write_sensor_entry(piece, sim, sampled[k]);
+    }
+  });
+  for (std::size_t p = 0; p < pieces; ++p) json_.elements(pieces_[p].str());
+}
+
+void FramesWriter::write_sensor_entry(JsonWriter& json, const Simulation& sim, int index) {
+  const Sensor& sensor = *sim.sensors()[index];
+  const FrameHeader& h = sensor.header();
+  json.begin_object()
+      .key("object_id")
+      .value(sensor.object_id())
+      .key("index")
+      .value(sensor.index())
+      .key("type")
+      .value(sensor.model().type_name())
+      .key("sequence")
+      .value(h.sequence)
+      .key("stamp")
+      .value(nanos_to_seconds(h.stamp));
+  const FramesContext f{json, sim, points_.get()};
+  visit_sensor(sensor, [&](const auto& s) { write_frames_sample(f, s); });
+  json.end_object();
+}
+
 void FramesWriter::write_line() {
   json_.str().push_back('\n');
-  write_output(file_, json_.str().data(), json_.str().size(), path_);
+  background_->write(json_.str());
   json_.clear();
 }
 
 void FramesWriter::close() {
   if (points_) points_->close();
+  if (background_) background_->drain();
   close_output(file_, path_);
 }
 

@@ -2,6 +2,11 @@
 // written at once, so memory stays at a few frame buffers however long the animation. After
 // the first frame only the rectangle that changed is stored (the rest is kept from the frame
 // before), which makes typical simulation frames small and fast to compress.
+//
+// giflib encodes into memory and each frame reaches the file only once whole: a frame abandoned
+// after a stop (ubot::Stopped, thrown while painting, mapping or compressing it) leaves the
+// file as it was, and close() still ends it with the trailer, so run.gif holds every frame
+// finished so far.
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <unistd.h>
@@ -15,6 +20,7 @@
 #include "palette.h"
 #include "ubot/core/error.h"
 #include "ubot/core/output_files.h"
+#include "ubot/core/stop.h"
 #include "ubot/render/drawing.h"
 
 namespace ubot::render {
@@ -50,10 +56,16 @@ struct GifWriter::Impl {
   ImageSize size;
   int delay_cs = 0;
   GifFileType* gif = nullptr;
+  int fd = -1;
+  std::vector<GifByteType> pending;  // giflib's output since the last whole frame
+  bool abandoned = false;            // a frame was cut short: giflib is mid-image
   internal::SurfacePtr surface;
   std::vector<GifPixelType> indices, previous;
   int frames = 0;
 
+  static int output(GifFileType* file, const GifByteType* bytes, int length);
+  void flush();
+  void fail(const std::string& reason);
   void open(const std::string& path);
   void write_header();
   void write_loop_extension();
@@ -64,27 +76,53 @@ struct GifWriter::Impl {
   void close();
 };
 
+int GifWriter::Impl::output(GifFileType* file, const GifByteType* bytes, int length) {
+  auto& impl = *static_cast<Impl*>(file->UserData);
+  impl.pending.insert(impl.pending.end(), bytes, bytes + length);
+  return length;
+}
+
+// Appends what giflib wrote since the last call to the file.
+void GifWriter::Impl::flush() {
+  std::size_t done = 0;
+  while (done < pending.size()) {
+    const ssize_t n = ::write(fd, pending.data() + done, pending.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  pending.clear();
+}
+
+// Frees giflib's state, closes and removes the partial file, throws.
+void GifWriter::Impl::fail(const std::string& reason) {
+  if (gif) EGifCloseFile(gif, nullptr);
+  gif = nullptr;
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+  discard_output(path);
+  throw Error(context + ": write failed: " + reason);
+}
+
 void GifWriter::Impl::open(const std::string& path) {
   // Opened here rather than by EGifOpenFileName, which creates the file 0600 whatever the umask:
   // the animation gets the permissions every other output gets (0666 less the umask).
-  const int fd = ::open(partial_path(path).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  fd = ::open(partial_path(path).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
   int error = 0;
-  gif = EGifOpenFileHandle(fd, &error);  // owns fd once it succeeds (EGifCloseFile closes it)
+  gif = EGifOpen(this, &Impl::output, &error);
   if (!gif) {
     ::close(fd);
+    fd = -1;
+    discard_output(path);
     throw Error(context + ": cannot open for writing: " + gif_error(error));
   }
 }
 
-// Closes the file (freeing giflib's state) and throws when a giflib call failed.
+// Throws when a giflib call failed.
 void GifWriter::Impl::check(int result) {
   if (result != GIF_ERROR) return;
-  const std::string reason = gif_error(gif->Error);
-  EGifCloseFile(gif, nullptr);
-  gif = nullptr;
-  discard_output(path);
-  throw Error(context + ": write failed: " + reason);
+  fail(gif_error(gif->Error));
 }
 
 void GifWriter::Impl::write_header() {
@@ -109,6 +147,7 @@ void GifWriter::Impl::write_loop_extension() {
   check(EGifPutExtensionBlock(gif, sizeof(kApplication), kApplication));
   check(EGifPutExtensionBlock(gif, sizeof(kLoopForever), kLoopForever));
   check(EGifPutExtensionTrailer(gif));
+  flush();
 }
 
 void GifWriter::Impl::map_pixels() {
@@ -117,6 +156,7 @@ void GifWriter::Impl::map_pixels() {
   const int stride = cairo_image_surface_get_stride(surface.get());
   GifPixelType* out = indices.data();
   for (int y = 0; y < size.height_px; ++y) {
+    if (y % 64 == 0 && finish_budget_spent()) throw Stopped{stop_requested()};
     // The background is opaque white, so every pixel is opaque: no unpremultiplying needed.
     const auto* row = reinterpret_cast<const std::uint32_t*>(data + std::ptrdiff_t{y} * stride);
     for (int x = 0; x < size.width_px; ++x) {
@@ -158,6 +198,7 @@ void GifWriter::Impl::write_frame(Rect rect) {
   check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, length, extension));
   check(EGifPutImageDesc(gif, rect.left, rect.top, rect.width, rect.height, false, nullptr));
   for (int y = rect.top; y < rect.top + rect.height; ++y) {
+    if ((y - rect.top) % 64 == 0 && finish_budget_spent()) throw Stopped{stop_requested()};
     GifPixelType* line = indices.data() + std::ptrdiff_t{y} * size.width_px + rect.left;
     check(EGifPutLine(gif, line, rect.width));
   }
@@ -169,11 +210,16 @@ void GifWriter::Impl::close() {
   previous = {};
   if (!gif) return;
   int error = 0;
+  // The trailer goes into `pending` (after what is left of an abandoned frame: nothing).
   const int result = EGifCloseFile(gif, &error);  // frees gif even when it fails
   gif = nullptr;
-  if (result == GIF_ERROR) {
+  if (result == GIF_ERROR) fail("closing failed: " + gif_error(error));
+  flush();
+  const int closed = ::close(fd);
+  fd = -1;
+  if (closed != 0) {
     discard_output(path);
-    throw Error(context + ": closing failed: " + gif_error(error));
+    throw Error(context + ": closing failed: " + std::strerror(errno));
   }
   publish_output(path);
 }
@@ -207,10 +253,19 @@ GifWriter::~GifWriter() {
 void GifWriter::add_frame(const Drawing& drawing) {
   Impl& impl = *impl_;
   if (!impl.gif) throw Error(impl.context + ": add_frame after close");
+  if (impl.abandoned) throw Stopped{stop_requested()};
   internal::check_world(drawing, impl.context);
   internal::paint(impl.surface.get(), drawing, impl.context);
   impl.map_pixels();
-  impl.write_frame(impl.changed_rect());
+  try {
+    impl.write_frame(impl.changed_rect());
+  } catch (const Stopped&) {
+    // Nothing of this frame reaches the file; giflib is left mid-image, so no frame follows.
+    impl.pending.clear();
+    impl.abandoned = true;
+    throw;
+  }
+  impl.flush();
   std::swap(impl.indices, impl.previous);
   ++impl.frames;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "painter.h"
+#include "ubot/core/stop.h"
 
 namespace ubot::render::internal {
 namespace {
@@ -200,11 +201,119 @@ void paint_label(cairo_t* cr, const Viewport& view, const ObjectDrawing& object,
   cairo_set_font_size(cr, font_px);
 }
 
+// The larger side of the shape's box in pixels, when the shape is drawn at all (a circle of
+// positive radius, a finite vertex); negative otherwise.
+double size_px(const Viewport& view, const Shape& shape) {
+  if (shape.kind == Shape::Kind::kCircle && !(shape.radius > 0.0)) return -1.0;
+  const Box box = bounding_box(shape);
+  return box.valid ? view.to_px_length((box.max - box.min).maxCoeff()) : -1.0;
+}
+
+bool is_dot(const Viewport& view, const Shape& shape) {
+  const double px = size_px(view, shape);
+  return px >= 0.0 && px < kDotPx;
+}
+
+Eigen::Vector2d box_center(const Shape& shape) {
+  const Box box = bounding_box(shape);
+  return 0.5 * (box.min + box.max);
+}
+
+// An object under a pixel: its trail as a 1 px line, its sector (Cairo's or pixels), the dot of
+// its fill (its outline's colour when unfilled), its heading as a 1 px line when at least 2 px
+// long (shorter, it stays inside the dot's neighbourhood), its goal.
+void paint_dot_object(PaintTarget& t, const ObjectDrawing& object);
+
+// A sector under kSmallSectorPx as pixels (the fill, the rim on its boundary pixels).
+bool paint_small_fov(PaintTarget& t, const ObjectDrawing& object) {
+  const double radius_px = t.view.to_px_length(object.fov_radius);
+  if (!object.pose || !pose_is_finite(*object.pose) || !(object.fov > 0.0) || radius_px == 0.0 ||
+      radius_px >= kSmallSectorPx) {
+    return false;
+  }
+  Color rim = object.fov_color;
+  rim.a = std::min(1.0, 2.0 * rim.a);
+  t.pixels.direct();
+  pixel_sector(t.pixels, t.view.to_px(object.pose->head<2>()), radius_px, (*object.pose)(2),
+               object.fov, object.fov_color, rim);
+  ++t.counts.sectors;
+  return true;
+}
+
+void paint_fov_any(PaintTarget& t, const ObjectDrawing& object) {
+  if (!(object.fov > 0.0) || paint_small_fov(t, object)) return;
+  t.pixels.cairo();
+  paint_fov(t.cr, t.view, object);
+}
+
+// A goal marker under kDotPx: a dot in its rim's colour.
+bool paint_dot_goal(PaintTarget& t, const ObjectDrawing& object) {
+  if (!object.goal || !pose_is_finite(*object.goal)) return false;
+  double radius_px = t.view.to_px_length(object.goal_radius);
+  if (radius_px == 0.0) radius_px = t.view.to_px_length(half_extent(object.shape));
+  if (radius_px == 0.0 || 2.0 * radius_px >= kDotPx) return false;
+  Color rim = object.fill;
+  rim.a = std::max(rim.a, 0.6);
+  t.pixels.direct();
+  t.pixels.dot(t.view.to_px(object.goal->head<2>()), premultiplied(rim));
+  return true;
+}
+
+void paint_dot_object(PaintTarget& t, const ObjectDrawing& object) {
+  ++t.counts.dots;
+  t.pixels.direct();
+  pixel_polyline(t.pixels, t.view, object.trajectory, object.trajectory_color);
+  paint_fov_any(t, object);
+  t.pixels.direct();
+  const bool fill =
+      object.filled && object.shape.kind != Shape::Kind::kPolyline && object.fill.a > 0.0;
+  t.pixels.dot(t.view.to_px(box_center(object.shape)),
+               premultiplied(fill ? object.fill : object.edge));
+  if (object.pose && pose_is_finite(*object.pose)) {
+    double length_px = t.view.to_px_length(object.arrow_length);
+    if (length_px == 0.0) length_px = t.view.to_px_length(1.6 * half_extent(object.shape));
+    if (length_px >= 2.0) {
+      const Eigen::Vector2d from = t.view.to_px(object.pose->head<2>());
+      const double angle = (*object.pose)(2);
+      const Eigen::Vector2d to =
+          from + length_px * Eigen::Vector2d(std::cos(angle), -std::sin(angle));
+      t.pixels.line(from, to, premultiplied(marker_color(object)), true);
+    }
+  }
+  if (object.goal && !paint_dot_goal(t, object)) {
+    t.pixels.cairo();
+    paint_goal(t.cr, t.view, object);
+  }
+  if (!object.label.empty()) {
+    t.pixels.cairo();
+    paint_label(t.cr, t.view, object, t.font_px);
+  }
+}
+
+// A ring gap..gap + width px around the circle that holds a shape under kDotPx.
+void paint_dot_highlight(PaintTarget& t, const HighlightDrawing& highlight) {
+  const double inner = 0.5 * size_px(t.view, highlight.shape) + highlight.gap_px;
+  t.pixels.direct();
+  pixel_ring(t.pixels, t.view.to_px(box_center(highlight.shape)), inner,
+             inner + highlight.line_width_px, highlight.color);
+}
+
 }  // namespace
 
-void paint_highlight(cairo_t* cr, const Viewport& view, const HighlightDrawing& highlight) {
+void poll_stop(std::size_t item) {
+  if (item % 2048 == 0 && finish_budget_spent()) throw Stopped{stop_requested()};
+}
+
+void paint_highlight(PaintTarget& t, const HighlightDrawing& highlight) {
   const Box box = bounding_box(highlight.shape);
   if (!box.valid || !(highlight.line_width_px > 0.0) || !(highlight.gap_px >= 0.0)) return;
+  if (is_dot(t.view, highlight.shape)) {
+    paint_dot_highlight(t, highlight);
+    return;
+  }
+  t.pixels.cairo();
+  cairo_t* cr = t.cr;
+  const Viewport& view = t.view;
   // Stroking the outline 2 (gap + width) wide and then clearing a 2 gap wide stroke and the
   // inside leaves a band gap..gap + width px outside the shape, whatever its kind. This is done
   // in a group clipped to the shape's box, so the clearing leaves the picture beneath intact.
@@ -236,13 +345,19 @@ void paint_highlight(cairo_t* cr, const Viewport& view, const HighlightDrawing& 
   cairo_restore(cr);
 }
 
-void paint_object(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px) {
-  paint_trajectory(cr, view, object);
-  paint_fov(cr, view, object);
-  paint_shape(cr, view, object);
-  paint_heading(cr, view, object);
-  paint_goal(cr, view, object);
-  paint_label(cr, view, object, font_px);
+void paint_object(PaintTarget& t, const ObjectDrawing& object) {
+  if (is_dot(t.view, object.shape)) {
+    paint_dot_object(t, object);
+    return;
+  }
+  t.pixels.cairo();
+  paint_trajectory(t.cr, t.view, object);
+  paint_fov_any(t, object);
+  t.pixels.cairo();
+  paint_shape(t.cr, t.view, object);
+  paint_heading(t.cr, t.view, object);
+  paint_goal(t.cr, t.view, object);
+  paint_label(t.cr, t.view, object, t.font_px);
 }
 
 }  // namespace ubot::render::internal

@@ -247,6 +247,81 @@ void paint_fog(cairo_t* cr, const Viewport& view, const FogDrawing& fog) {
   cairo_fill(cr);
 }
 
+namespace {
+
+// The caption with a note of what the pixel painter took over.
+std::string caption_with(const std::string& caption, const PixelCounts& counts) {
+  std::string text = caption;
+  if (counts.dots > 0) text += "   objects under 1 px as dots";
+  if (counts.sectors > 0) text += "   small FOV sectors as pixels";
+  return text;
+}
+
+void paint_objects(PaintTarget& t, const Drawing& drawing) {
+  for (std::size_t i = 0; i < drawing.objects.size(); ++i) {
+    poll_stop(i + 1);
+    if (drawing.fog && i == drawing.objects_under_fog) {
+      t.pixels.cairo();
+      paint_fog(t.cr, t.view, *drawing.fog);
+    }
+    paint_object(t, drawing.objects[i]);
+  }
+  t.pixels.cairo();
+  if (drawing.fog && drawing.objects_under_fog >= drawing.objects.size()) {
+    paint_fog(t.cr, t.view, *drawing.fog);
+  }
+}
+
+// A thinned scan (a large world's picture: Drawing::beam_stride > 1) at pixel scale: each beam
+// a 1 px line, each return a square of the hit mark's size, written straight into the pixels.
+// Cairo's anti-aliased stroke and one arc fill per return cost 20 000 beams 0.2 s; these cost
+// a few pixel writes each. Pictures within the beam budget (every example) are drawn by Cairo
+// as before.
+void pixel_beams(PixelCanvas& pixels, const Viewport& view, const BeamsDrawing& beams) {
+  if (!is_finite(beams.origin) || !(beams.line_width_px > 0.0)) return;
+  pixels.direct();
+  const Eigen::Vector2d origin = view.to_px(beams.origin);
+  const Premultiplied color = premultiplied(beams.color);
+  for (const Eigen::Vector2d& end : beams.end_points) {
+    if (is_finite(end)) pixels.line(origin, view.to_px(end), color, false);
+  }
+  if (!beams.mark_hits || beams.hit.size() != beams.end_points.size()) return;
+  Color mark = beams.color;
+  mark.a = std::max(mark.a, 0.8);
+  const Premultiplied hit = premultiplied(mark);
+  const int half = static_cast<int>(std::max(1.0, 1.5 * beams.line_width_px)) / 2;
+  for (std::size_t i = 0; i < beams.end_points.size(); ++i) {
+    if (!beams.hit[i] || !is_finite(beams.end_points[i])) continue;
+    const Eigen::Vector2d p = view.to_px(beams.end_points[i]);
+    const int x = static_cast<int>(std::floor(p.x())), y = static_cast<int>(std::floor(p.y()));
+    for (int dy = -half; dy <= half; ++dy) {
+      for (int dx = -half; dx <= half; ++dx) pixels.blend(x + dx, y + dy, hit);
+    }
+  }
+}
+
+// Whether a scan is painted at pixel scale (pixel_beams): thinned, one colour, its own origin.
+bool at_pixel_scale(const Drawing& drawing, const BeamsDrawing& beams) {
+  return drawing.beam_stride > 1 && beams.beam_colors.empty() && beams.start_points.empty();
+}
+
+void paint_beams_layer(cairo_t* cr, PixelCanvas& pixels, const Viewport& view,
+                       const Drawing& drawing, bool over) {
+  std::size_t n = 0;
+  for (const BeamsDrawing& beams : drawing.beams) {
+    poll_stop(++n);
+    if (beams.over_objects != over) continue;
+    if (at_pixel_scale(drawing, beams)) {
+      pixel_beams(pixels, view, beams);
+    } else {
+      pixels.cairo();
+      paint_beams(cr, view, beams);
+    }
+  }
+}
+
+}  // namespace
+
 void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& context) {
   const ImageSize size{cairo_image_surface_get_width(surface),
                        cairo_image_surface_get_height(surface)};
@@ -257,22 +332,25 @@ void paint(cairo_surface_t* surface, const Drawing& drawing, const std::string& 
   paint_background(cr.get());
   if (drawing.raster) paint_raster(cr.get(), view, *drawing.raster);
   paint_border(cr.get(), view, drawing);
-  for (const DiscDrawing& disc : drawing.discs) paint_disc(cr.get(), view, disc);
-  for (const BeamsDrawing& beams : drawing.beams) {
-    if (!beams.over_objects) paint_beams(cr.get(), view, beams);
+  std::size_t n = 0;
+  for (const DiscDrawing& disc : drawing.discs) {
+    poll_stop(++n);
+    paint_disc(cr.get(), view, disc);
   }
-  for (std::size_t i = 0; i < drawing.objects.size(); ++i) {
-    if (drawing.fog && i == drawing.objects_under_fog) paint_fog(cr.get(), view, *drawing.fog);
-    paint_object(cr.get(), view, drawing.objects[i], font_px);
+  PixelCanvas pixels(surface);
+  paint_beams_layer(cr.get(), pixels, view, drawing, false);
+  pixels.cairo();
+  PixelCounts counts;
+  PaintTarget target{cr.get(), pixels, view, font_px, counts};
+  paint_objects(target, drawing);
+  paint_beams_layer(cr.get(), pixels, view, drawing, true);
+  pixels.cairo();
+  for (const HighlightDrawing& h : drawing.highlights) {
+    poll_stop(++n);
+    paint_highlight(target, h);
   }
-  if (drawing.fog && drawing.objects_under_fog >= drawing.objects.size()) {
-    paint_fog(cr.get(), view, *drawing.fog);
-  }
-  for (const BeamsDrawing& beams : drawing.beams) {
-    if (beams.over_objects) paint_beams(cr.get(), view, beams);
-  }
-  for (const HighlightDrawing& h : drawing.highlights) paint_highlight(cr.get(), view, h);
-  paint_caption(cr.get(), drawing.caption, font_px);
+  pixels.cairo();
+  paint_caption(cr.get(), caption_with(drawing.caption, counts), font_px);
   cairo_surface_flush(surface);
   if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) {
     throw Error(context + ": drawing failed: " + cairo_status_to_string(cairo_status(cr.get())));

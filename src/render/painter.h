@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pixel_painter.h"
 #include "ubot/render/drawing.h"
 
 namespace ubot::render::internal {
@@ -69,9 +70,28 @@ void add_polyline(cairo_t* cr, const Viewport& view, const std::vector<Eigen::Ve
 // text goes through this: invalid bytes become '?'.
 std::string printable_text(const std::string& text);
 
-// Trajectory, FOV sector, shape, heading arrow, goal marker and label of one object.
-void paint_object(cairo_t* cr, const Viewport& view, const ObjectDrawing& object, double font_px);
-// The band around a highlighted shape.
-void paint_highlight(cairo_t* cr, const Viewport& view, const HighlightDrawing& highlight);
+// What the pixel painter took over in a picture, for its caption.
+struct PixelCounts {
+  std::size_t dots = 0;     // objects under kDotPx painted as dots
+  std::size_t sectors = 0;  // sectors under kSmallSectorPx painted as pixels
+};
+
+// What the object painters share: Cairo's context, the same surface's pixels, the scale.
+struct PaintTarget {
+  cairo_t* cr;
+  PixelCanvas& pixels;
+  const Viewport& view;
+  double font_px;
+  PixelCounts& counts;
+};
+
+// Trajectory, FOV sector, shape, heading arrow, goal marker and label of one object; an object
+// under kDotPx is a dot, its trail a 1 px line and its arrow one when at least 2 px long.
+void paint_object(PaintTarget& target, const ObjectDrawing& object);
+// The band around a highlighted shape (a pixel ring around one under kDotPx).
+void paint_highlight(PaintTarget& target, const HighlightDrawing& highlight);
+
+// Throws ubot::Stopped every few thousand items once a stop's finishing budget is spent.
+void poll_stop(std::size_t item);
 
 }  // namespace ubot::render::internal

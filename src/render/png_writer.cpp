@@ -8,6 +8,7 @@
 #include "painter.h"
 #include "ubot/core/error.h"
 #include "ubot/core/output_files.h"
+#include "ubot/core/stop.h"
 
 namespace ubot::render {
 namespace {
@@ -16,10 +17,21 @@ struct FileCloser {
   void operator()(std::FILE* file) const { std::fclose(file); }
 };
 
+struct PngOutput {
+  std::FILE* file = nullptr;
+  bool stopped = false;  // a stop's finishing budget ran out while encoding
+};
+
+// Cairo's PNG encoder calls this with every few KiB it compressed: the place to give up when a
+// stop's finishing budget is spent.
 cairo_status_t write_to_file(void* closure, const unsigned char* data, unsigned int length) {
-  auto* file = static_cast<std::FILE*>(closure);
-  return std::fwrite(data, 1, length, file) == length ? CAIRO_STATUS_SUCCESS
-                                                      : CAIRO_STATUS_WRITE_ERROR;
+  auto* out = static_cast<PngOutput*>(closure);
+  if (finish_budget_spent()) {
+    out->stopped = true;
+    return CAIRO_STATUS_WRITE_ERROR;
+  }
+  return std::fwrite(data, 1, length, out->file) == length ? CAIRO_STATUS_SUCCESS
+                                                           : CAIRO_STATUS_WRITE_ERROR;
 }
 
 std::uint8_t unpremultiply(std::uint32_t channel, std::uint32_t alpha) {
@@ -36,9 +48,13 @@ namespace internal {
 void write_surface(cairo_surface_t* surface, const std::string& path, const std::string& context) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(partial_path(path).c_str(), "wb"));
   if (!file) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
-  const cairo_status_t status =
-      cairo_surface_write_to_png_stream(surface, write_to_file, file.get());
+  PngOutput out{file.get()};
+  const cairo_status_t status = cairo_surface_write_to_png_stream(surface, write_to_file, &out);
   const int close_result = std::fclose(file.release());
+  if (out.stopped) {
+    discard_output(path);  // no half picture under any name
+    throw Stopped{stop_requested()};
+  }
   if (status != CAIRO_STATUS_SUCCESS || close_result != 0) {
     const std::string reason =
         status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(status) : std::strerror(errno);

@@ -419,6 +419,14 @@ void Simulation::collect_media() {
   }
 }
 
+void Simulation::parallel_for(std::size_t n, const std::function<void(std::size_t)>& body) const {
+  if (options_.threads == 1 || n <= 1) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  threads_->arena.execute([&] { tbb::parallel_for(std::size_t{0}, n, body); });
+}
+
 void Simulation::sample_sensors() {
   const Nanos now = world_.time_ns();
   sampled_.clear();

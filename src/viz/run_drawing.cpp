@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
+#include <string>
+#include <utility>
 
+#include "ubot/core/stop.h"
 #include "ubot/core/time.h"
 #include "ubot/sensors/registered_sensors.h"
 #include "ubot/viz/plot_config.h"
@@ -84,24 +88,25 @@ void add_media(std::span<const media::MediumSnapshot> media, render::Drawing& d)
   }
 }
 
-// The lines and dots a picture draws for its sensors at most (each costs a few µs to paint, and
-// a 1000-robot world has 360 000 beams): sensors are drawn in order while their beams fit, the
-// rest are left out and the caption says how many were drawn. Small worlds stay well inside it.
-constexpr std::size_t kMaxDrawnBeams = 20000;
-
 // Whether sensor `s` is drawn: its object shows its sensors and it has a sample.
 bool shows(const World& w, const Sensor& s) {
   return w.object_model(s.object_id()).plot->show_sensor && s.header().valid;
 }
 
-// A thinned scan keeps at least this many beams, so that it still reads as a fan.
+// The live page's thinned scan keeps at least this many beams, so that it still reads as a fan.
 constexpr std::size_t kMinFanBeams = 16;
 
-// The sensors that show, each lidar thinned by one stride (the same for all) so that the beams
-// total at most `beams_at_most` (DrawParts::beams_at_most). The stride stops where a scan would
-// keep fewer than kMinFanBeams; past that, sensors are drawn in order while they fit (a
-// 10,000-robot world: 500 fans of 16 beams).
-void add_thinned_sensors(const Simulation& sim, std::size_t beams_at_most, render::Drawing& d) {
+// "1st", "2nd", "3rd", "4th", ..., "11th", "12th", "13th", "21st": for the captions.
+std::string ordinal(std::size_t n) {
+  const std::size_t tens = n % 100, units = n % 10;
+  const char* suffix = "th";
+  if (tens < 11 || tens > 13)
+    suffix = units == 1 ? "st" : units == 2 ? "nd" : units == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+// The beams of every sensor that shows, and the widest scan's.
+std::pair<std::size_t, std::size_t> shown_beams(const Simulation& sim) {
   std::size_t total = 0, widest = 0;
   for (const auto& sensor : sim.sensors()) {
     if (!shows(sim.world(), *sensor)) continue;
@@ -110,47 +115,69 @@ void add_thinned_sensors(const Simulation& sim, std::size_t beams_at_most, rende
     total += n;
     widest = std::max(widest, n);
   }
-  const std::size_t stride =
-      std::clamp<std::size_t>((total + beams_at_most - 1) / beams_at_most, 1,
-                              std::max<std::size_t>(1, widest / kMinFanBeams));
+  return {total, widest};
+}
+
+// The sensors that show, each lidar thinned by one stride (the same for all) so that the beams
+// total at most `beams_at_most`. The live page (`min_fan` kMinFanBeams): the stride stops where a
+// scan would keep fewer than min_fan beams, and past that sensors are drawn in order while they
+// fit (a 10,000-robot world: 500 fans of 16 beams). The pictures (`min_fan` 1): every sensor is
+// drawn, with at least its first beam (10,000 robots: every 180th beam, 2 a scan).
+void add_thinned_sensors(const Simulation& sim, std::size_t beams_at_most, std::size_t min_fan,
+                         render::Drawing& d) {
+  const auto [total, widest] = shown_beams(sim);
+  const std::size_t stride = std::clamp<std::size_t>((total + beams_at_most - 1) / beams_at_most, 1,
+                                                     std::max<std::size_t>(1, widest / min_fan));
   d.beam_stride = stride;
   std::size_t used = 0;
   for (const auto& sensor : sim.sensors()) {
     if (!shows(sim.world(), *sensor)) continue;
-    const std::size_t n =
-        visit_sensor(*sensor, [](const auto& s) { return beam_count(s); }).value_or(0);
-    if (n == 0) continue;
-    used += (n + stride - 1) / stride;
-    if (used > beams_at_most) break;
+    const std::optional<std::size_t> n =
+        visit_sensor(*sensor, [](const auto& s) { return beam_count(s); });
+    // A sensor without beams (an IMU) draws nothing; the pictures keep an empty scan's entry.
+    if (!n || (*n == 0 && min_fan > 1)) continue;
+    used += (*n + stride - 1) / stride;
+    if (min_fan > 1 && used > beams_at_most) break;
     d.beams.push_back(
         visit_sensor(*sensor, [stride](const auto& s) { return sensor_beams(s, stride); }));
   }
 }
 
-// The beams of the sensors that show and have a valid sample, within kMaxDrawnBeams; appends a
-// note to the caption when some were left out.
-void add_sensors(const Simulation& sim, std::size_t beams_at_most, render::Drawing& d) {
-  const World& w = sim.world();
-  if (beams_at_most > 0) {
-    add_thinned_sensors(sim, beams_at_most, d);
+// The beams of the sensors that show and have a valid sample: the live page's rule when
+// `parts.beams_at_most` is set, else the pictures' (every sensor, thinned past budget.beams;
+// the caption then names the stride).
+void add_sensors(const Simulation& sim, const DrawParts& parts, const PictureBudget& budget,
+                 render::Drawing& d) {
+  if (parts.beams_at_most > 0) {
+    add_thinned_sensors(sim, parts.beams_at_most, kMinFanBeams, d);
     return;
   }
-  std::size_t drawn = 0, shown = 0, budget_used = 0;
-  bool full = false;
-  for (const auto& sensor : sim.sensors()) {
-    if (!shows(w, *sensor)) continue;
-    const std::optional<std::size_t> beams =
-        visit_sensor(*sensor, [](const auto& s) { return beam_count(s); });
-    if (!beams) continue;
-    ++shown;
-    const std::size_t count = *beams;
-    full = full || budget_used + count > kMaxDrawnBeams;
-    if (full) continue;
-    budget_used += count;
-    ++drawn;
-    d.beams.push_back(visit_sensor(*sensor, [](const auto& s) { return sensor_beams(s); }));
-  }
-  if (drawn < shown) d.caption += fmt::format("   beams of {} of {} sensors", drawn, shown);
+  add_thinned_sensors(sim, std::max<std::size_t>(1, budget.beams), 1, d);
+  if (d.beam_stride > 1) d.caption += fmt::format("   every {} beam", ordinal(d.beam_stride));
+}
+
+// The step between the trajectory points drawn: 1 while all of them total at most `budget`.
+std::size_t trajectory_stride(const World& w, std::span<const std::vector<Eigen::Vector2d>> all,
+                              std::size_t budget) {
+  std::size_t total = 0;
+  for (std::size_t id = 0; id < w.size(); ++id) total += all[id].size();
+  return std::max<std::size_t>(1, (total + budget - 1) / std::max<std::size_t>(1, budget));
+}
+
+// Every `stride`-th point of `points` and its last one (where the object is now).
+std::vector<Eigen::Vector2d> thinned(const std::vector<Eigen::Vector2d>& points,
+                                     std::size_t stride) {
+  if (stride == 1) return points;
+  std::vector<Eigen::Vector2d> out;
+  out.reserve(points.size() / stride + 2);
+  for (std::size_t i = 0; i < points.size(); i += stride) out.push_back(points[i]);
+  if (!points.empty() && (points.size() - 1) % stride != 0) out.push_back(points.back());
+  return out;
+}
+
+// Throws ubot::Stopped every few thousand items once a stop's finishing budget is spent.
+void poll_stop(std::size_t item) {
+  if (item % 4096 == 0 && finish_budget_spent()) throw Stopped{stop_requested()};
 }
 
 // A ring in the observer's colour around each object a shown field of view detects.
@@ -159,6 +186,7 @@ void add_fov_highlights(const World& w, std::span<const render::Color> colors, r
   // frames line of the step gets the same lists).
   const std::vector<std::vector<int>>* seen = nullptr;
   for (std::size_t id = 0; id < w.size(); ++id) {
+    poll_stop(id + 1);
     const ObjectModel& m = w.object_model(id);
     if (!m.plot->show_fov || !m.fov || !m.fov_radius) continue;
     if (!seen) seen = &w.fov_detections();
@@ -218,7 +246,8 @@ void RunDrawing::record(const Simulation& sim) {
   }
 }
 
-render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts) const {
+render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts,
+                                 const PictureBudget& budget) const {
   const World& w = sim.world();
   const WorldSettings& ws = w.model().world;
   render::Drawing d;
@@ -229,10 +258,14 @@ render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts) const {
   d.raster = grid_;
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
-  if (parts.sensors) add_sensors(sim, parts.beams_at_most, d);
+  if (parts.sensors) add_sensors(sim, parts, budget, d);
+  const std::size_t every = trajectory_stride(w, trajectories_, budget.trajectory_points);
+  if (every > 1) d.caption += fmt::format("   trajectories: every {} point", ordinal(every));
   if (w.fog().enabled()) d.fog = fog_drawing(w.fog());
   std::size_t under_fog = 0;
+  std::size_t drawn = 0;
   for (std::size_t id : drawing_order(w, under_fog)) {
+    poll_stop(++drawn);
     const ObjectModel& m = w.object_model(id);
     const ObjectState& s = w.object(id);
     render::ObjectDrawing o;
@@ -262,7 +295,7 @@ render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts) const {
       o.goal = Eigen::Vector3d(s.goals.front()[0], s.goals.front()[1], s.goals.front()[2]);
     }
     if (m.role == Role::kRobot || m.plot->show_trajectory || m.plot->show_trail) {
-      o.trajectory = trajectories_[id];
+      o.trajectory = thinned(trajectories_[id], every);
       o.trajectory_color = colors_[id];
       o.trajectory_color.a = 0.7;
     }
@@ -275,7 +308,25 @@ render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts) const {
   }
   d.objects_under_fog = under_fog;
   add_fov_highlights(w, colors_, d);
+  d.caption += budget.caption_note;
   return d;
+}
+
+GifFrames gif_frames(const render::Drawing& first, render::ImageSize picture) {
+  if (first.objects.size() <= kGifFullObjects) return {picture, {}};
+  // Half the side: a quarter of the pixels to paint, map and compress, and the objects of a
+  // crowded world fall under a pixel, where they are painted as dots.
+  constexpr int kMinSidePx = 200;
+  const int side = std::max(picture.width_px, picture.height_px);
+  const render::ImageSize size = render::fit_image(first, std::max(kMinSidePx, side / 2));
+  PictureBudget budget;
+  budget.beams = 2000;
+  budget.trajectory_points = 50000;
+  const auto stride =
+      static_cast<std::int64_t>((first.objects.size() + kGifFullObjects - 1) / kGifFullObjects);
+  budget.caption_note = fmt::format("   frames {} px, every {} sample",
+                                    std::max(size.width_px, size.height_px), ordinal(stride));
+  return {size, std::move(budget), stride};
 }
 
 }  // namespace ubot::viz

@@ -12,9 +12,15 @@
 #include "kinematics.h"
 #include "ubot/core/angles.h"
 #include "ubot/core/error.h"
+#include "ubot/core/stop.h"
 
 namespace ubot {
 namespace {
+
+// A step of a huge world (65,536 objects avoiding each other) can take seconds: a stop request
+// is looked at every this many objects moved, so that a signal ends it within its budget. Worlds
+// smaller than this always finish the step they are in.
+constexpr int kStopPollObjects = 256;
 
 // Beyond this many radians a heading is wrapped by remainder() rather than turn by turn.
 constexpr double kFarHeading = 64.0 * kPi;
@@ -137,6 +143,9 @@ void World::step(std::span<const Command> commands) {
       before.emplace_back(s.state[0], s.state[1], s.state[2]);
   }
   for (int id = 0; id < static_cast<int>(size()); ++id) {
+    // Cut short, the step leaves the objects before `id` moved and the rest where they were;
+    // the run that asked to stop records nothing of it (ubot/core/stop.h).
+    if (id % kStopPollObjects == kStopPollObjects - 1) throw_if_stop_requested();
     const bool external = static_cast<std::size_t>(id) < commands.size() && commands[id];
     move_object(id, external ? commands[id] : group[id]);
   }

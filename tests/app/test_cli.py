@@ -511,6 +511,17 @@ class Errors(unittest.TestCase):
             with self.subTest(args=args):
                 self.assertEqual(run(*args, check=False).returncode, 2)
 
+    def test_bad_frames_format_exits_2_naming_the_flag(self):
+        world = os.path.join(EXAMPLES, "lidar_world.yaml")
+        cases = (("csv", ""), ("", ""), ("jsonl,", ""), ("parquet,parquet", " ('parquet' twice)"))
+        for value, why in cases:
+            with self.subTest(value=value), tempfile.TemporaryDirectory() as out:
+                r = run("run", world, "--frames-format", value, "--out", out, check=False)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("--frames-format: expected 'jsonl', 'parquet' or both as "
+                              f"'jsonl,parquet', got '{value}'{why}", r.stderr)
+                self.assertEqual(os.listdir(out), [])  # refused before anything is written
+
     def test_play_refuses_what_it_cannot_replay_before_serving(self):
         # Each of these exits 2 at once, naming what is wrong; none prints "live view at".
         readme = os.path.join(ROOT, "README.md")

@@ -22,6 +22,26 @@ TEST(JsonWriter, WritesNestedStructures) {
   EXPECT_EQ(w.str(), R"({"a":1,"b":[true,null,"x"],"c":{}})");
 }
 
+TEST(JsonWriter, PiecesFormattedApartJoinIntoTheSameArray) {
+  // What FramesWriter does with a 1000-robot step's sensors: pieces of one array formatted by
+  // their own writers, joined in order, give the bytes one writer gives.
+  JsonWriter whole;
+  whole.begin_object().key("s").begin_array();
+  for (int i = 0; i < 5; ++i) whole.begin_object().key("i").value(i).end_object();
+  whole.end_array().key("t").value(1).end_object();
+
+  JsonWriter first, empty, second;
+  for (int i = 0; i < 2; ++i) first.begin_object().key("i").value(i).end_object();
+  for (int i = 2; i < 5; ++i) second.begin_object().key("i").value(i).end_object();
+  EXPECT_EQ(first.str(), R"({"i":0},{"i":1})");
+  JsonWriter joined;
+  joined.begin_object().key("s").begin_array();
+  joined.elements(first.str()).elements(empty.str()).elements(second.str());
+  joined.end_array().key("t").value(1).end_object();
+  EXPECT_EQ(joined.str(), whole.str());
+  EXPECT_EQ(joined.str(), R"({"s":[{"i":0},{"i":1},{"i":2},{"i":3},{"i":4}],"t":1})");
+}
+
 TEST(JsonWriter, DoublesRoundTripExactly) {
   const std::vector<double> values = {0.1, 1.0 / 3.0, -2.5e-300, 123456789.123456789, 5.0};
   for (double v : values) {

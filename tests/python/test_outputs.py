@@ -172,3 +172,248 @@ class NamedBy:
 
     def snapshot(self, time):
         return {"cells": [[4.0, 5.0, 0.0, 0.5, 1.0]], "name": self.name}
+
+
+# --- frames as Parquet (docs/outputs.md, "frames as Parquet") ---------------------------------
+# `ubot run --frames-format jsonl,parquet` writes the same steps twice; the Parquet files, read
+# with pyarrow (and pandas once), must hold frames.jsonl's values exactly, row for row.
+
+# What the examples leave out: acker (steer), omni_angular (v2), a lidar with has_velocity, an
+# IMU faster than the world (several samples a step), disabled sensors (rows of nulls), a field
+# of view on an object whose lidar is fmcw_lidar2d.
+MIXED_WORLD = """
+world: {width: 12, height: 12, step_time: 0.1, seed: 3}
+robot:
+  - kinematics: {name: acker}
+    shape: {name: rectangle, length: 0.6, width: 0.3}
+    state: [2, 2, 0, 0]
+    goal: [10, 8, 0]
+    behavior: {name: dash}
+    sensors:
+      - {type: lidar2d, range_max: 5, number: 30, has_velocity: true, noise: true}
+      - {type: imu, update_rate_hz: 25, noise: true}
+  - kinematics: {name: omni_angular}
+    shape: {name: circle, radius: 0.2}
+    state: [8, 2, 0]
+    goal: [2, 9, 0]
+    behavior: {name: dash}
+    fov: 1.57
+    fov_radius: 6
+    sensors:
+      - {type: fmcw_lidar2d, range_max: 6, number: 20, angle_range: 2}
+      - {type: lidar2d, number: 10, enabled: false}
+      - {type: imu, enabled: false}
+obstacle:
+  - shape: {name: circle, radius: 0.5}
+    state: [6, 6, 0]
+    kinematics: {name: omni}
+    goal: [3, 3, 0]
+    behavior: {name: dash}
+"""
+SCAN_TYPES = ("lidar2d", "fmcw_lidar2d")
+IMU_VECTORS = ("angular_velocity", "linear_acceleration", "angular_velocity_variance",
+               "linear_acceleration_variance")
+
+
+def read_frames(path):
+    import json
+
+    with open(path) as f:
+        lines = [json.loads(line) for line in f]
+    return lines[0], lines[1:]
+
+
+def expected_objects(steps):
+    rows = []
+    for line in steps:
+        for o in line["objects"]:
+            state, velocity = o["state"], o["velocity"]
+            rows.append({
+                "step": line["step"], "time": line["time"], "id": o["id"],
+                "x": state[0], "y": state[1], "yaw": state[2],
+                "steer": state[3] if len(state) > 3 else None,
+                "v0": velocity[0], "v1": velocity[1],
+                "v2": velocity[2] if len(velocity) > 2 else None,
+                "collision": o["collision"], "arrive": o["arrive"], "stop": o["stop"],
+                "fov_detected": o.get("fov_detected")})
+    return rows
+
+
+def expected_scans(steps):
+    rows = []
+    for line in steps:
+        for s in line["sensors"]:
+            if s["type"] not in SCAN_TYPES:
+                continue
+            data = s["status"] != "Disabled"
+            origin = s["origin"] if data else [None] * 3
+            velocity = s.get("velocity")
+            rows.append({
+                "step": line["step"], "object_id": s["object_id"], "index": s["index"],
+                "type": s["type"], "sequence": s["sequence"], "stamp": s["stamp"],
+                "status": s["status"], "origin_x": origin[0], "origin_y": origin[1],
+                "origin_yaw": origin[2], "ranges": s.get("ranges"), "valid": s.get("valid"),
+                # float32 in both: frames.jsonl writes a float's shortest form
+                "intensities": (None if not data else
+                                [float(np.float32(v)) for v in s["intensities"]]),
+                "radial_velocity": s.get("radial_velocity"),
+                "velocity_x": None if velocity is None else [v[0] for v in velocity],
+                "velocity_y": None if velocity is None else [v[1] for v in velocity]})
+    return rows
+
+
+def imu_values(sample):
+    values = {}
+    for axis, v in zip("xyzw", sample["orientation"] if sample else [None] * 4):
+        values[f"orientation_{axis}"] = v
+    for name in IMU_VECTORS:
+        for axis, v in zip("xyz", sample[name] if sample else [None] * 3):
+            values[f"{name}_{axis}"] = v
+    return values
+
+
+def expected_imu(steps):
+    rows = []
+    for line in steps:
+        for s in line["sensors"]:
+            if s["type"] != "imu":
+                continue
+            key = {"step": line["step"], "object_id": s["object_id"], "index": s["index"]}
+            if s["status"] == "Disabled":  # no samples: one row with the entry's header
+                rows.append({**key, "sequence": s["sequence"], "stamp": s["stamp"],
+                             "valid": s["valid"], "status": s["status"], **imu_values(None)})
+                continue
+            for sample in s["samples"]:
+                rows.append({**key, "sequence": sample["sequence"], "stamp": sample["stamp"],
+                             "valid": sample["valid"], "status": sample["status"],
+                             **imu_values(sample)})
+    return rows
+
+
+def assert_same_rows(got, expected, name):
+    assert len(got) == len(expected), name
+    for i, (g, e) in enumerate(zip(got, expected)):
+        assert g == e, f"{name} row {i}"
+
+
+def check_parquet_against_jsonl(out):
+    """Compares every Parquet file in `out` with frames.jsonl; returns the row counts."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    header, steps = read_frames(out / "frames.jsonl")
+    types = {s["type"] for s in header["sensors"]}
+    counts = {}
+    for name, expected in (("objects", expected_objects(steps)), ("scans", expected_scans(steps)),
+                           ("imu", expected_imu(steps))):
+        path = out / f"{name}.parquet"
+        wanted = name == "objects" or (name == "scans" and types & set(SCAN_TYPES)) or (
+            name == "imu" and "imu" in types)
+        assert path.exists() == bool(wanted), path
+        if not wanted:
+            continue
+        f = pq.ParquetFile(path)
+        assert f.metadata.created_by == f"ubot {header['ubot']}"
+        import json
+
+        assert json.loads(f.schema_arrow.metadata[b"ubot.header"]) == header
+        table = f.read()
+        assert_same_rows(table.to_pylist(), expected, name)
+        counts[name] = table.num_rows
+        if name == "scans":
+            for column, value_type in (("ranges", pa.float64()), ("valid", pa.bool_()),
+                                       ("intensities", pa.float32())):
+                field = table.schema.field(column)
+                assert pa.types.is_list(field.type) and field.type.value_type == value_type
+                assert field.nullable  # a Disabled sample's lists are null
+    return counts
+
+
+@needs_cli
+@pytest.mark.parametrize("world", ["imu_world.yaml", "fov_world.yaml", "fmcw_lidar_world.yaml",
+                                   "mixed"])
+def test_parquet_frames_hold_the_jsonl_values(tmp_path, world):
+    if world == "mixed":
+        world = tmp_path / "mixed.yaml"
+        world.write_text(MIXED_WORLD)
+    else:
+        world = example(world)
+    out = tmp_path / "out"
+    run_cli(str(world), 40, out, "--frames-format", "jsonl,parquet")
+    counts = check_parquet_against_jsonl(out)
+    assert counts["objects"] > 0
+    if "imu" in counts:
+        assert counts["imu"] > 0
+
+
+@needs_cli
+def test_parquet_frames_thinning_determinism_and_pandas(tmp_path):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    world = tmp_path / "mixed.yaml"
+    world.write_text(MIXED_WORLD)
+    a, b = tmp_path / "a", tmp_path / "b"
+    run_cli(str(world), 23, a, "--frames", "5", "--frames-format", "parquet,jsonl")
+    check_parquet_against_jsonl(a)
+    steps = sorted(set(pq.read_table(a / "objects.parquet").column("step").to_pylist()))
+    assert steps == [5, 10, 15, 20, 23]  # every 5th step and the last
+    run_cli(str(world), 23, b, "--frames", "5", "--frames-format", "parquet")
+    assert not (b / "frames.jsonl").exists()
+    for name in ("objects", "scans", "imu"):  # same world and seed: the same bytes
+        assert read(a / f"{name}.parquet") == read(b / f"{name}.parquet"), name
+    frame = pd.read_parquet(a / "scans.parquet")
+    assert list(frame["step"]) == pq.read_table(a / "scans.parquet").column("step").to_pylist()
+    assert list(frame.loc[0, "ranges"]) == pq.read_table(a / "scans.parquet")["ranges"][0].as_py()
+    run_cli(str(world), 3, b, "--frames", "none", "--frames-format", "parquet")
+    assert not (b / "objects.parquet").exists()
+
+
+@needs_cli
+def test_parquet_frames_split_into_row_groups(tmp_path):
+    # 700 robots x 100 steps = 70 000 object rows: a row group closes after the step that
+    # reaches 65 536 rows (94 steps), the rest go into a second one at close.
+    import pyarrow.parquet as pq
+
+    world = tmp_path / "many.yaml"
+    world.write_text("""
+world: {width: 100, height: 100, step_time: 0.1, collision_mode: unobstructed}
+robot:
+  - number: 700
+    distribution: {name: random, range_low: [0, 0, -3], range_high: [100, 100, 3]}
+    kinematics: {name: diff}
+    shape: {name: circle, radius: 0.2}
+    behavior: {name: dash, wander: true, range_low: [0, 0, -3], range_high: [100, 100, 3]}
+""")
+    out = tmp_path / "out"
+    run_cli(str(world), 100, out, "--frames-format", "jsonl,parquet")
+    f = pq.ParquetFile(out / "objects.parquet")
+    assert [f.metadata.row_group(i).num_rows for i in range(f.num_row_groups)] == [65800, 4200]
+    step = f.metadata.row_group(1).column(0).statistics
+    assert (step.min, step.max) == (95, 100)
+    assert check_parquet_against_jsonl(out)["objects"] == 70000
+
+
+@needs_cli
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_parquet_frames_are_whole_after_a_signal(tmp_path, sig):
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    p = subprocess.Popen([UBOT_BIN, "run", os.path.join(os.path.dirname(__file__), "..", "data",
+                                                        "mcap_world.yaml"),
+                          "--steps", "100000000", "--realtime", "5", "--out", str(out), "--quiet",
+                          "--frames-format", "jsonl,parquet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    part = out / "frames.jsonl.part"
+    deadline = time.monotonic() + 60
+    while not (part.exists() and part.read_bytes().count(b"\n") >= 30):
+        assert time.monotonic() < deadline and p.poll() is None, "the run did not get going"
+        time.sleep(0.05)
+    p.send_signal(getattr(signal, sig))
+    _, stderr = p.communicate(timeout=60)
+    assert p.returncode == 128 + getattr(signal, sig), stderr
+    counts = check_parquet_against_jsonl(out)
+    assert counts["objects"] >= 30 * 6 and counts["scans"] > 0 and counts["imu"] > 0
+    assert not list(out.glob("*.part"))

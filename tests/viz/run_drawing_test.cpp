@@ -1,6 +1,7 @@
 // What the top-down pictures show: of cameras, the frustum's side edges from the camera, along
 // its heading, at the analytic fov; of fields of view, a ring in the observer's colour around
-// each object it detects; of many lidars, the beams of as many as the beam budget allows.
+// each object it detects; of many lidars, every sensor with its beams thinned by one stride past
+// the beam budget; of long runs, trajectories thinned past theirs; run.gif's reduced frames.
 #include "ubot/viz/run_drawing.h"
 
 #include <gtest/gtest.h>
@@ -148,23 +149,118 @@ Simulation lidar_robots(int n) {
   return Simulation(load_world_from_string(yaml, "w.yaml"), {.threads = 1});
 }
 
-TEST(RunDrawing, BeamsOfTheFirstSensorsWithinTheBudget) {
-  // 20 000 beams at most: 55 scans of 360 (19 800); the 56th would overflow.
+// World.png's budgets but for `n` beams, or `n` trajectory points.
+PictureBudget beams(std::size_t n) {
+  PictureBudget b;
+  b.beams = n;
+  return b;
+}
+PictureBudget points(std::size_t n) {
+  PictureBudget b;
+  b.trajectory_points = n;
+  return b;
+}
+
+TEST(RunDrawing, PicturesThinEveryScanByOneStridePastTheBeamBudget) {
+  // 20 000 beams at most: 60 scans of 360 (21 600) keep every 2nd beam, every sensor drawn.
   Simulation many = lidar_robots(60);
   many.step();
-  const render::Drawing d = RunDrawing(many).draw(many);
-  ASSERT_EQ(d.beams.size(), 55u);
+  const RunDrawing drawing(many);
+  const render::Drawing d = drawing.draw(many);
+  const render::Drawing full = drawing.draw(many, {}, beams(21600));
+  ASSERT_EQ(full.beam_stride, 1u);
+  EXPECT_EQ(d.beam_stride, 2u);
+  ASSERT_EQ(d.beams.size(), 60u);
   for (std::size_t i = 0; i < d.beams.size(); ++i) {
     EXPECT_EQ(d.beams[i].origin.x(), 1.0 + static_cast<double>(i)) << i;  // in sensor order
-    EXPECT_EQ(d.beams[i].end_points.size(), 360u);
+    ASSERT_EQ(d.beams[i].end_points.size(), 180u);
+    for (std::size_t k = 0; k < 180; ++k) {
+      EXPECT_EQ(d.beams[i].end_points[k], full.beams[i].end_points[2 * k]) << i << ", " << k;
+    }
   }
-  EXPECT_TRUE(d.caption.ends_with("   beams of 55 of 60 sensors")) << d.caption;
-  // Within the budget every scan is drawn and the caption is the usual one.
+  EXPECT_EQ(d.caption, "t = 0.10 s   step 1   every 2nd beam");
+  EXPECT_EQ(full.caption, "t = 0.10 s   step 1");
+  // 1000 scans: every 18th beam (20 each); 21 600 within a 1000-beam budget: every 22nd, 23rd.
+  Simulation crowd = lidar_robots(1000);
+  crowd.step();
+  const render::Drawing thin = RunDrawing(crowd).draw(crowd);
+  EXPECT_EQ(thin.beams.size(), 1000u);
+  EXPECT_EQ(thin.beams.back().end_points.size(), 20u);
+  EXPECT_TRUE(thin.caption.ends_with("   every 18th beam")) << thin.caption;
+  EXPECT_TRUE(drawing.draw(many, {}, beams(1000)).caption.ends_with("   every 22nd beam"));
+  EXPECT_TRUE(drawing.draw(many, {}, beams(940)).caption.ends_with("   every 23rd beam"));
+  EXPECT_TRUE(drawing.draw(many, {}, beams(1700)).caption.ends_with("   every 13th beam"));
+  // Within the budget every scan is drawn whole and the caption is the usual one.
   Simulation few = lidar_robots(55);
   few.step();
   const render::Drawing all = RunDrawing(few).draw(few);
   EXPECT_EQ(all.beams.size(), 55u);
+  EXPECT_EQ(all.beam_stride, 1u);
   EXPECT_EQ(all.caption, "t = 0.10 s   step 1");
+}
+
+// Three dashing robots recorded for 10 steps: 11 points each.
+TEST(RunDrawing, TrajectoriesPastTheBudgetKeepEveryMthPointAndTheLast) {
+  Simulation sim(load_world_from_string(R"(
+robot:
+  - {kinematics: {name: diff}, state: [1, 1, 0], goal: [9, 1, 0], behavior: {name: dash}}
+  - {kinematics: {name: diff}, state: [1, 3, 0], goal: [9, 3, 0], behavior: {name: dash}}
+  - {kinematics: {name: diff}, state: [1, 5, 0], goal: [9, 5, 0], behavior: {name: dash}}
+)",
+                                        "w.yaml"),
+                 {.threads = 1});
+  RunDrawing drawing(sim);
+  for (int k = 0; k < 10; ++k) {
+    sim.step();
+    drawing.record(sim);
+  }
+  const render::Drawing all = drawing.draw(sim, {}, points(33));
+  ASSERT_EQ(all.objects.at(0).trajectory.size(), 11u);
+  EXPECT_EQ(all.caption, "t = 1.00 s   step 10");
+  // 33 points within 10: every 4th (0, 4, 8) and the last (10).
+  const render::Drawing thin = drawing.draw(sim, {}, points(10));
+  EXPECT_EQ(thin.caption, "t = 1.00 s   step 10   trajectories: every 4th point");
+  for (std::size_t id = 0; id < 3; ++id) {
+    const auto& full = all.objects.at(id).trajectory;
+    const auto& kept = thin.objects.at(id).trajectory;
+    ASSERT_EQ(kept.size(), 4u) << id;
+    EXPECT_EQ(kept[0], full[0]);
+    EXPECT_EQ(kept[1], full[4]);
+    EXPECT_EQ(kept[2], full[8]);
+    EXPECT_EQ(kept[3], full[10]);  // where the robot is now
+  }
+  // The default budget (200 000 points) leaves them whole.
+  EXPECT_EQ(drawing.draw(sim).objects.at(2).trajectory, all.objects.at(2).trajectory);
+}
+
+TEST(RunDrawing, GifFramesOfLargeWorldsAreHalfTheSideWithSmallerBudgets) {
+  render::Drawing d;
+  d.width = 200;
+  d.height = 100;
+  d.objects.resize(kGifFullObjects);
+  const render::ImageSize picture = render::fit_image(d, 800);
+  const GifFrames small = gif_frames(d, picture);
+  EXPECT_EQ(small.size.width_px, 800);
+  EXPECT_EQ(small.size.height_px, 400);
+  EXPECT_EQ(small.budget.beams, kPictureBeams);
+  EXPECT_EQ(small.budget.trajectory_points, kPictureTrajectoryPoints);
+  EXPECT_EQ(small.budget.caption_note, "");
+  EXPECT_EQ(small.sample_stride, 1);
+  d.objects.resize(kGifFullObjects + 1);
+  const GifFrames large = gif_frames(d, picture);
+  EXPECT_EQ(large.size.width_px, 400);
+  EXPECT_EQ(large.size.height_px, 200);
+  EXPECT_EQ(large.budget.beams, 2000u);
+  EXPECT_EQ(large.budget.trajectory_points, 50000u);
+  EXPECT_EQ(large.budget.caption_note, "   frames 400 px, every 2nd sample");
+  EXPECT_EQ(large.sample_stride, 2);
+  // A frame every 5th sample for 1500 objects, 34th for 10 000.
+  d.objects.resize(5 * kGifFullObjects);
+  EXPECT_EQ(gif_frames(d, picture).sample_stride, 5);
+  d.objects.resize(10000);
+  EXPECT_EQ(gif_frames(d, picture).sample_stride, 34);
+  // Never under 200 px a side.
+  EXPECT_EQ(gif_frames(d, {300, 150}).size.width_px, 200);
 }
 
 TEST(RunDrawing, ABeamBudgetThinsEveryScanByOneStride) {

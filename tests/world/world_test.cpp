@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
 
+#include "ubot/core/stop.h"
 #include "world_test_support.h"
 
 namespace ubot {
@@ -290,6 +292,37 @@ obstacle:
   EXPECT_TRUE(w.fov_detect_object(0, 3));
   EXPECT_FALSE(w.fov_detect_object(0, 4));
   EXPECT_FALSE(w.fov_detect_object(1, 0));  // no fov configured
+}
+
+// A stop request (ubot/core/stop.h) cuts a step of a large world short with Stopped, before the
+// step count moves; a small world (under 256 objects) always finishes its step.
+TEST(World, AStopRequestCutsALargeWorldsStepShort) {
+  const std::string large = R"(
+world: {width: 100, height: 100, step_time: 0.1}
+robot:
+  - number: 600
+    distribution: {name: random, range_low: [1, 1, -3], range_high: [99, 99, 3]}
+    kinematics: {name: diff}
+    shape: {name: circle, radius: 0.1}
+    behavior: {name: dash, wander: true, range_low: [1, 1, -3], range_high: [99, 99, 3]}
+)";
+  World world = make_world(large);
+  world.step();
+  request_stop(SIGTERM);
+  EXPECT_THROW(world.step(), Stopped);
+  EXPECT_EQ(world.step_count(), 1);
+  clear_stop();
+  world.step();
+  EXPECT_EQ(world.step_count(), 2);
+
+  World small = make_world(R"(
+world: {width: 10, height: 10}
+robot: [{kinematics: {name: diff}, state: [1, 1, 0], goal: [9, 9, 0]}]
+)");
+  request_stop(SIGINT);
+  EXPECT_NO_THROW(small.step());
+  clear_stop();
+  EXPECT_EQ(small.step_count(), 1);
 }
 
 }  // namespace

@@ -50,6 +50,10 @@ class JsonWriter {
   JsonWriter& array(std::span<const int> values);
   // An array of true / false, one per flag (non-zero = true).
   JsonWriter& bool_array(std::span<const std::uint8_t> flags);
+  // Values another writer formatted, comma-separated as a top-level writer leaves them
+  // ("{..},{..}"), appended as the next elements of the array being written: pieces of one
+  // array formatted in parallel, joined in order. Nothing for an empty piece.
+  JsonWriter& elements(std::string_view formatted);
 
  private:
   void separate();

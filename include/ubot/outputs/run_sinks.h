@@ -17,14 +17,22 @@ namespace ubot::outputs {
 // frames.jsonl (and points.bin): every `every`-th step and the last.
 std::unique_ptr<Sink> frames_sink(const Simulation& sim, const std::filesystem::path& out,
                                   std::int64_t every);
+// The same steps as Parquet (objects.parquet, scans.parquet, imu.parquet; ubot/record/
+// parquet_frames.h): every `every`-th step and the last.
+std::unique_ptr<Sink> parquet_frames_sink(const Simulation& sim, const std::filesystem::path& out,
+                                          std::int64_t every);
 // Per IMU: DIR/<object>/<sensor>.csv with every sample and DIR/<object>/<sensor>.png plotting
 // its six channels.
 std::unique_ptr<Sink> imu_outputs_sink(const Simulation& sim, const std::filesystem::path& out);
 // Camera images: DIR/<object>/<camera>/<sequence>.png.
 std::unique_ptr<Sink> camera_images_sink(const Simulation& sim, const std::filesystem::path& out);
-// world.png at the end and, with `gif`, run.gif at the world's sample_time.
+// Which pictures a run draws: world.png at the end, run.gif at the world's sample_time.
+struct Pictures {
+  bool gif = false;
+  bool png = true;
+};
 std::unique_ptr<Sink> pictures_sink(const Simulation& sim, const std::filesystem::path& out,
-                                    bool gif);
+                                    Pictures pictures);
 // The MCAP recording at `path` (its directory created); report(): its statistics.
 std::unique_ptr<Sink> mcap_sink(const Simulation& sim, const std::string& path,
                                 McapCompression compression, const std::string& compression_name);

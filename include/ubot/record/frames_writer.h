@@ -22,12 +22,14 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ubot/core/json_writer.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {
 
+class BackgroundWriter;
 class PointsWriter;
 
 // What a sensor type's frames.jsonl piece (write_frames_parameters / write_frames_sample,
@@ -38,6 +40,10 @@ struct FramesContext {
   const Simulation& sim;
   PointsWriter* points;
 };
+
+// frames.jsonl's header line (without its newline): the world's description, also stored in the
+// Parquet record's key-value metadata (ubot/record/parquet_frames.h).
+std::string frames_header_json(const Simulation& sim);
 
 class FramesWriter {
  public:
@@ -55,10 +61,14 @@ class FramesWriter {
 
  private:
   void write_line();
+  void write_sensor_entries(const Simulation& sim);
+  void write_sensor_entry(JsonWriter& json, const Simulation& sim, int index);
   std::string path_;
   std::FILE* file_ = nullptr;
   JsonWriter json_;
   std::unique_ptr<PointsWriter> points_;
+  std::unique_ptr<BackgroundWriter> background_;  // the lines, written off the step's thread
+  std::vector<JsonWriter> pieces_;  // parallel pieces of the sensors array, reused every step
 };
 
 }  // namespace ubot

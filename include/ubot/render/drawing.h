@@ -121,6 +121,16 @@ struct ImageSize {
 // Picks a picture size for a world rectangle: the longer side gets `max_side_px` pixels.
 ImageSize fit_image(const Drawing& drawing, int max_side_px);
 
+// Pictures at any size: what is smaller than a pixel is painted at pixel scale, not anti-aliased
+// (an object under 1 px as a dot of its fill, its trail as a 1 px line, a FOV sector under 8 px
+// deep as the pixels whose centres it holds, the ring around a detected object under 1 px as
+// pixels), and the caption says so ("objects under 1 px as dots"); docs/large-runs.md.
+//
+// Painting and encoding check ubot::finish_budget_spent() (ubot/core/stop.h) every few thousand
+// items or rows and give up with ubot::Stopped once a stop's finishing budget is spent:
+// write_png then leaves no file, a GIF frame leaves the animation as it was (close() ends it
+// validly with the frames so far; no frame can be added after one given up while encoding).
+
 // Renders to a PNG file; throws ubot::Error when the file cannot be written.
 void write_png(const Drawing& drawing, ImageSize size, const std::string& path);
 

@@ -12,6 +12,7 @@
 // media providers' state, the last step's sampled list and media) can be copied out with
 // snapshot(), put back with restore(), or set back to step 0 with reset(seed).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -104,6 +105,11 @@ class Simulation {
   // already sampled at this time: an IMU then reports InvalidDeltaTime). Returns whether the
   // sample is valid. Not listed in sampled().
   bool sample_now(std::size_t i);
+
+  // Runs body(i) for every i in [0, n), in parallel on the simulation's threads (its
+  // SimulationOptions::threads): for outputs that read the state between steps (formatting a
+  // 1000-robot frames.jsonl line). body may run on any of them, in any order.
+  void parallel_for(std::size_t n, const std::function<void(std::size_t)>& body) const;
 
  private:
   void make_sensors(std::uint64_t seed);

@@ -4,6 +4,8 @@
 // simulation; a run holds a list of them and calls each in list order.
 #include <cstdint>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace ubot {
 
@@ -25,6 +27,9 @@ class Sink {
   virtual void on_finish(const Simulation& /*sim*/) {}
   // A summary for the user at the end of the run (nothing by default).
   virtual void report(std::FILE* /*out*/) const {}
+  // What a stop signal made this sink leave out to end within its budget (ubot/core/stop.h),
+  // one phrase each ("world.png not drawn"); the run says them with its stop line.
+  virtual std::vector<std::string> skipped() const { return {}; }
 };
 
 }  // namespace ubot

@@ -140,7 +140,9 @@ class World {
 
   // Advances one step. `commands[id]`, when given and set, drives object `id` instead of its
   // behaviour (missing entries: behaviour). In `step_mode: external` nothing moves (see
-  // step_in_place) and `commands` must hold no set command (ubot::Error).
+  // step_in_place) and `commands` must hold no set command (ubot::Error). Once a stop is
+  // requested (ubot/core/stop.h) a step of 256 objects or more may be cut short with
+  // ubot::Stopped: the step count is unchanged, some objects have moved.
   void step(std::span<const Command> commands = {});
   // IR-SIM's external step: the objects stay where set_state put them (their step motions at
   // rest), time advances, and the arrival (with the next waypoint) and collision flags are
