@@ -205,14 +205,15 @@ int run_world(const RunOptions& options) {
     for (const std::string& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
   const std::vector<MappingModel> maps = run_maps(model, options.map);
-  // After the world loaded (a bad world leaves the previous outputs in place): the previous
-  // run's files go, and an unwritable folder fails before the first step.
-  OutputFolder folder(options.out);
-  const std::filesystem::path& out = folder.path();
   load_progress.building_scene(model.objects.size());
   Simulation sim(std::move(model), {.threads = options.threads});
   load_progress.finish();
   throw_if_stop_requested();
+  // After the world loaded and its scene was built (a bad world, or a signal before here, leaves
+  // the previous outputs in place): the previous run's files go, and an unwritable folder fails
+  // before the first step.
+  OutputFolder folder(options.out);
+  const std::filesystem::path& out = folder.path();
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
   if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));
