@@ -13,8 +13,8 @@ What runs (conventions in docs/development.md, "Code blocks in the docs"):
   temporary directory holding `build/ubot`, `examples/`, `config/` and `tests/` of this tree.
   `make ...` lines do not run. `<!-- no-run: reason -->` before the fence skips a block (ROS 2
   networking, real-time runs); skipped blocks are counted and printed.
-- ```python: runs in the same kind of scratch tree with --python (the pinned test venv's
-  interpreter, whose ubot pip installed: docs/testing.md); without --python, with
+- ```python: runs in the same kind of scratch tree (build/ubot included) with --python (the
+  pinned test venv's interpreter, whose ubot pip installed: docs/testing.md); without --python, with
   /usr/bin/python3 and the build tree's module (build/python next to the ubot binary) on
   PYTHONPATH, when it was built. `<!-- no-run: reason -->` skips a block.
 - every other block names its language (json, cpp, csv, text); a `text` block with a `ubot`
@@ -262,6 +262,9 @@ def check_python_block(block):
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("examples", "config", "tests"):
             os.symlink(os.path.join(ROOT, name), os.path.join(tmp, name))
+        # A block may run the command line too (docs/outputs.md writes Parquet with it).
+        os.makedirs(os.path.join(tmp, "build"))
+        os.symlink(UBOT, os.path.join(tmp, "build", "ubot"))
         if PYTHON:
             python, env = PYTHON, {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         else:
