@@ -33,10 +33,12 @@ namespace ubot::app {
 
 using outputs::camera_images_sink;
 using outputs::frames_sink;
+using outputs::FramesFormats;
 using outputs::imu_outputs_sink;
 using outputs::mapper_sink;
 using outputs::mcap_sink;
 using outputs::parquet_frames_sink;
+using outputs::parse_frames_formats;
 using outputs::pictures_sink;
 using outputs::run_maps;
 namespace {
@@ -57,29 +59,6 @@ std::int64_t frames_every(const std::string& frames) {
                             frames));
   }
   return n;
-}
-
-// --frames-format: which records the recorded steps go to (a comma list, each named once).
-struct FramesFormats {
-  bool jsonl = false;    // frames.jsonl (and points.bin)
-  bool parquet = false;  // objects.parquet, scans.parquet, imu.parquet
-};
-FramesFormats frames_formats(const std::string& list) {
-  FramesFormats f;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = list.find(',', start);
-    const std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
-    bool* chosen = name == "jsonl" ? &f.jsonl : name == "parquet" ? &f.parquet : nullptr;
-    if (!chosen || *chosen) {
-      throw Error(fmt::format(
-          "--frames-format: expected 'jsonl', 'parquet' or both as 'jsonl,parquet', got '{}'{}",
-          list, chosen ? fmt::format(" ('{}' twice)", name) : ""));
-    }
-    *chosen = true;
-    if (comma == std::string::npos) return f;
-    start = comma + 1;
-  }
 }
 
 // The step line: on a terminal one line redrawn in place (10 times a second); with --progress
@@ -186,7 +165,7 @@ namespace {
 // The run, from loading the world to its summary (run() below handles the signals).
 int run_world(const RunOptions& options) {
   const std::int64_t every = frames_every(options.frames);
-  const FramesFormats formats = frames_formats(options.frames_format);
+  const FramesFormats formats = parse_frames_formats(options.frames_format, "--frames-format");
   const bool serving_live = options.live.has_value();
   std::optional<live::LiveAddress> live_address;
   if (serving_live) {  // before the world loads: a refused address fails at once
@@ -279,7 +258,16 @@ int run_world(const RunOptions& options) {
   }
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
-  for (const auto& sink : sinks) sink->on_finish(sim);
+  bool finish_cut_short = false;
+  for (const auto& sink : sinks) {
+    try {
+      sink->on_finish(sim);
+    } catch (const Stopped&) {
+      // A sink that did not catch its own (each says what it left out: Sink::skipped()): the
+      // others still close their files.
+      finish_cut_short = true;
+    }
+  }
   folder.write_manifest();
 
   const int interrupted = stop_signal();
@@ -291,6 +279,7 @@ int run_world(const RunOptions& options) {
     for (const auto& sink : sinks) {
       for (std::string& s : sink->skipped()) skipped.push_back(std::move(s));
     }
+    if (finish_cut_short) skipped.push_back("the end of an output's finishing");
     if (!skipped.empty()) {
       std::fprintf(stderr, "ubot: %s: skipped to end in time: %s\n", signal_name(interrupted),
                    fmt::format("{}", fmt::join(skipped, ", ")).c_str());

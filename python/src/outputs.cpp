@@ -54,10 +54,17 @@ struct RecordOptions {
   bool picture = true;
   bool gif = false;
   bool sensor_files = true;
+  std::string frames_format = "jsonl";
 };
 
 void record(SimHandle& h, const RecordOptions& o) {
   const std::int64_t every = frames_every(o.frames);
+  outputs::FramesFormats formats;
+  try {
+    formats = outputs::parse_frames_formats(o.frames_format, "record: frames_format");
+  } catch (const Error& e) {
+    throw_value_error(e.what());  // a bad argument, as a bad `frames` is
+  }
   const Simulation& sim = h.sim();
   const McapCompression compression = parse_mcap_compression(o.mcap_compression);
   const std::vector<MappingModel> maps =
@@ -65,7 +72,8 @@ void record(SimHandle& h, const RecordOptions& o) {
   create_output_dir(o.out);
   // `ubot run`'s order (apps/ubot/run_command.cpp).
   if (!maps.empty()) h.add_sink(outputs::mapper_sink(sim, maps, o.out, true));
-  if (every > 0) h.add_sink(outputs::frames_sink(sim, o.out, every));
+  if (every > 0 && formats.jsonl) h.add_sink(outputs::frames_sink(sim, o.out, every));
+  if (every > 0 && formats.parquet) h.add_sink(outputs::parquet_frames_sink(sim, o.out, every));
   if (o.sensor_files) {
     h.add_sink(outputs::imu_outputs_sink(sim, o.out));
     h.add_sink(outputs::camera_images_sink(sim, o.out));
@@ -85,13 +93,14 @@ void bind_outputs(py::class_<SimHandle, std::shared_ptr<SimHandle>>& c) {
        "record",
        [](SimHandle& h, const std::filesystem::path& out, const py::object& frames,
           std::optional<std::string> mcap, std::string mcap_compression,
-          std::optional<std::string> map, bool picture, bool gif, bool sensor_files) {
+          std::optional<std::string> map, bool picture, bool gif, bool sensor_files,
+          std::string frames_format) {
          record(h, {out, frames, std::move(mcap), std::move(mcap_compression), std::move(map),
-                    picture, gif, sensor_files});
+                    picture, gif, sensor_files, std::move(frames_format)});
        },
        py::arg("out_dir"), py::arg("frames") = true, py::arg("mcap") = py::none(),
        py::arg("mcap_compression") = "zstd", py::arg("map") = py::none(), py::arg("picture") = true,
-       py::arg("gif") = false, py::arg("sensor_files") = true,
+       py::arg("gif") = false, py::arg("sensor_files") = true, py::arg("frames_format") = "jsonl",
        "Writes `ubot run`'s outputs into out_dir from the next step on; close() finishes them.")
       .def(
           "write_picture",

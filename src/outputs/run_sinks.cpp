@@ -94,10 +94,28 @@ class ImuOutputsSink final : public Sink {
     }
   }
   void on_finish(const Simulation&) override {
+    for (Entry& e : imus_) e.csv->close();
+    // The plots after every CSV is closed: a stop's finishing budget may run out while drawing
+    // them (a long run's plot of a million samples takes 0.3 s), and then the rest are skipped.
     for (Entry& e : imus_) {
-      e.csv->close();
-      render::write_plot_png(e.plot.plot(), {1000, 640}, e.png);
+      if (!skipped_.empty()) {
+        skipped_.push_back(e.png);
+        continue;
+      }
+      try {
+        render::write_plot_png(e.plot.plot(), {1000, 640}, e.png);
+      } catch (const Stopped&) {
+        skipped_.push_back(e.png);
+      }
     }
+  }
+  std::vector<std::string> skipped() const override {
+    std::vector<std::string> names;
+    for (const std::string& png : skipped_) {
+      names.push_back(std::filesystem::path(png).parent_path().filename().string() + "/" +
+                      std::filesystem::path(png).filename().string());
+    }
+    return names;
   }
 
  private:
@@ -109,6 +127,7 @@ class ImuOutputsSink final : public Sink {
     std::string png;
   };
   std::vector<Entry> imus_;
+  std::vector<std::string> skipped_;  // plots left out after a stop
 };
 
 class CameraImagesSink final : public Sink {
@@ -279,6 +298,24 @@ class MapperSink final : public Sink {
 };
 
 }  // namespace
+
+FramesFormats parse_frames_formats(const std::string& list, const std::string& what) {
+  FramesFormats f;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
+    bool* chosen = name == "jsonl" ? &f.jsonl : name == "parquet" ? &f.parquet : nullptr;
+    if (!chosen || *chosen) {
+      throw Error(
+          fmt::format("{}: expected 'jsonl', 'parquet' or both as 'jsonl,parquet', got '{}'{}",
+                      what, list, chosen ? fmt::format(" ('{}' twice)", name) : ""));
+    }
+    *chosen = true;
+    if (comma == std::string::npos) return f;
+    start = comma + 1;
+  }
+}
 
 std::vector<MappingModel> run_maps(const WorldModel& model, const std::string& map_path) {
   std::vector<MappingModel> maps = *model.maps;

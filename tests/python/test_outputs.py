@@ -53,6 +53,28 @@ def test_record_map_and_thinned_frames(tmp_path):
 
 
 @needs_cli
+def test_record_writes_the_cli_parquet_files(tmp_path):
+    # frames_format is --frames-format: the same Parquet bytes as `ubot run`.
+    world = example("imu_world.yaml")
+    cli, py = tmp_path / f"cli_{os.getpid()}", tmp_path / f"py_{os.getpid()}"
+    run_cli(world, 30, cli, "--frames-format", "jsonl,parquet")
+    with ubot.Simulation(world) as sim:
+        sim.record(py, frames_format="parquet,jsonl")
+        for _ in range(30):
+            sim.step()
+    for name in ("frames.jsonl", "objects.parquet", "scans.parquet", "imu.parquet"):
+        assert read(py / name) == read(cli / name), name
+    only = tmp_path / f"only_{os.getpid()}"
+    with ubot.Simulation(world) as sim:
+        sim.record(only, frames_format="parquet", picture=False, sensor_files=False)
+        sim.step()
+    assert sorted(p.name for p in only.iterdir() if not p.name.startswith(".")) == [
+        "imu.parquet", "objects.parquet", "scans.parquet"]
+    with pytest.raises(ValueError, match="record: frames_format: expected 'jsonl', 'parquet'"):
+        ubot.Simulation(world).record(tmp_path / "bad", frames_format="csv")
+
+
+@needs_cli
 def test_write_picture_is_world_png_at_step_0(tmp_path):
     world = example("lidar_world.yaml")
     cli = tmp_path / f"cli_{os.getpid()}"

@@ -14,6 +14,16 @@
 
 namespace ubot::outputs {
 
+// Which records the recorded steps go to (`ubot run --frames-format`, Simulation.record's
+// frames_format): a comma list, each named once.
+struct FramesFormats {
+  bool jsonl = false;    // frames.jsonl (and points.bin)
+  bool parquet = false;  // objects.parquet, scans.parquet, imu.parquet
+};
+// "jsonl", "parquet" or "jsonl,parquet" (either order); anything else is an ubot::Error whose
+// message starts with `what` (the flag or argument that gave it).
+FramesFormats parse_frames_formats(const std::string& list, const std::string& what);
+
 // frames.jsonl (and points.bin): every `every`-th step and the last.
 std::unique_ptr<Sink> frames_sink(const Simulation& sim, const std::filesystem::path& out,
                                   std::int64_t every);
