@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ubot::render::internal {
 namespace {
@@ -66,10 +67,41 @@ Palette::Palette() : lut_(std::size_t{1} << (3 * kLutBits)) {
   const auto centre = [](int cell) {
     return static_cast<std::uint8_t>((cell << kShift) | (1 << (kShift - 1)));
   };
+  // Every cell starts at its cube entry (per-channel rounding)...
   std::size_t at = 0;
   for (int r = 0; r < kCells; ++r) {
     for (int g = 0; g < kCells; ++g) {
-      for (int b = 0; b < kCells; ++b) lut_[at++] = nearest({centre(r), centre(g), centre(b)});
+      for (int b = 0; b < kCells; ++b) {
+        lut_[at++] = static_cast<std::uint8_t>(36 * cube_level(centre(r)) +
+                                               6 * cube_level(centre(g)) + cube_level(centre(b)));
+      }
+    }
+  }
+  // ...then each extra entry, in index order, takes the cells it is strictly nearer to, as
+  // nearest() does. A colour is at most 25 a channel from its cube entry (distance 9 x 625), so
+  // an extra can only win within that distance: a box of about 22 x 19 x 27 cells around it,
+  // not all 262144 (the table took 90 ms, at the start of every --render run; now about 4).
+  constexpr int kMaxCubeDistance = (kWeightR + kWeightG + kWeightB) * 25 * 25;
+  const auto reach = [](int weight) {
+    return static_cast<int>(std::ceil(std::sqrt(double{kMaxCubeDistance} / weight)));
+  };
+  const int reach_r = reach(kWeightR), reach_g = reach(kWeightG), reach_b = reach(kWeightB);
+  const auto cells = [](int value, int half) {
+    return std::pair{std::max(0, value - half) >> kShift, std::min(255, value + half) >> kShift};
+  };
+  for (int i = kCubeSize; i < kSize; ++i) {
+    const Rgb e = colors_[i];
+    const auto [r0, r1] = cells(e.r, reach_r);
+    const auto [g0, g1] = cells(e.g, reach_g);
+    const auto [b0, b1] = cells(e.b, reach_b);
+    for (int r = r0; r <= r1; ++r) {
+      for (int g = g0; g <= g1; ++g) {
+        for (int b = b0; b <= b1; ++b) {
+          const Rgb c{centre(r), centre(g), centre(b)};
+          std::uint8_t& best = lut_[(std::size_t(r) << (2 * kLutBits)) | (g << kLutBits) | b];
+          if (distance(c, e) < distance(c, colors_[best])) best = static_cast<std::uint8_t>(i);
+        }
+      }
     }
   }
 }

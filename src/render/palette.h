@@ -38,10 +38,12 @@ class Palette {
   static int distance(Rgb a, Rgb b);
   // Nearest entry by exhaustive search: slow, the reference the table is checked against.
   std::uint8_t nearest_exhaustive(Rgb color) const;
+  // Nearest entry, ties to the cube entry and then to the lowest extra index: the rule the table
+  // is filled by (a test checks every cell against it).
+  std::uint8_t nearest(Rgb color) const;
 
  private:
   Palette();
-  std::uint8_t nearest(Rgb color) const;
 
   std::array<Rgb, kSize> colors_;
   std::vector<std::uint8_t> lut_;

@@ -235,6 +235,26 @@ TEST(Palette, TableGivesTheNearestEntry) {
   }
 }
 
+TEST(Palette, EveryCellIsTheEntryTheNearestRuleGives) {
+  // The table is filled cube first, then each extra entry over the cells it can be nearer to;
+  // every one of its 2^18 cells must be the index nearest() picks for the cell's centre (ties
+  // included: GIFs stay byte-identical).
+  const Palette& palette = Palette::instance();
+  constexpr int kCells = 1 << Palette::kLutBits;
+  constexpr int kShift = 8 - Palette::kLutBits;
+  for (int r = 0; r < kCells; ++r) {
+    for (int g = 0; g < kCells; ++g) {
+      for (int b = 0; b < kCells; ++b) {
+        const Rgb centre{static_cast<std::uint8_t>((r << kShift) | 2),
+                         static_cast<std::uint8_t>((g << kShift) | 2),
+                         static_cast<std::uint8_t>((b << kShift) | 2)};
+        ASSERT_EQ(palette.index_of(centre.r, centre.g, centre.b), palette.nearest(centre))
+            << r << "," << g << "," << b;
+      }
+    }
+  }
+}
+
 TEST(Palette, PaletteColoursMapBackCloseToThemselves) {
   const Palette& palette = Palette::instance();
   for (const Rgb& colour : palette.colors()) {
