@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "output_file.h"
+#include "direct_output.h"
 
 namespace ubot {
 namespace {
@@ -13,8 +13,7 @@ constexpr std::size_t kBackgroundBytes = 256 * 1024;
 
 }  // namespace
 
-BackgroundWriter::BackgroundWriter(std::FILE* file, std::string path)
-    : file_(file), path_(std::move(path)), thread_([this] { run(); }) {}
+BackgroundWriter::BackgroundWriter(DirectOutput& file) : file_(file), thread_([this] { run(); }) {}
 
 BackgroundWriter::~BackgroundWriter() {
   {
@@ -35,7 +34,7 @@ void BackgroundWriter::write(std::string& buffer) {
   wait_idle(lock);
   if (buffer.size() < kBackgroundBytes) {
     lock.unlock();
-    write_output(file_, buffer.data(), buffer.size(), path_);
+    file_.append(buffer.data(), buffer.size());
     buffer.clear();
     return;
   }
@@ -59,7 +58,7 @@ void BackgroundWriter::run() {
     lock.unlock();
     std::exception_ptr error;
     try {
-      write_output(file_, pending_.data(), pending_.size(), path_);
+      file_.append(pending_.data(), pending_.size());
     } catch (...) {
       error = std::current_exception();
     }

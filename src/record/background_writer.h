@@ -5,7 +5,6 @@
 // longer than formatting it. Small buffers (a small world's line) are written at once on the
 // caller's thread: waking a thread for them would cost more than the write.
 #include <condition_variable>
-#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -13,11 +12,12 @@
 
 namespace ubot {
 
+class DirectOutput;
+
 class BackgroundWriter {
  public:
-  // Writes to `file` (owned by the caller, who closes it after drain()); `path` names it in
-  // errors.
-  BackgroundWriter(std::FILE* file, std::string path);
+  // Writes to `file` (owned by the caller, who closes it after drain()).
+  explicit BackgroundWriter(DirectOutput& file);
   ~BackgroundWriter();
   BackgroundWriter(const BackgroundWriter&) = delete;
   BackgroundWriter& operator=(const BackgroundWriter&) = delete;
@@ -26,15 +26,14 @@ class BackgroundWriter {
   // the capacity of an earlier buffer, so the producer does not reallocate). Throws the
   // ubot::Error of an earlier buffer's failed write.
   void write(std::string& buffer);
-  // Returns once every buffer is in the file (the FILE's own buffer aside); throws the first
-  // write error.
+  // Returns once every buffer is in the file (what it stages aside); throws the first write
+  // error.
   void drain();
 
  private:
   void run();
   void wait_idle(std::unique_lock<std::mutex>& lock);
-  std::FILE* file_;
-  std::string path_;
+  DirectOutput& file_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::string pending_;  // being written by the thread while busy_

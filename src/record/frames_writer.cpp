@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "background_writer.h"
+#include "direct_output.h"
 #include "frames_fields.h"
 #include "output_file.h"
 #include "points_writer.h"
@@ -239,15 +240,14 @@ FramesWriter::FramesWriter(const std::string& path, const Simulation& sim) : pat
     points_ = std::make_unique<PointsWriter>(
         (std::filesystem::path(path).parent_path() / kPointsFile).string());
   }
-  file_ = open_output(path);
-  background_ = std::make_unique<BackgroundWriter>(file_, path_);
+  file_ = std::make_unique<DirectOutput>(path);
+  background_ = std::make_unique<BackgroundWriter>(*file_);
   write_header(json_, sim, points_.get());
   write_line();
 }
 
 FramesWriter::~FramesWriter() {
   background_.reset();  // the thread ends before its file closes
-  if (file_) std::fclose(file_);
 }
 
 void FramesWriter::write_step(const Simulation& sim) {
@@ -338,7 +338,7 @@ void FramesWriter::write_line() {
 void FramesWriter::close() {
   if (points_) points_->close();
   if (background_) background_->drain();
-  close_output(file_, path_);
+  file_->close();
 }
 
 }  // namespace ubot

@@ -5,14 +5,20 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "../../src/record/background_writer.h"
-#include "../../src/record/output_file.h"
+#include "../../src/record/direct_output.h"
 #include "ubot/config/load_world.h"
+#include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {
@@ -77,11 +83,10 @@ TEST(FramesWriter, ManySensorsGiveTheSameBytesWhateverTheThreads) {
 
 TEST(BackgroundWriter, LargeAndSmallBuffersReachTheFileInOrder) {
   const fs::path path = fs::temp_directory_path() / ("ubot_bg_" + std::to_string(getpid()));
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(file, nullptr);
   std::string expected;
   {
-    BackgroundWriter writer(file, path.string());
+    DirectOutput file(path.string());
+    BackgroundWriter writer(file);
     for (int i = 0; i < 12; ++i) {
       // Alternating 1 MB buffers (written by the thread) and short ones (written at once).
       std::string buffer(i % 2 == 0 ? 1'000'000 : 10, static_cast<char>('a' + i));
@@ -90,24 +95,64 @@ TEST(BackgroundWriter, LargeAndSmallBuffersReachTheFileInOrder) {
       EXPECT_TRUE(buffer.empty());
     }
     writer.drain();
+    file.close();
   }
-  std::fclose(file);
   EXPECT_EQ(read_file(path), expected);
   fs::remove(path);
 }
 
-TEST(BackgroundWriter, AWriteErrorReachesTheProducer) {
-  // /dev/full fails every write with ENOSPC once the stdio buffer is flushed: a 1 MB buffer
-  // does at once.
-  std::FILE* file = std::fopen("/dev/full", "wb");
-  ASSERT_NE(file, nullptr);
-  {
-    BackgroundWriter writer(file, "/dev/full");
-    std::string buffer(1'000'000, 'x');
-    writer.write(buffer);
-    EXPECT_THROW(writer.drain(), Error);
+TEST(DirectOutput, AnySizeReachesTheFileWholeUnderItsName) {
+  // Whole blocks go past the page cache, the tail through it; sizes around the block and the
+  // flush size, and a file of one short line (the tail only).
+  const fs::path path = fs::temp_directory_path() / ("ubot_direct_" + std::to_string(getpid()));
+  for (const std::size_t size :
+       {std::size_t{0}, std::size_t{17}, DirectOutput::kBlock - 1, DirectOutput::kBlock,
+        DirectOutput::kFlushBytes + 1, 5 * DirectOutput::kFlushBytes + 4097}) {
+    std::string expected;
+    {
+      DirectOutput file(path.string());
+      EXPECT_TRUE(fs::exists(partial_path(path.string())));
+      std::size_t written = 0;
+      int piece = 0;
+      while (written < size) {  // pieces of varied lengths, each a different letter
+        const std::size_t n =
+            std::min(size - written, static_cast<std::size_t>(1000 + 7919 * piece % 300000));
+        const std::string bytes(n, static_cast<char>('a' + piece++ % 26));
+        file.append(bytes.data(), bytes.size());
+        expected += bytes;
+        written += n;
+      }
+      file.close();
+    }
+    EXPECT_FALSE(fs::exists(partial_path(path.string())));
+    EXPECT_EQ(read_file(path), expected) << size << " bytes";
   }
-  std::fclose(file);
+  fs::remove(path);
+}
+
+TEST(DirectOutput, AWriteErrorIsAnErrorNamingTheFileAndLeavesNoFile) {
+  // A file-size limit makes write(2) fail with EFBIG (SIGXFSZ ignored), as a full disk would
+  // with ENOSPC.
+  const fs::path path = fs::temp_directory_path() / ("ubot_efbig_" + std::to_string(getpid()));
+  rlimit before{};
+  getrlimit(RLIMIT_FSIZE, &before);
+  const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = before;
+  small.rlim_cur = 1 << 20;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  try {
+    DirectOutput file(path.string());
+    const std::string bytes(3 << 20, 'x');
+    file.append(bytes.data(), bytes.size());
+    file.close();
+    ADD_FAILURE() << "no error past the file-size limit";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, previous);
+  EXPECT_FALSE(fs::exists(partial_path(path.string())));
+  EXPECT_FALSE(fs::exists(path));
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 namespace ubot {
 
 class BackgroundWriter;
+class DirectOutput;
 class PointsWriter;
 
 // What a sensor type's frames.jsonl piece (write_frames_parameters / write_frames_sample,
@@ -64,7 +65,7 @@ class FramesWriter {
   void write_sensor_entries(const Simulation& sim);
   void write_sensor_entry(JsonWriter& json, const Simulation& sim, int index);
   std::string path_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<DirectOutput> file_;
   JsonWriter json_;
   std::unique_ptr<PointsWriter> points_;
   std::unique_ptr<BackgroundWriter> background_;  // the lines, written off the step's thread
