@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "output_file.h"
+#include "direct_output.h"
 #include "ubot/core/error.h"
 #include "ubot/record/parquet_encoding.h"
 
@@ -157,8 +157,8 @@ class TableFile {
   std::string path_;
   std::vector<Column> columns_;
   FileOptions options_;
-  std::FILE* file_ = nullptr;
-  std::int64_t offset_ = 0;  // bytes written so far
+  std::unique_ptr<DirectOutput> file_;  // past the page cache, as frames.jsonl
+  std::int64_t offset_ = 0;             // bytes written so far
   std::vector<Chunk> chunks_;
   std::vector<RowGroup> groups_;
   ZSTD_CCtx* zstd_ = nullptr;
@@ -172,17 +172,17 @@ TableFile::TableFile(std::string path, std::vector<Column> columns, FileOptions 
       options_(std::move(options)),
       chunks_(columns_.size()) {
   if (options_.codec == Codec::kZstd) zstd_ = ZSTD_createCCtx();
-  file_ = open_output(path_);
+  file_ = std::make_unique<DirectOutput>(path_);
   write(kMagic, sizeof kMagic);
 }
 
 TableFile::~TableFile() {
-  if (file_) std::fclose(file_);  // not closed: the .part file stays, as a failed run's do
+  // Not closed: the .part file stays, as a failed run's do (DirectOutput's destructor).
   ZSTD_freeCCtx(zstd_);
 }
 
 void TableFile::write(const void* data, std::size_t size) {
-  write_output(file_, data, size, path_);
+  file_->append(static_cast<const char*>(data), size);
   offset_ += static_cast<std::int64_t>(size);
 }
 
@@ -289,7 +289,8 @@ void TableFile::close() {
   put_u32(tail, static_cast<std::uint32_t>(meta.size()));
   tail.append(kMagic, sizeof kMagic);
   write(tail.data(), tail.size());
-  close_output(file_, path_);
+  file_->close();
+  file_.reset();
 }
 
 // The schema, flattened depth first: the root, then per column its element or, for a list, the
