@@ -37,7 +37,8 @@ DirectOutput::DirectOutput(std::string path) : path_(std::move(path)) {
   constexpr int kFlags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
   fd_ = ::open(part.c_str(), kFlags | O_DIRECT, 0666);
   direct_ = fd_ >= 0;
-  if (fd_ < 0 && errno == EINVAL) fd_ = ::open(part.c_str(), kFlags, 0666);  // e.g. tmpfs
+  if (fd_ < 0 && errno == EINVAL)
+    fd_ = ::open(part.c_str(), kFlags, 0666);  // tmpfs before Linux 6.6
   if (fd_ < 0) throw Error(fmt::format("{}: cannot be written: {}", path_, std::strerror(errno)));
   capacity_ = 2 * kFlushBytes;
   buffer_.reset(static_cast<char*>(std::aligned_alloc(kBlock, capacity_)));

@@ -4,8 +4,8 @@
 // 1.1 s of kernel CPU for 100 steps (508 MB/s, more than the whole run), where direct writes of
 // the same bytes cost 0.12 s (the disk's DMA does the copy). Bytes are staged in an aligned
 // buffer and written in whole 4 KiB blocks; close() writes the tail without O_DIRECT. Where the
-// file system refuses O_DIRECT (tmpfs), the file is written the ordinary way. Written as
-// PATH.part and renamed when closed, as every output (ubot/core/output_files.h).
+// file system refuses O_DIRECT (tmpfs before Linux 6.6), the file is written the ordinary way.
+// Written as PATH.part and renamed when closed, as every output (ubot/core/output_files.h).
 #include <cstddef>
 #include <memory>
 #include <string>

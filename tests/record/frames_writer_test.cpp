@@ -130,6 +130,21 @@ TEST(DirectOutput, AnySizeReachesTheFileWholeUnderItsName) {
   fs::remove(path);
 }
 
+TEST(DirectOutput, OnTmpfsTooTheFileIsWhole) {
+  // tmpfs takes O_DIRECT from Linux 6.6 on; before, open(2) says EINVAL and the file is opened
+  // the ordinary way. Either way the bytes are the same.
+  if (!fs::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
+  const fs::path path = fs::path("/dev/shm") / ("ubot_tmpfs_" + std::to_string(getpid()));
+  const std::string bytes(3 * DirectOutput::kFlushBytes + 123, 'q');
+  {
+    DirectOutput file(path.string());
+    file.append(bytes.data(), bytes.size());
+    file.close();
+  }
+  EXPECT_EQ(read_file(path), bytes);
+  fs::remove(path);
+}
+
 TEST(DirectOutput, AWriteErrorIsAnErrorNamingTheFileAndLeavesNoFile) {
   // A file-size limit makes write(2) fail with EFBIG (SIGXFSZ ignored), as a full disk would
   // with ENOSPC.
