@@ -73,7 +73,14 @@ void DirectOutput::append(const char* data, std::size_t bytes) {
 
 // Writes the first `bytes` (whole blocks) and moves the rest to the front.
 void DirectOutput::write_blocks(std::size_t bytes) {
-  if (!write_all(fd_, buffer_.get(), bytes)) fail("write failed", errno);
+  if (!write_all(fd_, buffer_.get(), bytes)) {
+    // A file system that opened with O_DIRECT but wants other alignments says EINVAL (nothing
+    // was written): go on through the page cache.
+    const bool retry =
+        direct_ && errno == EINVAL && ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_DIRECT) == 0;
+    direct_ = direct_ && !retry;
+    if (!retry || !write_all(fd_, buffer_.get(), bytes)) fail("write failed", errno);
+  }
   std::memmove(buffer_.get(), buffer_.get() + bytes, size_ - bytes);
   size_ -= bytes;
 }
