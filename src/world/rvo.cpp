@@ -311,7 +311,15 @@ Eigen::Vector2d rvo_velocity(const World& world, int id) {
   std::vector<Neighbor> neighbors;
   std::vector<Segment> segments;
   const double threshold2 = b.neighbor_threshold * b.neighbor_threshold;
-  for (int other = 0; other < static_cast<int>(world.size()); ++other) {
+  // The objects that may be within the threshold (World::rvo_candidates: a grid, during a step),
+  // in id order, else all: either way each is tested below as before.
+  thread_local std::vector<int> candidates;
+  candidates.clear();
+  const bool near_only = world.rvo_candidates(e.x, e.y, std::abs(b.neighbor_threshold), candidates);
+  const int count =
+      near_only ? static_cast<int>(candidates.size()) : static_cast<int>(world.size());
+  for (int k = 0; k < count; ++k) {
+    const int other = near_only ? candidates[k] : k;
     if (other == id || !is_target(b.target_roles, world.object_model(other).role)) continue;
     const WorldShape& shape = world.shape(other);
     if (!shape.circle && !shape.closed) {

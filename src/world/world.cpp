@@ -12,14 +12,16 @@
 #include "kinematics.h"
 #include "ubot/core/angles.h"
 #include "ubot/core/error.h"
+#include "ubot/core/numbers.h"
 #include "ubot/core/stop.h"
 
 namespace ubot {
 namespace {
 
-// A step of a huge world (65,536 objects avoiding each other) can take seconds: a stop request
-// is looked at every this many objects moved, so that a signal ends it within its budget. Worlds
-// smaller than this always finish the step they are in.
+// A step of a huge world (16,384 objects each avoiding every other) can take seconds: in a world
+// of at least this many objects a stop request is looked at before each object moves (a relaxed
+// atomic load), so that a signal ends the step within its budget. Smaller worlds always finish
+// the step they are in.
 constexpr int kStopPollObjects = 256;
 
 // Beyond this many radians a heading is wrapped by remainder() rather than turn by turn.
@@ -108,6 +110,9 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
   state_.groups = detail::make_group_runs(*this);
+  any_rvo_ = std::any_of(model_->objects.begin(), model_->objects.end(), [](const ObjectModel& o) {
+    return o.behavior.kind == BehaviorKind::kRvo;
+  });
   if (contact_mode()) init_bodies();
 }
 
@@ -142,18 +147,103 @@ void World::step(std::span<const Command> commands) {
     for (const ObjectState& s : state_.objects)
       before.emplace_back(s.state[0], s.state[1], s.state[2]);
   }
+  begin_rvo_grid();
+  struct EndGrid {  // also when a stop cuts the step short
+    RvoGrid& grid;
+    ~EndGrid() { grid.active = false; }
+  } end_grid{rvo_grid_};
+  const bool may_cut_short = size() >= kStopPollObjects;
   for (int id = 0; id < static_cast<int>(size()); ++id) {
     // Cut short, the step leaves the objects before `id` moved and the rest where they were;
     // the run that asked to stop records nothing of it (ubot/core/stop.h).
-    if (id % kStopPollObjects == kStopPollObjects - 1) throw_if_stop_requested();
+    if (may_cut_short) throw_if_stop_requested();
     const bool external = static_cast<std::size_t>(id) < commands.size() && commands[id];
     move_object(id, external ? commands[id] : group[id]);
+    track_rvo_move(id);
   }
+  rvo_grid_.active = false;
   if (contact_mode()) solve_contacts(before);
   ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
   check_collisions();
   fov_cache_.clear();
+}
+
+namespace {
+
+// A hash grid's key of the cell holding (x, y).
+std::int64_t grid_key(double x, double y, double cell) {
+  const auto ix = static_cast<std::int64_t>(std::floor(x / cell));
+  const auto iy = static_cast<std::int64_t>(std::floor(y / cell));
+  return (ix << 32) ^ (iy & 0xFFFFFFFF);
+}
+
+}  // namespace
+
+void World::begin_rvo_grid() {
+  RvoGrid& g = rvo_grid_;
+  g.active = false;
+  if (!any_rvo_) return;
+  double cell = 0.0;
+  for (const ObjectModel& o : model_->objects) {
+    if (o.behavior.kind == BehaviorKind::kRvo) cell = std::max(cell, o.behavior.neighbor_threshold);
+  }
+  g.cell = std::isfinite(cell) && cell > 0.0 ? std::max(cell, 0.5) : 1.0;
+  g.moved = 0.0;
+  g.start.resize(size());
+  for (auto& [key, ids] : g.cells) ids.clear();
+  g.always.clear();
+  for (int id = 0; id < static_cast<int>(size()); ++id) {
+    const WorldShape& shape = state_.shapes[id];
+    const Eigen::Vector2d c = shape.circle || shape.closed
+                                  ? centroid(shape)
+                                  : Eigen::Vector2d(kInf, kInf);  // an open shape: always
+    g.start[id] = c;
+    if (!c.allFinite() || std::abs(c.x() / g.cell) > 1e15 || std::abs(c.y() / g.cell) > 1e15) {
+      g.always.push_back(id);
+    } else {
+      g.cells[grid_key(c.x(), c.y(), g.cell)].push_back(id);
+    }
+  }
+  g.active = true;
+}
+
+void World::track_rvo_move(int id) {
+  RvoGrid& g = rvo_grid_;
+  if (!g.active) return;
+  const WorldShape& shape = state_.shapes[id];
+  if (!(shape.circle || shape.closed) || !g.start[id].allFinite()) return;  // always looked at
+  const Eigen::Vector2d now = centroid(shape);
+  const double moved = (now - g.start[id]).norm();
+  if (!(moved <= g.moved)) g.moved = std::isfinite(moved) ? moved : kInf;
+}
+
+bool World::rvo_candidates(double x, double y, double radius, std::vector<int>& out) const {
+  const RvoGrid& g = rvo_grid_;
+  // Every centroid is within g.moved of where the step began: one within `radius` of (x, y)
+  // now began within radius + moved.
+  const double reach = radius + g.moved;
+  if (!g.active || !std::isfinite(reach) || !std::isfinite(x) || !std::isfinite(y) ||
+      std::abs(x / g.cell) > 1e15 || std::abs(y / g.cell) > 1e15) {
+    return false;
+  }
+  // A box of more cells than there are objects: looking at every object is cheaper.
+  const double side = 2.0 * reach / g.cell + 2.0;
+  if (side * side > static_cast<double>(size())) return false;
+  const std::size_t first = out.size();
+  out.insert(out.end(), g.always.begin(), g.always.end());
+  const auto lo_x = static_cast<std::int64_t>(std::floor((x - reach) / g.cell));
+  const auto hi_x = static_cast<std::int64_t>(std::floor((x + reach) / g.cell));
+  const auto lo_y = static_cast<std::int64_t>(std::floor((y - reach) / g.cell));
+  const auto hi_y = static_cast<std::int64_t>(std::floor((y + reach) / g.cell));
+  for (std::int64_t ix = lo_x; ix <= hi_x; ++ix) {
+    for (std::int64_t iy = lo_y; iy <= hi_y; ++iy) {
+      const auto it = g.cells.find((ix << 32) ^ (iy & 0xFFFFFFFF));
+      if (it != g.cells.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+  return true;
 }
 
 void World::step_in_place() {

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include <Eigen/Core>
@@ -141,8 +142,9 @@ class World {
   // Advances one step. `commands[id]`, when given and set, drives object `id` instead of its
   // behaviour (missing entries: behaviour). In `step_mode: external` nothing moves (see
   // step_in_place) and `commands` must hold no set command (ubot::Error). Once a stop is
-  // requested (ubot/core/stop.h) a step of 256 objects or more may be cut short with
-  // ubot::Stopped: the step count is unchanged, some objects have moved.
+  // requested (ubot/core/stop.h) a step of a world of 256 objects or more is cut short with
+  // ubot::Stopped before the next object moves: the step count is unchanged, some objects have
+  // moved.
   void step(std::span<const Command> commands = {});
   // IR-SIM's external step: the objects stay where set_state put them (their step motions at
   // rest), time advances, and the arrival (with the next waypoint) and collision flags are
@@ -182,6 +184,13 @@ class World {
   // the Python module of one step share one sweep. Safe to call from several threads at once;
   // the reference lives until the next change of the state.
   const std::vector<std::vector<int>>& fov_detections() const;
+
+  // For RVO's neighbour search (src/world/rvo.cpp), during step() only: appends to `out` the ids,
+  // ascending, of every object whose shape's centroid may now lie within `radius` of (x, y),
+  // and of every object without a closed shape (which RVO always looks at): a superset of those
+  // that do. False (nothing appended) outside step() or in a world without RVO behaviours: then
+  // every object is a candidate.
+  bool rvo_candidates(double x, double y, double radius, std::vector<int>& out) const;
   // The sweep itself, on every call (what fov_detections keeps): objects sorted into rows, then
   // by x, each observer testing only its neighbours instead of every pair.
   std::vector<std::vector<int>> sweep_fov_detections() const;
@@ -265,6 +274,30 @@ class World {
     mutable std::optional<std::vector<std::vector<int>>> value_;
   };
   FovCache fov_cache_;
+
+  // During step() in a world with RVO behaviours: each object's shape centroid when the step
+  // began, by cell of a hash grid, and the most any centroid has moved since, so that an RVO
+  // robot looks at the objects near it rather than all (15,000 objects' centroids, 1000 RVO
+  // robots: half of a fleet step). Candidates are then tested exactly as before, in id order:
+  // the same neighbours, the same velocities. Inactive outside step(); a copy starts inactive.
+  struct RvoGrid {
+    RvoGrid() = default;
+    RvoGrid(const RvoGrid&) {}
+    RvoGrid& operator=(const RvoGrid&) {
+      active = false;
+      return *this;
+    }
+    bool active = false;
+    double cell = 1.0;
+    double moved = 0.0;
+    std::vector<Eigen::Vector2d> start;
+    std::unordered_map<std::int64_t, std::vector<int>> cells;
+    std::vector<int> always;  // open shapes, non-finite centroids
+  };
+  void begin_rvo_grid();
+  void track_rvo_move(int id);
+  bool any_rvo_ = false;
+  RvoGrid rvo_grid_;
 };
 
 }  // namespace ubot
