@@ -33,14 +33,9 @@ bool write_all(int fd, const char* data, std::size_t bytes) {
 void DirectOutput::Free::operator()(char* p) const { std::free(p); }
 
 DirectOutput::DirectOutput(std::string path) : path_(std::move(path)) {
-  const std::string part = partial_path(path_);
-  constexpr int kFlags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-  fd_ = ::open(part.c_str(), kFlags | O_DIRECT, 0666);
-  direct_ = fd_ >= 0;
-  if (fd_ < 0 && errno == EINVAL)
-    fd_ = ::open(part.c_str(), kFlags, 0666);  // tmpfs before Linux 6.6
+  fd_ = ::open(partial_path(path_).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) throw Error(fmt::format("{}: cannot be written: {}", path_, std::strerror(errno)));
-  capacity_ = 2 * kFlushBytes;
+  capacity_ = kDirectBytes;
   buffer_.reset(static_cast<char*>(std::aligned_alloc(kBlock, capacity_)));
   if (!buffer_) fail("out of memory", ENOMEM);
 }
@@ -68,17 +63,24 @@ void DirectOutput::append(const char* data, std::size_t bytes) {
   }
   std::memcpy(buffer_.get() + size_, data, bytes);
   size_ += bytes;
-  if (size_ >= kFlushBytes) write_blocks(size_ / kBlock * kBlock);
+  if (bytes >= kDirectBytes && !direct_ && !direct_refused_) {
+    // The offset is a whole number of blocks (only whole blocks were written): direct writes
+    // may start here. tmpfs before Linux 6.6 and some others say EINVAL: stay as we are.
+    direct_ = ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_DIRECT) == 0;
+    direct_refused_ = !direct_;
+  }
+  if (size_ >= kBlock) write_blocks(size_ / kBlock * kBlock);
 }
 
 // Writes the first `bytes` (whole blocks) and moves the rest to the front.
 void DirectOutput::write_blocks(std::size_t bytes) {
   if (!write_all(fd_, buffer_.get(), bytes)) {
-    // A file system that opened with O_DIRECT but wants other alignments says EINVAL (nothing
+    // A file system that took O_DIRECT but wants other alignments says EINVAL (nothing
     // was written): go on through the page cache.
     const bool retry =
         direct_ && errno == EINVAL && ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_DIRECT) == 0;
     direct_ = direct_ && !retry;
+    direct_refused_ = direct_refused_ || retry;
     if (!retry || !write_all(fd_, buffer_.get(), bytes)) fail("write failed", errno);
   }
   std::memmove(buffer_.get(), buffer_.get() + bytes, size_ - bytes);

@@ -107,7 +107,7 @@ TEST(DirectOutput, AnySizeReachesTheFileWholeUnderItsName) {
   const fs::path path = fs::temp_directory_path() / ("ubot_direct_" + std::to_string(getpid()));
   for (const std::size_t size :
        {std::size_t{0}, std::size_t{17}, DirectOutput::kBlock - 1, DirectOutput::kBlock,
-        DirectOutput::kFlushBytes + 1, 5 * DirectOutput::kFlushBytes + 4097}) {
+        DirectOutput::kDirectBytes + 1, 5 * DirectOutput::kDirectBytes + 4097}) {
     std::string expected;
     {
       DirectOutput file(path.string());
@@ -130,12 +130,31 @@ TEST(DirectOutput, AnySizeReachesTheFileWholeUnderItsName) {
   fs::remove(path);
 }
 
+TEST(DirectOutput, SmallLinesGoThroughThePageCacheABlockAtATimeLargeOnesPastIt) {
+  // A small world's lines reach the file a block at a time, as the run goes (tail -f on the
+  // .part file sees them); a large line turns direct writes on.
+  const fs::path path = fs::temp_directory_path() / ("ubot_blocks_" + std::to_string(getpid()));
+  const std::string part = partial_path(path.string());
+  DirectOutput file(path.string());
+  const std::string line(1000, 'l');
+  for (int i = 0; i < 5; ++i) file.append(line.data(), line.size());
+  EXPECT_FALSE(file.direct());
+  EXPECT_EQ(fs::file_size(part), DirectOutput::kBlock);  // 5000 bytes staged: one whole block
+  const std::string large(DirectOutput::kDirectBytes + 10, 'L');
+  file.append(large.data(), large.size());
+  EXPECT_EQ(fs::file_size(part) % DirectOutput::kBlock, 0u);
+  EXPECT_GE(fs::file_size(part), 5000 + large.size() - DirectOutput::kBlock);
+  file.close();
+  EXPECT_EQ(fs::file_size(path), 5000 + large.size());
+  fs::remove(path);
+}
+
 TEST(DirectOutput, OnTmpfsTooTheFileIsWhole) {
   // tmpfs takes O_DIRECT from Linux 6.6 on; before, open(2) says EINVAL and the file is opened
   // the ordinary way. Either way the bytes are the same.
   if (!fs::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
   const fs::path path = fs::path("/dev/shm") / ("ubot_tmpfs_" + std::to_string(getpid()));
-  const std::string bytes(3 * DirectOutput::kFlushBytes + 123, 'q');
+  const std::string bytes(3 * DirectOutput::kDirectBytes + 123, 'q');
   {
     DirectOutput file(path.string());
     file.append(bytes.data(), bytes.size());
