@@ -1,7 +1,5 @@
 #include "background_writer.h"
 
-#include <utility>
-
 #include "direct_output.h"
 
 namespace ubot {
@@ -13,62 +11,16 @@ constexpr std::size_t kBackgroundBytes = 256 * 1024;
 
 }  // namespace
 
-BackgroundWriter::BackgroundWriter(DirectOutput& file) : file_(file), thread_([this] { run(); }) {}
-
-BackgroundWriter::~BackgroundWriter() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  changed_.notify_all();
-  thread_.join();
-}
-
-void BackgroundWriter::wait_idle(std::unique_lock<std::mutex>& lock) {
-  changed_.wait(lock, [this] { return !busy_; });
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-}
-
 void BackgroundWriter::write(std::string& buffer) {
-  std::unique_lock lock(mutex_);
-  wait_idle(lock);
+  worker_.wait();  // the previous buffer is in the file: pending_ is free, the file is ours
   if (buffer.size() < kBackgroundBytes) {
-    lock.unlock();
     file_.append(buffer.data(), buffer.size());
     buffer.clear();
     return;
   }
   pending_.swap(buffer);
-  buffer.swap(spare_);
-  busy_ = true;
-  lock.unlock();
-  changed_.notify_all();
-}
-
-void BackgroundWriter::drain() {
-  std::unique_lock lock(mutex_);
-  wait_idle(lock);
-}
-
-void BackgroundWriter::run() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    changed_.wait(lock, [this] { return busy_ || stopping_; });
-    if (!busy_) return;  // stopping, nothing left
-    lock.unlock();
-    std::exception_ptr error;
-    try {
-      file_.append(pending_.data(), pending_.size());
-    } catch (...) {
-      error = std::current_exception();
-    }
-    lock.lock();
-    pending_.clear();
-    spare_.swap(pending_);
-    error_ = error;
-    busy_ = false;
-    changed_.notify_all();
-  }
+  buffer.clear();  // the earlier buffer's capacity, for the producer's next one
+  worker_.submit([this] { file_.append(pending_.data(), pending_.size()); });
 }
 
 }  // namespace ubot

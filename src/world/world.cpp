@@ -110,9 +110,13 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
   state_.groups = detail::make_group_runs(*this);
-  any_rvo_ = std::any_of(model_->objects.begin(), model_->objects.end(), [](const ObjectModel& o) {
-    return o.behavior.kind == BehaviorKind::kRvo;
-  });
+  // RVO's grid (begin_rvo_grid): a cell as wide as the widest neighbour threshold.
+  for (const ObjectModel& o : model_->objects) {
+    if (o.behavior.kind != BehaviorKind::kRvo) continue;
+    any_rvo_ = true;
+    rvo_cell_ = std::max(rvo_cell_, o.behavior.neighbor_threshold);
+  }
+  rvo_cell_ = std::isfinite(rvo_cell_) && rvo_cell_ > 0.0 ? std::max(rvo_cell_, 0.5) : 1.0;
   if (contact_mode()) init_bodies();
 }
 
@@ -184,11 +188,7 @@ void World::begin_rvo_grid() {
   RvoGrid& g = rvo_grid_;
   g.active = false;
   if (!any_rvo_) return;
-  double cell = 0.0;
-  for (const ObjectModel& o : model_->objects) {
-    if (o.behavior.kind == BehaviorKind::kRvo) cell = std::max(cell, o.behavior.neighbor_threshold);
-  }
-  g.cell = std::isfinite(cell) && cell > 0.0 ? std::max(cell, 0.5) : 1.0;
+  g.cell = rvo_cell_;
   g.moved = 0.0;
   g.start.resize(size());
   for (auto& [key, ids] : g.cells) ids.clear();

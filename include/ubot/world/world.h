@@ -296,7 +296,8 @@ class World {
   };
   void begin_rvo_grid();
   void track_rvo_move(int id);
-  bool any_rvo_ = false;
+  bool any_rvo_ = false;  // from the model, at construction
+  double rvo_cell_ = 0.0;
   RvoGrid rvo_grid_;
 };
 
