@@ -55,6 +55,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("!--no-picture", run.picture,
                     "Do not draw world.png (sweeps and large runs that only want the data)");
   run_cmd->add_flag("--quiet", run.quiet, "No progress line and no summary");
+  run_cmd->add_flag("--timings", run.timings,
+                    "After the summary, print where the steps spent their wall time: world "
+                    "(behaviours), scene, sensors, fog, outputs (even with --quiet)");
   const char* progress_help =
       "Show the progress lines even when stderr is not a terminal (they are shown on one): "
       "the load, then a line a second with the step, then 'finishing the outputs'";

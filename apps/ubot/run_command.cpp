@@ -20,6 +20,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/core/phase_clock.h"
 #include "ubot/live/live_view.h"
 #include "ubot/mapping/mapping_config.h"
 #include "ubot/outputs/run_sinks.h"
@@ -152,6 +153,19 @@ class Pacer {
   std::int64_t start_step_ = 0;
 };
 
+// --timings: the steps' wall time by phase, in milliseconds per step (a stable line, read by
+// bench/scale_bench.py), then what finishing the outputs took.
+void print_timings(const StepTimings& t, std::int64_t outputs_ns, std::int64_t finish_ns) {
+  const double steps = static_cast<double>(std::max<std::int64_t>(t.steps, 1));
+  auto per_step = [&](std::int64_t ns) { return static_cast<double>(ns) / 1e6 / steps; };
+  std::printf(
+      "timings over %lld steps (wall, ms per step): world %.3f (behaviours %.3f), scene %.3f, "
+      "sensors %.3f, fog %.3f, outputs %.3f; finishing the outputs %.3f s\n",
+      static_cast<long long>(t.steps), per_step(t.world_ns), per_step(t.behaviors_ns),
+      per_step(t.scene_ns), per_step(t.sensors_ns), per_step(t.fog_ns), per_step(outputs_ns),
+      static_cast<double>(finish_ns) / 1e9);
+}
+
 }  // namespace
 
 LoadOptions load_options(std::optional<std::uint64_t> seed, const std::string& memory_limit) {
@@ -227,6 +241,9 @@ int run_world(const RunOptions& options) {
     std::fflush(stdout);
   }
   for (const auto& sink : sinks) sink->on_start(sim);
+  if (options.timings) sim.set_timing(true);
+  std::int64_t outputs_ns = 0;  // --timings: the sinks' on_step and on_finish
+  std::int64_t* const outputs_clock = options.timings ? &outputs_ns : nullptr;
 
   auto finished = [&] {
     return sim.world().step_count() >= max_steps || (!open_ended && sim.world().done()) ||
@@ -248,7 +265,10 @@ int run_world(const RunOptions& options) {
       break;
     }
     const StepInfo step{.step = sim.world().step_count(), .last = finished()};
-    for (const auto& sink : sinks) sink->on_step(sim, step);
+    {
+      const PhaseClock clock(outputs_clock);
+      for (const auto& sink : sinks) sink->on_step(sim, step);
+    }
     progress.update(step.step, nanos_to_seconds(sim.world().time_ns()));
     if (live_view) {
       pacer.wait(step.step, live_view->control().speed(), live_view->control().generation());
@@ -259,13 +279,17 @@ int run_world(const RunOptions& options) {
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();
   bool finish_cut_short = false;
-  for (const auto& sink : sinks) {
-    try {
-      sink->on_finish(sim);
-    } catch (const Stopped&) {
-      // A sink that did not catch its own (each says what it left out: Sink::skipped()): the
-      // others still close their files.
-      finish_cut_short = true;
+  std::int64_t finish_ns = 0;
+  {
+    const PhaseClock clock(options.timings ? &finish_ns : nullptr);
+    for (const auto& sink : sinks) {
+      try {
+        sink->on_finish(sim);
+      } catch (const Stopped&) {
+        // A sink that did not catch its own (each says what it left out: Sink::skipped()): the
+        // others still close their files.
+        finish_cut_short = true;
+      }
     }
   }
   folder.write_manifest();
@@ -296,6 +320,7 @@ int run_world(const RunOptions& options) {
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
     for (const auto& sink : sinks) sink->report(stdout);
   }
+  if (options.timings) print_timings(sim.timings(), outputs_ns, finish_ns);
   return interrupted != 0 ? interrupted_exit_code(interrupted) : 0;
 }
 

@@ -17,6 +17,7 @@ struct RunOptions {
   bool picture = true;                // world.png (--no-picture: none)
   bool quiet = false;                 // no progress line, no summary
   bool progress = false;  // --progress: the load progress line even when stderr is no terminal
+  bool timings = false;   // --timings: print where the steps spent their wall time
   std::string frames = "every";  // frames.jsonl: every | N | none
   int threads = 0;               // sensor threads, 0 = all cores
   std::string map;    // --map PATH: map the lidars into PATH (.las/.ply/.pcd); "" = the world's

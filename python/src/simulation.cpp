@@ -101,6 +101,24 @@ void bind_simulation(py::module_& m) {
       .def("step", &SimHandle::step, py::arg("commands") = py::none(),
            "One step. commands: None (built-in behaviours), {name: [a, b] or None} or an "
            "(n_robots, 2) array.")
+      .def(
+          "set_timing", [](SimHandle& h, bool on) { h.sim().set_timing(on); }, py::arg("on"),
+          "Start (True: from zero) or stop measuring where steps spend their wall time.")
+      .def(
+          "timings",
+          [](const SimHandle& h) {
+            const StepTimings t = h.sim().timings();
+            py::dict d;
+            d["steps"] = t.steps;
+            d["world"] = nanos_to_seconds(t.world_ns);
+            d["behaviours"] = nanos_to_seconds(t.behaviors_ns);
+            d["scene"] = nanos_to_seconds(t.scene_ns);
+            d["sensors"] = nanos_to_seconds(t.sensors_ns);
+            d["fog"] = nanos_to_seconds(t.fog_ns);
+            return d;
+          },
+          "Wall seconds spent in each phase of the steps since set_timing(True) (docs/cli.md "
+          "--timings): {'steps', 'world', 'behaviours', 'scene', 'sensors', 'fog'}.")
       .def("_bench_step", &SimHandle::bench_step, py::arg("n"),
            "n steps (built-in behaviours) timed in C++; returns their wall seconds.")
       .def("done", [](const SimHandle& h) { return h.sim().world().done(); })

@@ -137,6 +137,7 @@ inline RayHit Scene::Impl::resolve(const internal::Best& best, const internal::E
   if (best.body == kNoBody) return hit;
   hit.distance = best.t;
   hit.body = best.body;
+  hit.user_id = bodies[best.body].user_id;
   if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
     if (best.feature != internal::Feature::kInside) {
       hit.normal = solids->normal(best, r, bodies[best.body].prim);

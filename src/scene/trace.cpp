@@ -169,6 +169,7 @@ void Scene::Impl::apply_grid(std::span<const Eigen::Vector3d> origins,
     if (!g.hit() || (hit.hit() && !(g.distance < hit.distance))) continue;
     hit.distance = g.distance;
     hit.body = grid_body;
+    hit.user_id = bodies[grid_body].user_id;
     hit.normal = g.normal;
   }
 }

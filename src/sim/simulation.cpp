@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "ubot/core/error.h"
+#include "ubot/core/phase_clock.h"
 #include "ubot/scene/grid_caster.h"
 #include "ubot/sensors/registered_sensors.h"
 
@@ -359,12 +360,41 @@ void Simulation::update_scene(scene::Scene& scene, std::optional<double> height,
 }
 
 void Simulation::step(std::span<const Command> commands) {
-  world_.step(commands);
-  refit_scenes();
-  for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
-  collect_media();
-  sample_sensors();
-  if (world_.fog().enabled()) reveal_fog();
+  StepTimings* t = timings_ ? &*timings_ : nullptr;
+  {
+    const PhaseClock clock(t ? &t->world_ns : nullptr);
+    world_.step(commands);
+  }
+  {
+    const PhaseClock clock(t ? &t->scene_ns : nullptr);
+    refit_scenes();
+    for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
+    collect_media();
+  }
+  {
+    const PhaseClock clock(t ? &t->sensors_ns : nullptr);
+    sample_sensors();
+  }
+  if (world_.fog().enabled()) {
+    const PhaseClock clock(t ? &t->fog_ns : nullptr);
+    reveal_fog();
+  }
+  if (t) ++t->steps;
+}
+
+void Simulation::set_timing(bool on) {
+  world_.set_timing(on);
+  if (on) {
+    timings_.emplace();
+  } else {
+    timings_.reset();
+  }
+}
+
+StepTimings Simulation::timings() const {
+  StepTimings t = timings_.value_or(StepTimings{});
+  t.behaviors_ns = world_.behavior_ns();
+  return t;
 }
 
 void Simulation::reveal_fog() {

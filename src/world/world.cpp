@@ -13,6 +13,7 @@
 #include "ubot/core/angles.h"
 #include "ubot/core/error.h"
 #include "ubot/core/numbers.h"
+#include "ubot/core/phase_clock.h"
 #include "ubot/core/stop.h"
 
 namespace ubot {
@@ -145,7 +146,11 @@ void World::step(std::span<const Command> commands) {
     step_in_place();
     return;
   }
-  const std::vector<Command> group = detail::group_commands(*this, state_.groups);
+  std::vector<Command> group;
+  {
+    const PhaseClock clock(behavior_clock());
+    group = detail::group_commands(*this, state_.groups);
+  }
   std::vector<Eigen::Vector3d> before;
   if (contact_mode()) {
     for (const ObjectState& s : state_.objects)
@@ -280,7 +285,13 @@ void World::move_object(int id, const Command& command) {
     range.min[k] = std::max(m.vel_min[k], s.velocity[k] - m.acce[k] * dt);
     range.max[k] = std::min(m.vel_max[k], s.velocity[k] + m.acce[k] * dt);
   }
-  Eigen::Vector2d u = command ? *command : behavior_velocity(id, range);
+  Eigen::Vector2d u;
+  if (command) {
+    u = *command;
+  } else {
+    const PhaseClock clock(behavior_clock());
+    u = behavior_velocity(id, range);
+  }
   for (int k = 0; k < 2; ++k) u[k] = std::min(std::max(u[k], range.min[k]), range.max[k]);
   const Eigen::Vector2d applied =
       m.kinematics.noise ? detail::apply_motion_noise(m.kinematics, u, state_.motion_rng[id]) : u;

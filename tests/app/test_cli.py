@@ -7,6 +7,7 @@ import argparse
 import json
 import math
 import os
+import re
 import signal
 import stat
 import struct
@@ -53,6 +54,23 @@ class Examples(unittest.TestCase):
 
 
 class FramesFormat(unittest.TestCase):
+    def test_timings_line_breaks_the_steps_down_by_phase(self):
+        with tempfile.TemporaryDirectory() as out:
+            r = run("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--out", out, "--quiet",
+                    "--steps", "20", "--timings")
+        self.assertEqual(len(r.stdout.splitlines()), 1, r.stdout)  # --quiet: only the timings
+        m = re.fullmatch(
+            r"timings over (\d+) steps \(wall, ms per step\): world ([0-9.]+) \(behaviours "
+            r"([0-9.]+)\), scene ([0-9.]+), sensors ([0-9.]+), fog ([0-9.]+), outputs ([0-9.]+); "
+            r"finishing the outputs ([0-9.]+) s\n", r.stdout)
+        self.assertIsNotNone(m, r.stdout)
+        steps, world, behaviours, scene, sensors, fog, outputs, _ = m.groups()
+        self.assertEqual(int(steps), 20)
+        self.assertLessEqual(float(behaviours), float(world))
+        self.assertGreater(float(sensors), 0.0)
+        self.assertGreater(float(outputs), 0.0)  # frames.jsonl every step
+        self.assertEqual(float(fog), 0.0)
+
     def test_header_and_step_lines(self):
         with tempfile.TemporaryDirectory() as out:
             run("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--out", out, "--quiet",

@@ -371,3 +371,24 @@ def test_group_behavior_names_follow_the_registry():
     # `static` is a kinematics the loader takes (its behaviour keys load, and never run).
     assert ubot.behavior_names("static") == ["dash", "rvo", "sfm"]
     assert ubot.group_behavior_names("static") == []
+
+
+def test_timings_sum_the_phases_of_the_steps_since_they_were_turned_on():
+    sim = ubot.Simulation(example("lidar_world.yaml"))
+    sim.step()
+    assert sim.timings()["steps"] == 0  # off by default
+    sim.set_timing(True)
+    for _ in range(5):
+        sim.step()
+    t = sim.timings()
+    assert t["steps"] == 5
+    # Every phase ran (the lidar world has behaviours and lidars), and behaviours are part of
+    # the world step.
+    assert t["sensors"] > 0 and t["world"] > 0 and t["scene"] > 0
+    assert 0 < t["behaviours"] <= t["world"]
+    assert t["fog"] == 0
+    sim.set_timing(True)  # starts again from zero
+    assert sim.timings()["steps"] == 0 and sim.timings()["world"] == 0
+    sim.set_timing(False)
+    sim.step()
+    assert sim.timings()["steps"] == 0

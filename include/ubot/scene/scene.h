@@ -84,6 +84,9 @@ struct Ray {
 struct RayHit {
   double distance = std::numeric_limits<double>::infinity();  // inf when nothing was hit
   BodyId body = kNoBody;                                      // kNoBody when nothing was hit
+  // The hit body's user_id (what Scene::user_id(body) returns), kNoUserId when nothing was hit:
+  // a scan asks it for every beam, and the cast has the body's record at hand already.
+  int user_id = kNoUserId;
   // Unit surface normal at the hit in world coordinates, facing the ray's origin side
   // (zero for a hit at distance 0 from inside a body).
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();

@@ -34,6 +34,21 @@ struct SimulationOptions {
   int threads = 0;  // sensor sampling threads; 0 = all cores, at most kMaxThreads
 };
 
+// Where a simulation's steps spent their wall time, while timing is on (Simulation::set_timing):
+// sums over `steps` steps, in nanoseconds. world = World::step (behaviours, motion, contacts,
+// arrivals, collisions), of which behaviors = the behaviours' velocities; scene = refitting the
+// ray-cast scenes to the moved objects, sensors' observe and the media's snapshots; sensors =
+// sampling the due sensors; fog = revealing the fog of war. Outputs are the caller's: ubot run
+// adds its sinks' time as outputs.
+struct StepTimings {
+  std::int64_t steps = 0;
+  std::int64_t world_ns = 0;
+  std::int64_t behaviors_ns = 0;
+  std::int64_t scene_ns = 0;
+  std::int64_t sensors_ns = 0;
+  std::int64_t fog_ns = 0;
+};
+
 // A simulation's whole running state at one step: opaque, copyable (copies share the immutable
 // data, so copying is cheap), and restorable any number of times into any Simulation of the
 // same WorldModel object (the same std::shared_ptr<const WorldModel>).
@@ -101,6 +116,11 @@ class Simulation {
 
   // One step; see World::step for `commands`.
   void step(std::span<const Command> commands = {});
+
+  // Measuring where steps spend their time: set_timing(true) zeroes the sums and starts them,
+  // timings() reads them (StepTimings). Off by default: a small world's step is a microsecond.
+  void set_timing(bool on);
+  StepTimings timings() const;
   // "Sample now": sensor i samples the current snapshot outside its schedule (also when it
   // already sampled at this time: an IMU then reports InvalidDeltaTime). Returns whether the
   // sample is valid. Not listed in sampled().
@@ -143,6 +163,7 @@ class Simulation {
   std::vector<std::pair<int, std::string>> tagged_;
   std::vector<media::MediumSnapshot> media_;  // storage reused from step to step
   std::vector<int> claimed_;                  // scratch of collect_media
+  std::optional<StepTimings> timings_;        // set while timing is on
   std::size_t media_count_ = 0;
   struct Threads;
   std::unique_ptr<Threads> threads_;

@@ -214,6 +214,14 @@ class World {
     return trajectories_[id] ? &*trajectories_[id] : nullptr;
   }
 
+  // Measuring (Simulation::set_timing): behavior_ns() is the wall time spent computing
+  // behaviours' velocities (group and per object) in the steps since timing was turned on.
+  void set_timing(bool on) {
+    timing_ = on;
+    behavior_ns_ = 0;
+  }
+  std::int64_t behavior_ns() const { return behavior_ns_; }
+
  private:
   void move_object(int id, const Command& command);
   Eigen::Vector2d behavior_velocity(int id, const detail::VelocityRange& range);
@@ -296,6 +304,10 @@ class World {
   };
   void begin_rvo_grid();
   void track_rvo_move(int id);
+  // Wall time in behaviours while timing is on (set_timing): a measurement, not state.
+  bool timing_ = false;
+  std::int64_t behavior_ns_ = 0;
+  std::int64_t* behavior_clock() { return timing_ ? &behavior_ns_ : nullptr; }
   bool any_rvo_ = false;  // from the model, at construction
   double rvo_cell_ = 0.0;
   RvoGrid rvo_grid_;

@@ -197,7 +197,6 @@ void Camera::resolve_colors(const SensorContext& ctx) {
 
 void Camera::fill_color(const SensorContext& ctx) {
   resolve_colors(ctx);
-  const scene::Scene& scene = ctx.scene_3d();
   const Eigen::Vector3d light = light_direction();
   const std::size_t n = table_->pixel_of_ray.size();
   Buffers& buf = *scratch_;
@@ -210,7 +209,7 @@ void Camera::fill_color(const SensorContext& ctx) {
       image_.rgba[4 * p + 3] = 0;
       continue;
     }
-    const int id = scene.user_id(h.body);
+    const int id = h.user_id;
     const double* base = id >= 0 ? object_colors_[id].data() : kGround;
     const double shade = kAmbient + kDiffuse * std::max(0.0, h.normal.dot(light));
     for (int i = 0; i < 3; ++i) c[i] = base[i] * shade;

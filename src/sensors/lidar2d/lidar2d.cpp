@@ -32,6 +32,11 @@ Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
   if (params_.has_velocity) scan_.velocity.assign(n, Eigen::Vector2d::Zero());
 }
 
+Lidar2d::Buffers& Lidar2d::buffers() {
+  thread_local Buffers buffers;  // a sample runs start to end on one thread
+  return buffers;
+}
+
 double Lidar2d::angle_increment() const {
   if (angles_.size() < 2) return 0.0;
   if (is_full_circle(params_.angle_range)) return kFullCircle / angles_.size();
@@ -50,14 +55,14 @@ SampleStatus Lidar2d::measure(const SensorContext& ctx) {
   scan_.z = ctx.world.base_z(object_id()) + params_.z;  // follows a trajectory
   cast(ctx, pose);
   cut_by_media(ctx, pose);
-  fill_ranges(ctx);
+  fill_ranges();
   if (params_.fmcw) fill_radial_velocity(ctx, pose);
   if (params_.has_velocity) fill_hit_velocity(ctx);
   return SampleStatus::kValid;
 }
 
 void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
-  Buffers& buf = *scratch_;
+  Buffers& buf = buffers();
   const std::size_t n = angles_.size();
   buf.yaws.resize(n);
   const bool noisy_angles = model().common.noise && params_.angle_std > 0.0;
@@ -70,7 +75,7 @@ void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
 }
 
 void Lidar2d::cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose) {
-  Buffers& buf = *scratch_;
+  Buffers& buf = buffers();
   const std::size_t n = angles_.size();
   const Eigen::Vector3d origin(pose.x(), pose.y(), scan_.z);
   // Both rewritten by fan_entry_distances, or (no media) every cell -1 and no distance read.
@@ -100,8 +105,8 @@ void Lidar2d::cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose
                                 buf.media_distance, buf.media_cell);
 }
 
-void Lidar2d::fill_ranges(const SensorContext& ctx) {
-  const Buffers& buf = *scratch_;
+void Lidar2d::fill_ranges() {
+  const Buffers& buf = buffers();
   const bool noisy = model().common.noise && params_.std > 0.0;
   const double range_min = params_.range_min, range_max = params_.range_max;
   // Raw pointers: the valid / hit stores are uint8_t, which may alias anything, so through the
@@ -140,13 +145,13 @@ void Lidar2d::fill_ranges(const SensorContext& ctx) {
     hit_out[i] = hit;
     valid_out[i] = valid;
     intensities[i] = valid && !medium ? 1.0f : 0.0f;
-    hit_object[i] = hit && !medium ? ctx.scene.user_id(h.body) : -1;
+    hit_object[i] = hit && !medium ? h.user_id : -1;
     hit_medium[i] = hit && medium ? buf.media.cells()[media_cell[i]].snapshot : -1;
   }
 }
 
 void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose) {
-  const Buffers& buf = *scratch_;
+  const Buffers& buf = buffers();
   // Velocity of a point p rigidly attached to object id: v + w x (p - position).
   auto point_velocity = [&](int id, const Eigen::Vector2d& p) {
     const ObjectState& s = ctx.world.object(id);
@@ -180,12 +185,12 @@ void Lidar2d::fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector
 }
 
 void Lidar2d::fill_hit_velocity(const SensorContext& ctx) {
-  const Buffers& buf = *scratch_;
+  const Buffers& buf = buffers();
   // IR-SIM assigns a velocity to every beam whose ray met an object, whatever noise then did to
   // its range; a beam cut by a medium met no object.
   for (std::size_t i = 0; i < angles_.size(); ++i) {
     const scene::RayHit& h = buf.hits[i];
-    const int id = h.hit() && scan_.hit_medium[i] < 0 ? ctx.scene.user_id(h.body) : -1;
+    const int id = h.hit() && scan_.hit_medium[i] < 0 ? h.user_id : -1;
     scan_.velocity[i] = id >= 0 ? ctx.world.velocity_xy(id) : Eigen::Vector2d::Zero();
   }
 }

@@ -68,7 +68,7 @@ SampleStatus Lidar3d::measure(const SensorContext& ctx) {
   build_rays();
   ctx.scene_3d().cast(buf.rays, object_id(), buf.hits);
   cut_by_media(ctx);
-  fill_points(ctx);
+  fill_points();
   return SampleStatus::kValid;
 }
 
@@ -148,7 +148,7 @@ void Lidar3d::cut_by_media(const SensorContext& ctx) {
   }
 }
 
-void Lidar3d::fill_points(const SensorContext& ctx) {
+void Lidar3d::fill_points() {
   const Buffers& buf = *scratch_;
   sweep_.points.clear();
   sweep_.points_world.clear();
@@ -175,7 +175,7 @@ void Lidar3d::fill_points(const SensorContext& ctx) {
                                static_cast<float>(range * sin_el_[k]), medium ? 0.0f : 1.0f,
                                static_cast<std::uint16_t>(k), 0, time});
       sweep_.points_world.push_back(buf.column_origin[c] + range * buf.rays[i].direction);
-      sweep_.hit_object.push_back(medium ? -1 : ctx.scene_3d().user_id(h.body));
+      sweep_.hit_object.push_back(medium ? -1 : h.user_id);
       sweep_.hit_medium.push_back(medium ? buf.media.cells()[buf.media_cell[i]].snapshot : -1);
     }
   }

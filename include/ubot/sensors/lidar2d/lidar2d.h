@@ -6,7 +6,6 @@
 
 #include <Eigen/Core>
 
-#include "ubot/core/scratch.h"
 #include "ubot/scene/scene.h"
 #include "ubot/sensors/sensor.h"
 
@@ -67,15 +66,17 @@ class Lidar2d final : public Sensor {
   SampleStatus measure(const SensorContext& ctx) override;
   void cast(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose);
-  void fill_ranges(const SensorContext& ctx);
+  void fill_ranges();
   void fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void fill_hit_velocity(const SensorContext& ctx);
 
   Lidar2dModel params_;
   std::vector<double> angles_;
   LaserScan scan_;
-  // Working storage of one sample, rewritten by every sample before it is read: not state, so
-  // clones and restores leave it out (Scratch).
+  // Working storage of one sample, rewritten by every sample before it is read: not state. One
+  // set per thread, shared by every 2D lidar that samples there (buffers()): a fleet's
+  // thousands of lidars then reuse a few cache-warm kilobytes instead of each streaming its own
+  // through memory every step.
   struct Buffers {
     std::vector<double> yaws;
     std::vector<scene::RayHit> hits;
@@ -84,7 +85,7 @@ class Lidar2d final : public Sensor {
     std::vector<double> media_distance;    // per beam: entry distance, +inf for none
     std::vector<int> media_cell;           // per beam: index into media.cells(), -1 for none
   };
-  Scratch<Buffers> scratch_;
+  static Buffers& buffers();
 };
 
 }  // namespace ubot

@@ -89,7 +89,7 @@ class Lidar3d final : public Sensor {
   void place_columns(const SensorContext& ctx);
   void build_rays();
   void cut_by_media(const SensorContext& ctx);
-  void fill_points(const SensorContext& ctx);
+  void fill_points();
 
   Lidar3dModel params_;
   Pose3d mount_;
