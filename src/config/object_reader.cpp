@@ -380,6 +380,17 @@ std::vector<std::string> ObjectReader::read_tags(int index) const {
   return read(*tags_);
 }
 
+std::vector<SensorModel> ObjectReader::read_group_sensors() const {
+  if (!sensors_read_) {
+    const std::size_t before = warnings_.size();
+    std::vector<SensorModel> sensors = read_sensors(*sensors_, warnings_);
+    sensors_read_ = SensorsRead{std::move(sensors), {warnings_.begin() + before, warnings_.end()}};
+    return sensors_read_->sensors;
+  }
+  warnings_.insert(warnings_.end(), sensors_read_->warnings.begin(), sensors_read_->warnings.end());
+  return sensors_read_->sensors;
+}
+
 ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   ObjectModel o;
   o.id = id;
@@ -457,7 +468,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   o.physics = read_physics([&](const char* key) { return value(key, index); }, o.shape);
   o.plot = read_plot(value("plot", index), role);
 
-  if (sensors_) o.sensors = read_sensors(*sensors_, warnings_);
+  if (sensors_) o.sensors = read_group_sensors();
   if (auto f = value("ros2", index); f && role != Role::kRobot) {
     f->fail("the ROS 2 bridge publishes and drives robots only");
   }

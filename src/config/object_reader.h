@@ -69,8 +69,16 @@ class ObjectReader {
  private:
   std::optional<Field> value(const std::string& key, int index) const;
   std::vector<std::string> read_tags(int index) const;
+  std::vector<SensorModel> read_group_sensors() const;
   std::map<std::string, std::vector<Field>> values_;
   std::optional<Field> sensors_;
+  // The group's `sensors` list is one value for all its objects: read for the first object,
+  // copied for the others, with the warnings its reading gave repeated as each read gave them.
+  struct SensorsRead {
+    std::vector<SensorModel> sensors;
+    std::vector<std::string> warnings;
+  };
+  mutable std::optional<SensorsRead> sensors_read_;
   std::optional<Field> tags_;
   std::vector<std::string>& warnings_;
   MeshCache& meshes_;

@@ -262,7 +262,20 @@ std::vector<double> Field::as_numbers(std::size_t min_size, std::size_t max_size
   }
   std::vector<double> values;
   values.reserve(size());
-  for (std::size_t i = 0; i < size(); ++i) values.push_back(item(i).as_number());
+  for (std::size_t i = 0; i < size(); ++i) {
+    // Read straight from the document: an element's Field (and its path "x[i]") is made only
+    // to report an element as_number() refuses, with the same message.
+    const std::uint32_t child = doc_->item(node_, i);
+    const std::optional<double> value = doc_->node(child).kind == YamlKind::kScalar
+                                            ? parse_number_text(doc_->scalar(child))
+                                            : std::nullopt;
+    if (!value || std::isnan(*value) ||
+        (std::isfinite(*value) && std::abs(*value) > kMaxMagnitude)) {
+      values.push_back(item(i).as_number());  // throws
+      continue;
+    }
+    values.push_back(*value);
+  }
   return values;
 }
 
@@ -322,8 +335,13 @@ bool Mapping::has(std::string_view key) const {
   return field_.is_map() && field_.doc_->find(field_.node_, key) != YamlDocument::kNone;
 }
 
+void Mapping::remember(std::string_view key) {
+  const auto at = std::lower_bound(known_.begin(), known_.end(), key);
+  if (at == known_.end() || *at != key) known_.emplace(at, key);
+}
+
 std::optional<Field> Mapping::get(std::string_view key) {
-  known_.emplace(key);
+  remember(key);
   if (!field_.is_map()) return std::nullopt;
   const std::uint32_t child = field_.doc_->find(field_.node_, key);
   if (child == YamlDocument::kNone || field_.doc_->node(child).kind == YamlKind::kNull) {
@@ -341,18 +359,18 @@ Field Mapping::require(std::string_view key) {
 
 void Mapping::finish() const {
   if (!field_.is_map()) return;
-  const std::vector<std::string> known(known_.begin(), known_.end());
   const std::span<const std::uint32_t> pairs = field_.doc_->pairs(field_.node_);
   for (std::size_t k = 0; k < pairs.size(); k += 2) {
-    const std::string key(field_.doc_->scalar(pairs[k]));
-    if (known_.contains(key)) continue;
+    const std::string_view name = field_.doc_->scalar(pairs[k]);
+    if (std::binary_search(known_.begin(), known_.end(), name, std::less<>())) continue;
+    const std::string key(name);
     const std::string path = field_.path().empty() ? key : fmt::format("{}.{}", field_.path(), key);
     const Field at(field_.doc_, pairs[k], field_.path(), field_.file(), field_.mark_);
     // A key longer than any real one is shown cut short, and its location is that of the
     // mapping (the key path would repeat it).
     if (key.size() > kQuotedBytes) at.fail(fmt::format("unknown key {}", quote_value(key)));
     const Field named(field_.doc_, pairs[k], path, field_.file(), field_.mark_);
-    const std::string hint = nearest_word(key, known);
+    const std::string hint = nearest_word(key, known_);
     named.fail(fmt::format("unknown key {}{}", quote_value(key),
                            hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
   }

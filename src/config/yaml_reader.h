@@ -106,7 +106,7 @@ class Mapping {
   // The value under `key`; an error naming the key when it is missing.
   Field require(std::string_view key);
   // Accepts `key` without reading it (kept for other tools, e.g. IR-SIM-only options).
-  void ignore(std::string_view key) { known_.emplace(key); }
+  void ignore(std::string_view key) { remember(key); }
   // Rejects any key that was never asked for, suggesting the nearest known key.
   void finish() const;
 
@@ -117,8 +117,11 @@ class Mapping {
   std::string string(std::string_view key, std::string fallback);
 
  private:
+  void remember(std::string_view key);
   Field field_;
-  std::set<std::string, std::less<>> known_;
+  // The keys asked for, sorted and unique: a few per mapping, read once per object of a group,
+  // so a flat vector (short keys need no allocation) rather than a node-based set.
+  std::vector<std::string> known_;
 };
 
 // Parses a whole YAML file; missing, unreadable, empty or malformed files are ubot::Error with

@@ -1,12 +1,11 @@
 #include "ubot/ros2/type_hash.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include <map>
 
+#include "sha256.h"
 #include "type_description.h"
-#include "ubot/core/error.h"
 
 namespace ubot::ros2 {
 namespace {
@@ -48,13 +47,8 @@ std::string type_description_json(std::string_view ros_type_name) {
 }
 
 std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1) {
-    throw Error("SHA-256 failed (OpenSSL EVP_Digest)");
-  }
   std::string hex;
-  for (unsigned int i = 0; i < size; ++i) hex += fmt::format("{:02x}", digest[i]);
+  for (unsigned char byte : sha256(data)) hex += fmt::format("{:02x}", byte);
   return hex;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -180,11 +181,15 @@ void World::step(std::span<const Command> commands) {
 
 namespace {
 
-// A hash grid's key of the cell holding (x, y).
-std::int64_t grid_key(double x, double y, double cell) {
-  const auto ix = static_cast<std::int64_t>(std::floor(x / cell));
-  const auto iy = static_cast<std::int64_t>(std::floor(y / cell));
-  return (ix << 32) ^ (iy & 0xFFFFFFFF);
+// The bucket of RVO's hash grid holding cell (ix, iy).
+std::uint64_t grid_bucket(std::int64_t ix, std::int64_t iy, std::uint64_t mask) {
+  std::uint64_t h = static_cast<std::uint64_t>(ix) * 0x9E3779B97F4A7C15ull ^
+                    static_cast<std::uint64_t>(iy) * 0xC2B2AE3D27D4EB4Full;
+  return (h ^ (h >> 29)) & mask;
+}
+
+std::int64_t cell_index(double v, double cell) {
+  return static_cast<std::int64_t>(std::floor(v / cell));
 }
 
 }  // namespace
@@ -193,22 +198,38 @@ void World::begin_rvo_grid() {
   RvoGrid& g = rvo_grid_;
   g.active = false;
   if (!any_rvo_) return;
+  const std::size_t n = size();
   g.cell = rvo_cell_;
   g.moved = 0.0;
-  g.start.resize(size());
-  for (auto& [key, ids] : g.cells) ids.clear();
+  g.start.resize(n);
   g.always.clear();
-  for (int id = 0; id < static_cast<int>(size()); ++id) {
+  g.mask = std::bit_ceil(std::max<std::size_t>(2 * n, 16)) - 1;
+  g.bucket_start.assign(g.mask + 2, 0);
+  g.bucket_of.resize(n);
+  constexpr auto kAlways = std::numeric_limits<std::uint32_t>::max();
+  for (std::size_t id = 0; id < n; ++id) {
     const WorldShape& shape = state_.shapes[id];
     const Eigen::Vector2d c = shape.circle || shape.closed
                                   ? centroid(shape)
                                   : Eigen::Vector2d(kInf, kInf);  // an open shape: always
     g.start[id] = c;
     if (!c.allFinite() || std::abs(c.x() / g.cell) > 1e15 || std::abs(c.y() / g.cell) > 1e15) {
-      g.always.push_back(id);
+      g.always.push_back(static_cast<int>(id));
+      g.bucket_of[id] = kAlways;
     } else {
-      g.cells[grid_key(c.x(), c.y(), g.cell)].push_back(id);
+      const auto b = grid_bucket(cell_index(c.x(), g.cell), cell_index(c.y(), g.cell), g.mask);
+      g.bucket_of[id] = static_cast<std::uint32_t>(b);
+      ++g.bucket_start[b + 1];
     }
+  }
+  for (std::size_t b = 0; b + 1 < g.bucket_start.size(); ++b) {
+    g.bucket_start[b + 1] += g.bucket_start[b];
+  }
+  g.ids.resize(n - g.always.size());
+  thread_local std::vector<std::uint32_t> next;  // per bucket, its next free slot
+  next.assign(g.bucket_start.begin(), g.bucket_start.end() - 1);
+  for (std::size_t id = 0; id < n; ++id) {
+    if (g.bucket_of[id] != kAlways) g.ids[next[g.bucket_of[id]]++] = static_cast<int>(id);
   }
   g.active = true;
 }
@@ -237,17 +258,19 @@ bool World::rvo_candidates(double x, double y, double radius, std::vector<int>& 
   if (side * side > static_cast<double>(size())) return false;
   const std::size_t first = out.size();
   out.insert(out.end(), g.always.begin(), g.always.end());
-  const auto lo_x = static_cast<std::int64_t>(std::floor((x - reach) / g.cell));
-  const auto hi_x = static_cast<std::int64_t>(std::floor((x + reach) / g.cell));
-  const auto lo_y = static_cast<std::int64_t>(std::floor((y - reach) / g.cell));
-  const auto hi_y = static_cast<std::int64_t>(std::floor((y + reach) / g.cell));
+  const std::int64_t lo_x = cell_index(x - reach, g.cell), hi_x = cell_index(x + reach, g.cell);
+  const std::int64_t lo_y = cell_index(y - reach, g.cell), hi_y = cell_index(y + reach, g.cell);
   for (std::int64_t ix = lo_x; ix <= hi_x; ++ix) {
     for (std::int64_t iy = lo_y; iy <= hi_y; ++iy) {
-      const auto it = g.cells.find((ix << 32) ^ (iy & 0xFFFFFFFF));
-      if (it != g.cells.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+      const std::uint64_t b = grid_bucket(ix, iy, g.mask);
+      out.insert(out.end(), g.ids.begin() + g.bucket_start[b],
+                 g.ids.begin() + g.bucket_start[b + 1]);
     }
   }
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+  // In id order, each once (cells of one bucket are met as often as they are asked).
+  const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
+  std::sort(begin, out.end());
+  out.erase(std::unique(begin, out.end()), out.end());
   return true;
 }
 
@@ -395,24 +418,51 @@ double World::clearance(int id) const {
   return nearest;
 }
 
-void World::check_collisions() {
-  // Sweep and prune along x: sort the boxes once, then test only overlapping neighbours.
+void World::sort_sweep() {
   const int n = static_cast<int>(size());
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    const double xa = state_.shapes[a].box.min.x(), xb = state_.shapes[b].box.min.x();
-    return xa < xb || (xa == xb && a < b);
-  });
+  if (static_cast<int>(sweep_.size()) != n) {
+    sweep_.resize(n);
+    for (int id = 0; id < n; ++id) sweep_[id].id = id;
+  }
+  for (SweepEntry& e : sweep_) e.box = state_.shapes[e.id].box;
+  auto before = [](const SweepEntry& a, const SweepEntry& b) {
+    const double xa = a.box.min.x(), xb = b.box.min.x();
+    return xa < xb || (xa == xb && a.id < b.id);
+  };
+  // Insertion sort from the last step's order: linear when the objects moved little. The first
+  // step, a reset or teleports may leave it far from sorted: past a budget of moves, a full sort.
+  std::size_t budget = 8 * sweep_.size() + 64;
+  for (std::size_t i = 1; i < sweep_.size(); ++i) {
+    if (!before(sweep_[i], sweep_[i - 1])) continue;
+    const SweepEntry e = sweep_[i];
+    std::size_t j = i;
+    for (; j > 0 && before(e, sweep_[j - 1]) && budget > 0; --j, --budget) {
+      sweep_[j] = sweep_[j - 1];
+    }
+    sweep_[j] = e;
+    if (budget == 0) {
+      std::sort(sweep_.begin(), sweep_.end(), before);
+      return;
+    }
+  }
+}
+
+void World::check_collisions() {
+  // Sweep and prune along x over the boxes in one contiguous array (sort_sweep); only pairs
+  // whose boxes overlap reach the exact test.
+  const int n = static_cast<int>(size());
+  sort_sweep();
   for (ObjectState& s : state_.objects) {
     s.collision = false;
     s.collision_ids.clear();
   }
   for (int i = 0; i < n; ++i) {
-    const int a = order[i];
+    const SweepEntry& ea = sweep_[i];
     for (int j = i + 1; j < n; ++j) {
-      const int b = order[j];
-      if (state_.shapes[b].box.min.x() > state_.shapes[a].box.max.x()) break;
+      const SweepEntry& eb = sweep_[j];
+      if (eb.box.min.x() > ea.box.max.x()) break;
+      if (!ea.box.overlaps(eb.box)) continue;
+      const int a = ea.id, b = eb.id;
       if (!intersects(state_.shapes[a], state_.shapes[b])) continue;
       // An unobstructed object is invisible to the others, but still bumps into them itself.
       if (!model_->objects[b].unobstructed) state_.objects[a].collision_ids.push_back(b);

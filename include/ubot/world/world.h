@@ -21,7 +21,6 @@
 #include <mutex>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include <Eigen/Core>
@@ -299,9 +298,23 @@ class World {
     double cell = 1.0;
     double moved = 0.0;
     std::vector<Eigen::Vector2d> start;
-    std::unordered_map<std::int64_t, std::vector<int>> cells;
+    // The cells hashed into a power of two of buckets, counting-sorted: bucket b holds
+    // ids[bucket_start[b], bucket_start[b + 1]) in id order. Cells sharing a bucket only add
+    // candidates, which the exact test drops.
+    std::uint64_t mask = 0;
+    std::vector<std::uint32_t> bucket_start, bucket_of;
+    std::vector<int> ids;
     std::vector<int> always;  // open shapes, non-finite centroids
   };
+  // check_collisions' sweep and prune: every object's box in order of (min x, id). Kept from
+  // step to step (objects move little, so re-sorting is nearly free), but derived data: any
+  // correct sort of the same boxes gives the same order, and the same collisions.
+  struct SweepEntry {
+    Aabb box;
+    int id;
+  };
+  std::vector<SweepEntry> sweep_;
+  void sort_sweep();
   void begin_rvo_grid();
   void track_rvo_move(int id);
   // Wall time in behaviours while timing is on (set_timing): a measurement, not state.
