@@ -151,6 +151,12 @@ Simulation::Simulation(std::shared_ptr<const WorldModel> model, SimulationOption
       threads_(std::make_unique<Threads>(checked_threads(options.threads))) {
   make_sensors(world_.seed());
   build_scene();
+  if (options_.threads != 1 && threads_->arena.max_concurrency() > 1) {
+    // Large steps move objects on these threads too (World::set_parallel_for: same result).
+    world_.set_parallel_for([this](std::size_t n, const std::function<void(std::size_t)>& body) {
+      parallel_for(n, body);
+    });
+  }
   for (const MediumModel& m : *world_.model().media) {
     providers_.push_back(std::make_unique<media::DeclaredMedium>(m));
   }

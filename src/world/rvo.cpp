@@ -328,9 +328,10 @@ Eigen::Vector2d rvo_velocity(const World& world, int id) {
       }
       continue;
     }
-    const Vec2 c = centroid(shape);
+    // As IR-SIM's sequential step shows it to this robot (World::rvo_centroid).
+    const Vec2 c = world.rvo_centroid(id, other);
     if ((e.x - c.x()) * (e.x - c.x()) + (e.y - c.y()) * (e.y - c.y()) < threshold2) {
-      const Vec2 nv = world.velocity_xy(other);
+      const Vec2 nv = world.rvo_neighbor_velocity(id, other);
       neighbors.push_back({c.x(), c.y(), nv.x(), nv.y(), world.radius_extend(other)});
     }
   }

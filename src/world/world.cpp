@@ -119,6 +119,7 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     rvo_cell_ = std::max(rvo_cell_, o.behavior.neighbor_threshold);
   }
   rvo_cell_ = std::isfinite(rvo_cell_) && rvo_cell_ > 0.0 ? std::max(rvo_cell_, 0.5) : 1.0;
+  init_parallel_step();
   if (contact_mode()) init_bodies();
 }
 
@@ -162,14 +163,16 @@ void World::step(std::span<const Command> commands) {
     RvoGrid& grid;
     ~EndGrid() { grid.active = false; }
   } end_grid{rvo_grid_};
-  const bool may_cut_short = size() >= kStopPollObjects;
-  for (int id = 0; id < static_cast<int>(size()); ++id) {
-    // Cut short, the step leaves the objects before `id` moved and the rest where they were;
-    // the run that asked to stop records nothing of it (ubot/core/stop.h).
-    if (may_cut_short) throw_if_stop_requested();
-    const bool external = static_cast<std::size_t>(id) < commands.size() && commands[id];
-    move_object(id, external ? commands[id] : group[id]);
-    track_rvo_move(id);
+  // Cut short, the step leaves some objects moved and the rest where they were; the run that
+  // asked to stop records nothing of it (ubot/core/stop.h).
+  if (!step_in_parallel(commands, group)) {
+    const bool may_cut_short = size() >= kStopPollObjects;
+    for (int id = 0; id < static_cast<int>(size()); ++id) {
+      if (may_cut_short) throw_if_stop_requested();
+      const bool external = static_cast<std::size_t>(id) < commands.size() && commands[id];
+      move_object(id, external ? commands[id] : group[id]);
+      track_rvo_move(id);
+    }
   }
   rvo_grid_.active = false;
   if (contact_mode()) solve_contacts(before);
@@ -177,101 +180,6 @@ void World::step(std::span<const Command> commands) {
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
   check_collisions();
   fov_cache_.clear();
-}
-
-namespace {
-
-// The bucket of RVO's hash grid holding cell (ix, iy).
-std::uint64_t grid_bucket(std::int64_t ix, std::int64_t iy, std::uint64_t mask) {
-  std::uint64_t h = static_cast<std::uint64_t>(ix) * 0x9E3779B97F4A7C15ull ^
-                    static_cast<std::uint64_t>(iy) * 0xC2B2AE3D27D4EB4Full;
-  return (h ^ (h >> 29)) & mask;
-}
-
-std::int64_t cell_index(double v, double cell) {
-  return static_cast<std::int64_t>(std::floor(v / cell));
-}
-
-}  // namespace
-
-void World::begin_rvo_grid() {
-  RvoGrid& g = rvo_grid_;
-  g.active = false;
-  if (!any_rvo_) return;
-  const std::size_t n = size();
-  g.cell = rvo_cell_;
-  g.moved = 0.0;
-  g.start.resize(n);
-  g.always.clear();
-  g.mask = std::bit_ceil(std::max<std::size_t>(2 * n, 16)) - 1;
-  g.bucket_start.assign(g.mask + 2, 0);
-  g.bucket_of.resize(n);
-  constexpr auto kAlways = std::numeric_limits<std::uint32_t>::max();
-  for (std::size_t id = 0; id < n; ++id) {
-    const WorldShape& shape = state_.shapes[id];
-    const Eigen::Vector2d c = shape.circle || shape.closed
-                                  ? centroid(shape)
-                                  : Eigen::Vector2d(kInf, kInf);  // an open shape: always
-    g.start[id] = c;
-    if (!c.allFinite() || std::abs(c.x() / g.cell) > 1e15 || std::abs(c.y() / g.cell) > 1e15) {
-      g.always.push_back(static_cast<int>(id));
-      g.bucket_of[id] = kAlways;
-    } else {
-      const auto b = grid_bucket(cell_index(c.x(), g.cell), cell_index(c.y(), g.cell), g.mask);
-      g.bucket_of[id] = static_cast<std::uint32_t>(b);
-      ++g.bucket_start[b + 1];
-    }
-  }
-  for (std::size_t b = 0; b + 1 < g.bucket_start.size(); ++b) {
-    g.bucket_start[b + 1] += g.bucket_start[b];
-  }
-  g.ids.resize(n - g.always.size());
-  thread_local std::vector<std::uint32_t> next;  // per bucket, its next free slot
-  next.assign(g.bucket_start.begin(), g.bucket_start.end() - 1);
-  for (std::size_t id = 0; id < n; ++id) {
-    if (g.bucket_of[id] != kAlways) g.ids[next[g.bucket_of[id]]++] = static_cast<int>(id);
-  }
-  g.active = true;
-}
-
-void World::track_rvo_move(int id) {
-  RvoGrid& g = rvo_grid_;
-  if (!g.active) return;
-  const WorldShape& shape = state_.shapes[id];
-  if (!(shape.circle || shape.closed) || !g.start[id].allFinite()) return;  // always looked at
-  const Eigen::Vector2d now = centroid(shape);
-  const double moved = (now - g.start[id]).norm();
-  if (!(moved <= g.moved)) g.moved = std::isfinite(moved) ? moved : kInf;
-}
-
-bool World::rvo_candidates(double x, double y, double radius, std::vector<int>& out) const {
-  const RvoGrid& g = rvo_grid_;
-  // Every centroid is within g.moved of where the step began: one within `radius` of (x, y)
-  // now began within radius + moved.
-  const double reach = radius + g.moved;
-  if (!g.active || !std::isfinite(reach) || !std::isfinite(x) || !std::isfinite(y) ||
-      std::abs(x / g.cell) > 1e15 || std::abs(y / g.cell) > 1e15) {
-    return false;
-  }
-  // A box of more cells than there are objects: looking at every object is cheaper.
-  const double side = 2.0 * reach / g.cell + 2.0;
-  if (side * side > static_cast<double>(size())) return false;
-  const std::size_t first = out.size();
-  out.insert(out.end(), g.always.begin(), g.always.end());
-  const std::int64_t lo_x = cell_index(x - reach, g.cell), hi_x = cell_index(x + reach, g.cell);
-  const std::int64_t lo_y = cell_index(y - reach, g.cell), hi_y = cell_index(y + reach, g.cell);
-  for (std::int64_t ix = lo_x; ix <= hi_x; ++ix) {
-    for (std::int64_t iy = lo_y; iy <= hi_y; ++iy) {
-      const std::uint64_t b = grid_bucket(ix, iy, g.mask);
-      out.insert(out.end(), g.ids.begin() + g.bucket_start[b],
-                 g.ids.begin() + g.bucket_start[b + 1]);
-    }
-  }
-  // In id order, each once (cells of one bucket are met as often as they are asked).
-  const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
-  std::sort(begin, out.end());
-  out.erase(std::unique(begin, out.end()), out.end());
-  return true;
 }
 
 void World::step_in_place() {

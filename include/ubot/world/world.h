@@ -17,6 +17,7 @@
 // (its kinematics, behaviour, goals and stop flag do not apply); its planar state mirrors the 3D
 // pose ([x, y, heading of its x axis]) so collisions, lidars and pictures work in the plane.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -190,6 +191,20 @@ class World {
   // that do. False (nothing appended) outside step() or in a world without RVO behaviours: then
   // every object is a candidate.
   bool rvo_candidates(double x, double y, double radius, std::vector<int>& out) const;
+  // What RVO robot `reader` sees of object `other` during step(): its centroid and velocity
+  // after its move when it moves first (a lower id), else before it, as in IR-SIM's sequential
+  // step, also when the step moves objects in parallel (set_parallel_for).
+  Eigen::Vector2d rvo_centroid(int reader, int other) const;
+  Eigen::Vector2d rvo_neighbor_velocity(int reader, int other) const;
+
+  // Lets large steps (256 objects or more) move objects on several threads: `run(n, body)`
+  // calls body(i) for every i in [0, n), in any order and on any thread (Simulation's
+  // parallel_for). The objects whose behaviour reads only their own state move together; then
+  // the RVO robots in waves, each wave's robots too far apart to see one another this step.
+  // The result is the sequential step's, bit for bit (src/world/rvo_step.cpp says why). A copy
+  // of the world runs sequentially until told again.
+  using ParallelFor = std::function<void(std::size_t, const std::function<void(std::size_t)>&)>;
+  void set_parallel_for(ParallelFor run) { parallel_.run = std::move(run); }
   // The sweep itself, on every call (what fov_detections keeps): objects sorted into rows, then
   // by x, each observer testing only its neighbours instead of every pair.
   std::vector<std::vector<int>> sweep_fov_detections() const;
@@ -317,10 +332,37 @@ class World {
   void sort_sweep();
   void begin_rvo_grid();
   void track_rvo_move(int id);
+  // The parallel step (src/world/rvo_step.cpp). Per object: kIndependent, or the wave of an RVO
+  // robot. Not state: derived at each parallel step's start, and not copied.
+  static constexpr int kIndependent = -1;
+  struct ParallelStep {
+    ParallelStep() = default;
+    ParallelStep(const ParallelStep&) {}
+    ParallelStep& operator=(const ParallelStep&) { return *this; }
+    ParallelFor run;
+    bool active = false;  // during a parallel step: rvo_centroid and co. tell moved from not
+    std::vector<int> wave;
+    std::vector<int> independent;         // ids moved together first
+    std::vector<int> by_wave;             // the RVO robots, wave by wave
+    std::vector<std::size_t> wave_start;  // wave k: by_wave[wave_start[k], wave_start[k + 1])
+    std::vector<Eigen::Vector2d> start_velocity;  // velocity_xy at the step's start
+  };
+  bool step_in_parallel(std::span<const Command> commands, const std::vector<Command>& group);
+  bool behavior_reads_others(int id, std::span<const Command> commands,
+                             const std::vector<Command>& group) const;
+  bool assign_waves(const std::vector<int>& robots, double reach);
+  bool sees_moved(int reader, int other) const;
+  double max_centroid_move(int id) const;
+  // From the model: whether RVO robots may move in waves at all, and their widest threshold.
+  void init_parallel_step();
+  bool rvo_parallel_ok_ = false;
+  double max_rvo_threshold_ = 0.0;
+  ParallelStep parallel_;
   // Wall time in behaviours while timing is on (set_timing): a measurement, not state.
   bool timing_ = false;
   std::int64_t behavior_ns_ = 0;
-  std::int64_t* behavior_clock() { return timing_ ? &behavior_ns_ : nullptr; }
+  // Per object in a sequential step; a parallel step times its RVO waves whole.
+  std::int64_t* behavior_clock() { return timing_ && !parallel_.active ? &behavior_ns_ : nullptr; }
   bool any_rvo_ = false;  // from the model, at construction
   double rvo_cell_ = 0.0;
   RvoGrid rvo_grid_;

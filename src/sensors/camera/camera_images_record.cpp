@@ -56,6 +56,7 @@ CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulati
   std::map<std::string, std::string> claimed;
   for (const auto& sensor : sim.sensors()) {
     if (!sensor_if<Camera>(*sensor)) continue;
+    any_camera_ = true;
     const std::filesystem::path dir = out_ / camera_dir(sim, *sensor);
     claim_output_name(claimed, dir.string(),
                       fmt::format("'{}/{}'", sim.world().object_model(sensor->object_id()).name,
@@ -65,6 +66,7 @@ CameraImagesWriter::CameraImagesWriter(std::filesystem::path out, const Simulati
 }
 
 void CameraImagesWriter::write(const Simulation& sim) {
+  if (!any_camera_) return;
   for (const int i : sim.sampled()) {
     const Sensor& sensor = *sim.sensors()[i];
     const Camera* c = sensor_if<Camera>(sensor);

@@ -39,6 +39,9 @@ class CameraImagesWriter {
   std::filesystem::path out_;
   std::vector<std::uint16_t> millimetres_;  // reused
   std::int64_t images_ = 0;
+  // Whether the simulation has a camera at all: a fleet's step then skips its 10,000 other
+  // sensors (a simulation's sensors are fixed by its model).
+  bool any_camera_ = false;
 };
 
 }  // namespace ubot
