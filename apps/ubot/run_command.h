@@ -19,7 +19,7 @@ struct RunOptions {
   bool progress = false;  // --progress: the load progress line even when stderr is no terminal
   bool timings = false;   // --timings: print where the steps spent their wall time
   std::string frames = "every";  // frames.jsonl: every | N | none
-  int threads = 0;               // sensor threads, 0 = all cores
+  int threads = 0;               // sensor and motion threads, 0 = all cores
   std::string map;    // --map PATH: map the lidars into PATH (.las/.ply/.pcd); "" = the world's
   bool ros2 = false;  // ROS 2 bridge: publish topics, receive cmd_vel
   std::optional<int> ros_domain_id;       // overrides ROS_DOMAIN_ID

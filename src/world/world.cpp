@@ -355,23 +355,45 @@ void World::sort_sweep() {
   }
 }
 
+// The pairs whose shapes meet among those starting at sweep_[first, last) (sort_sweep's order).
+void World::sweep_pairs(std::size_t first, std::size_t last,
+                        std::vector<std::pair<int, int>>& out) const {
+  for (std::size_t i = first; i < last; ++i) {
+    const SweepEntry& ea = sweep_[i];
+    for (std::size_t j = i + 1; j < sweep_.size(); ++j) {
+      const SweepEntry& eb = sweep_[j];
+      if (eb.box.min.x() > ea.box.max.x()) break;
+      if (!ea.box.overlaps(eb.box)) continue;
+      if (intersects(state_.shapes[ea.id], state_.shapes[eb.id])) out.emplace_back(ea.id, eb.id);
+    }
+  }
+}
+
 void World::check_collisions() {
   // Sweep and prune along x over the boxes in one contiguous array (sort_sweep); only pairs
-  // whose boxes overlap reach the exact test.
+  // whose boxes overlap reach the exact test. A large world sweeps in pieces on the threads
+  // (set_parallel_for); each object's ids are sorted below, so the pieces' order is no matter.
   const int n = static_cast<int>(size());
   sort_sweep();
   for (ObjectState& s : state_.objects) {
     s.collision = false;
     s.collision_ids.clear();
   }
-  for (int i = 0; i < n; ++i) {
-    const SweepEntry& ea = sweep_[i];
-    for (int j = i + 1; j < n; ++j) {
-      const SweepEntry& eb = sweep_[j];
-      if (eb.box.min.x() > ea.box.max.x()) break;
-      if (!ea.box.overlaps(eb.box)) continue;
-      const int a = ea.id, b = eb.id;
-      if (!intersects(state_.shapes[a], state_.shapes[b])) continue;
+  constexpr std::size_t kPiece = 512;
+  const std::size_t pieces = (sweep_.size() + kPiece - 1) / kPiece;
+  std::vector<std::vector<std::pair<int, int>>>& pairs = collision_pairs_;
+  pairs.resize(std::max<std::size_t>(pieces, 1));
+  for (auto& p : pairs) p.clear();
+  auto sweep_piece = [&](std::size_t k) {
+    sweep_pairs(k * kPiece, std::min(sweep_.size(), (k + 1) * kPiece), pairs[k]);
+  };
+  if (parallel_.run && pieces > 1) {
+    parallel_.run(pieces, sweep_piece);
+  } else {
+    for (std::size_t k = 0; k < pieces; ++k) sweep_piece(k);
+  }
+  for (const auto& piece : pairs) {
+    for (const auto& [a, b] : piece) {
       // An unobstructed object is invisible to the others, but still bumps into them itself.
       if (!model_->objects[b].unobstructed) state_.objects[a].collision_ids.push_back(b);
       if (!model_->objects[a].unobstructed) state_.objects[b].collision_ids.push_back(a);

@@ -138,10 +138,11 @@ TEST(ParallelStep, OmniRvoRobotsMoveInWavesToo) {
 }
 
 TEST(ParallelStep, WorldsItCannotBoundStepSequentially) {
-  // RVO robots on noisy kinematics: their moves have no bound, so no parallel step is tried.
+  // RVO robots on noisy kinematics: their moves have no bound, so the objects move one after
+  // another; only the collision check's sweep (two pieces of 512 boxes) runs on the threads.
   std::atomic<int> calls{0};
   expect_parallel_matches_sequential(crowd("{name: diff, noise: true}"), reversed(&calls), 5);
-  EXPECT_EQ(calls.load(), 0);
+  EXPECT_EQ(calls.load(), 5);
 }
 
 TEST(ParallelStep, SmallWorldsStepSequentially) {

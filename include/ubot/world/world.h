@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -329,7 +330,10 @@ class World {
     int id;
   };
   std::vector<SweepEntry> sweep_;
+  std::vector<std::vector<std::pair<int, int>>> collision_pairs_;  // per piece of the sweep
   void sort_sweep();
+  void sweep_pairs(std::size_t first, std::size_t last,
+                   std::vector<std::pair<int, int>>& out) const;
   void begin_rvo_grid();
   void track_rvo_move(int id);
   // The parallel step (src/world/rvo_step.cpp). Per object: kIndependent, or the wave of an RVO
