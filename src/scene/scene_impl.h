@@ -137,12 +137,26 @@ inline RayHit Scene::Impl::resolve(const internal::Best& best, const internal::E
   if (best.body == kNoBody) return hit;
   hit.distance = best.t;
   hit.body = best.body;
-  hit.user_id = bodies[best.body].user_id;
   if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
+    hit.user_id = bodies[best.body].user_id;
     if (best.feature != internal::Feature::kInside) {
       hit.normal = solids->normal(best, r, bodies[best.body].prim);
     }
     return hit;
+  }
+  // The user id from the primitive's record, which the exact test just read (bodies[] is one
+  // more cache miss per hit in a large world).
+  const internal::GeomDesc& desc = slots[best.slot].desc;
+  switch (desc.kind) {
+    case internal::PrimKind::kCircle:
+      hit.user_id = desc.tables->circles[best.prim].user_id;
+      break;
+    case internal::PrimKind::kWall:
+      hit.user_id = desc.tables->walls[best.prim].user_id;
+      break;
+    case internal::PrimKind::kPrism:
+      hit.user_id = desc.tables->prisms[best.prim].user_id;
+      break;
   }
   switch (best.feature) {
     case internal::Feature::kInside:
@@ -156,7 +170,6 @@ inline RayHit Scene::Impl::resolve(const internal::Best& best, const internal::E
     case internal::Feature::kSide:
       break;
   }
-  const internal::GeomDesc& desc = slots[best.slot].desc;
   Eigen::Vector2d n;
   if (desc.kind == internal::PrimKind::kCircle) {
     const internal::CircleRecord& c = desc.tables->circles[best.prim];
