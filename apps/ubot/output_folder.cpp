@@ -1,6 +1,9 @@
 #include "output_folder.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -66,8 +69,10 @@ void remove_partial_files(const fs::path& dir) {
   std::vector<fs::path> partial;
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
+    // A link named like a temporary file is removed itself (never its target): a writer would
+    // follow it out of the folder. Links to folders are not followed (the iterator's default).
     if (name.size() > std::string_view(kPartialSuffix).size() && name.ends_with(kPartialSuffix) &&
-        it->is_regular_file(ec) && !it->is_symlink(ec)) {
+        (it->is_symlink(ec) || it->is_regular_file(ec))) {
       partial.push_back(it->path());
     }
   }
@@ -121,20 +126,44 @@ void remove_listed_files(const fs::path& dir, const fs::path& list) {
 OutputFolder::OutputFolder(fs::path dir) : dir_(std::move(dir)) {
   refuse_system_folder(dir_);
   create_output_dir(dir_);
+  lock();
   // Before the check, whose probe is the journal's name: a killed run's journal is read first.
   remove_previous_outputs();
   check_writable((dir_ / kManifestName).string());
   start_journal();
 }
 
-OutputFolder::~OutputFolder() {
-  if (written_) return;
-  try {
-    write_manifest();
-  } catch (const std::exception&) {
-    // Nothing to report from a destructor: the run's own error is on its way.
+// An exclusive flock(2) on the folder itself, held until the process ends: a second run into
+// the same folder would remove this one's files (remove_previous_outputs) and write over them.
+// The kernel drops the lock when the process dies, SIGKILL included, so it never goes stale.
+void OutputFolder::lock() {
+  lock_fd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock_fd_ < 0) {
+    throw Error(fmt::format("{}: cannot be opened: {}", dir_.string(), std::strerror(errno)));
   }
-  stop_journal();
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0) return;
+  const int error = errno;
+  ::close(lock_fd_);
+  lock_fd_ = -1;
+  if (error == EWOULDBLOCK) {
+    throw Error(
+        fmt::format("{}: another ubot run is writing its outputs into this folder; give "
+                    "this run another --out, or wait for that one to end",
+                    dir_.string()));
+  }
+  throw Error(fmt::format("{}: cannot be locked: {}", dir_.string(), std::strerror(error)));
+}
+
+OutputFolder::~OutputFolder() {
+  if (!written_) {
+    try {
+      write_manifest();
+    } catch (const std::exception&) {
+      // Nothing to report from a destructor: the run's own error is on its way.
+    }
+    stop_journal();
+  }
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // last: the lock guards the manifest too
 }
 
 void OutputFolder::remove_previous_outputs() {
@@ -147,7 +176,7 @@ void OutputFolder::remove_previous_outputs() {
 }
 
 void OutputFolder::start_journal() {
-  const std::string journal = partial_path((dir_ / kManifestName).string());
+  const std::string journal = partial_path_for_writing((dir_ / kManifestName).string());
   journal_ = std::fopen(journal.c_str(), "w");
   if (!journal_) {
     throw Error(fmt::format("{}: cannot be written: {}", journal, std::strerror(errno)));
@@ -182,7 +211,7 @@ void OutputFolder::write_manifest() {
   }
   const std::string manifest = (dir_ / kManifestName).string();
   {
-    std::ofstream out(partial_path(manifest), std::ios::binary | std::ios::trunc);
+    std::ofstream out(partial_path_for_writing(manifest), std::ios::binary | std::ios::trunc);
     out << "# The files the last `ubot run` wrote here; the next run into this folder removes "
            "them first.\n";
     for (const std::string& f : files) out << f << '\n';

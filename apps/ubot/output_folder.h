@@ -8,7 +8,8 @@
 // added to DIR/.ubot-outputs.part, the manifest's temporary name, before the file gets its
 // name: a run killed with SIGKILL leaves that journal, and the next run removes what it lists
 // too (camera images of the killed run never mix with the new run's). Other files ubot did not
-// list are never touched.
+// list are never touched. One run at a time: a run holds a lock on the folder, and a second run
+// into it is refused with an error instead of removing the first one's files.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -32,12 +33,14 @@ class OutputFolder {
   void write_manifest();
 
  private:
+  void lock();
   void remove_previous_outputs();
   void start_journal();
   void stop_journal() noexcept;
   std::filesystem::path dir_;
   std::FILE* journal_ = nullptr;
   bool written_ = false;
+  int lock_fd_ = -1;  // the folder, flock'ed while the run lives (lock())
 };
 
 }  // namespace ubot::app

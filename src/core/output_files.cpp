@@ -36,6 +36,17 @@ std::string partial_path(const std::string& path) {
   return special ? path : path + kPartialSuffix;
 }
 
+std::string partial_path_for_writing(const std::string& path) {
+  const std::string partial = partial_path(path);
+  if (partial != path) {
+    std::error_code ec;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(partial, ec))) {
+      std::filesystem::remove(partial, ec);
+    }
+  }
+  return partial;
+}
+
 void publish_output(const std::string& path) {
   const std::string partial = partial_path(path);
   Published& p = published();

@@ -37,7 +37,7 @@ void write_file(const std::string& path, const std::vector<char>& bytes) {
   const std::filesystem::path p(path);
   std::error_code ec;
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  std::ofstream out(partial_path(path), std::ios::binary | std::ios::trunc);
+  std::ofstream out(partial_path_for_writing(path), std::ios::binary | std::ios::trunc);
   if (out) out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (out) out.close();
   if (!out) {

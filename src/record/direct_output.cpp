@@ -33,7 +33,8 @@ bool write_all(int fd, const char* data, std::size_t bytes) {
 void DirectOutput::Free::operator()(char* p) const { std::free(p); }
 
 DirectOutput::DirectOutput(std::string path) : path_(std::move(path)) {
-  fd_ = ::open(partial_path(path_).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  fd_ = ::open(partial_path_for_writing(path_).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+               0666);
   if (fd_ < 0) throw Error(fmt::format("{}: cannot be written: {}", path_, std::strerror(errno)));
   capacity_ = kDirectBytes;
   buffer_.reset(static_cast<char*>(std::aligned_alloc(kBlock, capacity_)));

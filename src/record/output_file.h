@@ -14,7 +14,7 @@
 namespace ubot {
 
 inline std::FILE* open_output(const std::string& path) {
-  std::FILE* file = std::fopen(partial_path(path).c_str(), "wb");
+  std::FILE* file = std::fopen(partial_path_for_writing(path).c_str(), "wb");
   if (!file) throw Error(fmt::format("{}: cannot be written: {}", path, std::strerror(errno)));
   return file;
 }

@@ -107,7 +107,8 @@ void GifWriter::Impl::fail(const std::string& reason) {
 void GifWriter::Impl::open(const std::string& path) {
   // Opened here rather than by EGifOpenFileName, which creates the file 0600 whatever the umask:
   // the animation gets the permissions every other output gets (0666 less the umask).
-  fd = ::open(partial_path(path).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  fd = ::open(partial_path_for_writing(path).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+              0666);
   if (fd < 0) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
   int error = 0;
   gif = EGifOpen(this, &Impl::output, &error);

@@ -40,7 +40,7 @@ bool encode(std::FILE* file, int width, int height, int bit_depth, int color_typ
 
 void write_file(const std::string& path, int width, int height, int bit_depth, int color_type,
                 std::vector<png_bytep>& rows) {
-  std::FILE* file = std::fopen(partial_path(path).c_str(), "wb");
+  std::FILE* file = std::fopen(partial_path_for_writing(path).c_str(), "wb");
   if (!file) throw Error(path + ": cannot open for writing: " + std::strerror(errno));
   const bool ok = encode(file, width, height, bit_depth, color_type, rows);
   const bool closed = std::fclose(file) == 0;

@@ -46,7 +46,8 @@ namespace internal {
 
 // Opens the file ourselves (rather than cairo_surface_write_to_png) to report errno's reason.
 void write_surface(cairo_surface_t* surface, const std::string& path, const std::string& context) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(partial_path(path).c_str(), "wb"));
+  std::unique_ptr<std::FILE, FileCloser> file(
+      std::fopen(partial_path_for_writing(path).c_str(), "wb"));
   if (!file) throw Error(context + ": cannot open for writing: " + std::strerror(errno));
   PngOutput out{file.get()};
   const cairo_status_t status = cairo_surface_write_to_png_stream(surface, write_to_file, &out);

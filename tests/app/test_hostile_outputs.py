@@ -159,6 +159,58 @@ class SafeWrites(unittest.TestCase):
             self.assertIn("notes.txt", names)
             self.assertIn("frames.jsonl", names)
 
+    def test_a_second_run_into_a_folder_in_use_is_refused_and_touches_nothing(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-busy-{os.getpid()}-") as out:
+            p = self.start_long_run(out)
+            try:
+                self.wait_for(os.path.join(out, "frames.jsonl.part"))
+                before = files_under(out)
+                r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3",
+                         "--out", out, "--quiet")
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("another ubot run is writing its outputs into this folder", r.stderr)
+                self.assertIn(out, r.stderr)
+                self.assertEqual(files_under(out), before)  # the first run's files are all there
+                self.assertIsNone(p.poll())  # and it runs on
+            finally:
+                p.send_signal(signal.SIGINT)
+                self.assertEqual(p.wait(timeout=60), 130)
+            self.assertIn("frames.jsonl", files_under(out))
+            # Once the first run has ended, the folder is free again (and after a SIGKILL too:
+            # the lock is the process's own).
+            r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out",
+                     out, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            p = self.start_long_run(out)
+            self.wait_for(os.path.join(out, "frames.jsonl.part"))
+            p.kill()
+            p.wait(timeout=60)
+            r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out",
+                     out, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_a_link_planted_as_a_part_file_is_not_followed(self):
+        with tempfile.TemporaryDirectory(prefix=f"ubot-link-{os.getpid()}-") as top:
+            out = os.path.join(top, "out")
+            os.makedirs(out)
+            victim = write(os.path.join(top, "victim.txt"), "not ubot's to write")
+            for name in ("frames.jsonl.part", "world.png.part", "run.gif.part", "r.mcap.part",
+                         ".ubot-outputs.part"):
+                os.symlink(victim, os.path.join(out, name))
+            os.symlink(os.path.join(top, "nowhere"), os.path.join(out, "objects.parquet.part"))
+            r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out",
+                     out, "--quiet", "--render", "--mcap", os.path.join(out, "r.mcap"),
+                     "--frames-format", "jsonl,parquet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(victim) as f:
+                self.assertEqual(f.read(), "not ubot's to write")
+            self.assertFalse(os.path.exists(os.path.join(top, "nowhere")))
+            names = files_under(out)
+            for name in ("frames.jsonl", "world.png", "run.gif", "r.mcap", "objects.parquet"):
+                self.assertIn(name, names)
+                self.assertFalse(os.path.islink(os.path.join(out, name)))
+            self.assertEqual([n for n in names if n.endswith(".part")], [])
+
     def test_a_killed_runs_camera_images_are_removed_by_the_next_run(self):
         # Issue 27, item 4: a killed run's images are whole files under their names (each is
         # renamed once written) but no manifest lists them; the journal .ubot-outputs.part does.

@@ -16,6 +16,10 @@ inline constexpr const char* kPartialSuffix = ".part";
 // neither a regular file nor a folder (a device such as /dev/null, a FIFO): nothing to replace.
 std::string partial_path(const std::string& path);
 
+// partial_path(path) for a writer about to create it: a symbolic link planted under that name
+// is removed first (the link, never its target), so the writer cannot be led out of its folder.
+std::string partial_path_for_writing(const std::string& path);
+
 // Renames partial_path(path) to `path` (replacing an older file) and records `path`; an
 // ubot::Error naming `path` if the rename fails.
 void publish_output(const std::string& path);
