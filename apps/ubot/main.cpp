@@ -67,8 +67,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--frames-format", run.frames_format,
                       "Record the steps as jsonl (frames.jsonl), parquet (objects.parquet, "
                       "scans.parquet, imu.parquet) or jsonl,parquet (default jsonl)");
-  run_cmd->add_option("--threads", run.threads, "Threads for the sensors and a large world's motion (0 = all cores, at most 256); "
-                      "the outputs are the same with any number")
+  run_cmd
+      ->add_option(
+          "--threads", run.threads,
+          "Threads for the sensors and a large world's motion (0 = all cores, at most 256); "
+          "the outputs are the same with any number")
       ->check(ubot::app::whole_number_in(0, ubot::app::kMaxThreads));
   run_cmd->add_option("--map", run.map,
                       "Accumulate the lidars' points and save them (.las|.ply|.pcd)");

@@ -2,7 +2,8 @@
 // `ubot` and every `import ubot` load it and its dependencies (iceoryx, libssl: about 2 ms of a
 // 12 ms start, docs/benchmarks.md, "Start-up"), though only `--ros2` uses them. So nothing links
 // it: the few functions the transport calls are defined here, each resolving the real one from
-// the library, opened by its soname (UBOT_DDSC_SONAME, from CMake) on the first call.
+// the library, opened by its soname (UBOT_DDSC_SONAME, from CMake) on the first call. A
+// CycloneDDS function the transport starts to call needs its line below (the link says which).
 #include <dds/dds.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -32,10 +33,10 @@ void* ddsc_function(const char* name) {
 }  // namespace
 
 // Each stub finds its function once (a function-local static: thread-safe) and calls it.
-#define UBOT_DDSC(ret, name, params, args)                                          \
-  ret name params {                                                                 \
+#define UBOT_DDSC(ret, name, params, args)                                            \
+  ret name params {                                                                   \
     static const auto real = reinterpret_cast<decltype(&name)>(ddsc_function(#name)); \
-    return real args;                                                               \
+    return real args;                                                                 \
   }
 
 extern "C" {
@@ -58,9 +59,8 @@ UBOT_DDSC(dds_entity_t, dds_create_writer,
 UBOT_DDSC(dds_entity_t, dds_create_readcondition, (dds_entity_t reader, uint32_t mask),
           (reader, mask))
 UBOT_DDSC(dds_entity_t, dds_create_waitset, (dds_entity_t participant), (participant))
-UBOT_DDSC(dds_return_t, dds_waitset_attach, (dds_entity_t waitset, dds_entity_t entity,
-                                             dds_attach_t x),
-          (waitset, entity, x))
+UBOT_DDSC(dds_return_t, dds_waitset_attach,
+          (dds_entity_t waitset, dds_entity_t entity, dds_attach_t x), (waitset, entity, x))
 UBOT_DDSC(dds_return_t, dds_waitset_detach, (dds_entity_t waitset, dds_entity_t entity),
           (waitset, entity))
 UBOT_DDSC(dds_return_t, dds_waitset_wait,

@@ -66,7 +66,8 @@ std::array<unsigned char, 32> sha256(std::string_view data) {
   for (int k = 0; k < 8; ++k) tail[tail_size - 1 - k] = static_cast<unsigned char>(bits >> (8 * k));
   for (std::size_t i = 0; i < tail_size; i += 64) compress(state, tail + i);
   std::array<unsigned char, 32> digest;
-  for (int k = 0; k < 32; ++k) digest[k] = static_cast<unsigned char>(state[k / 4] >> (24 - 8 * (k % 4)));
+  for (int k = 0; k < 32; ++k)
+    digest[k] = static_cast<unsigned char>(state[k / 4] >> (24 - 8 * (k % 4)));
   return digest;
 }
 

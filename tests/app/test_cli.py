@@ -712,6 +712,22 @@ class Ros2AndPacing(unittest.TestCase):
         with open(os.path.join(out, "frames.jsonl"), "rb") as f:
             return f.read()
 
+    def test_cyclonedds_is_loaded_by_the_bridge_only(self):
+        # Start-up (docs/benchmarks.md): CycloneDDS and its dependencies load when --ros2 starts
+        # the bridge, not with every run; no libcrypto at all (ubot hashes types itself).
+        def loaded(*args):
+            env = dict(self.ENV, LD_DEBUG="files")
+            with tempfile.TemporaryDirectory() as out:
+                r = self.ubot("run", self.WORLD, "--steps", "3", "--out", out, "--quiet", *args,
+                              env=env)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            return set(re.findall(r"file=(lib[\w+-]+)\.so", r.stderr))
+
+        plain = loaded()
+        self.assertIn("libyaml-0", plain)  # LD_DEBUG lists what loads
+        self.assertFalse({"libddsc", "libcrypto", "libssl"} & plain, plain)
+        self.assertIn("libddsc", loaded("--ros2"))
+
     def test_bridge_and_pacing_do_not_change_the_outputs(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
             self.assertEqual(self.ubot("run", self.WORLD, "--steps", "30", "--out", a,

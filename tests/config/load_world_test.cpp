@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace ubot {
@@ -182,6 +184,44 @@ robot:
             "w.yaml:10:62: robot[3].shape.wheelbase: 0 reads as no wheelbase (as in IR-SIM): the "
             "acker kinematics use 1.0");
   EXPECT_EQ(m.objects[4].kinematics.kind, KinematicsKind::kDiff);  // a shape key, no kinematics
+}
+
+// A group's `sensors` list is read for its first object and copied for the others (issue 45,
+// start-up): every object still gets the whole list, and a sensor without name or type still
+// warns once per object, in object order, as when each object read the list itself.
+TEST(LoadWorld, AGroupsSensorsAreEveryObjectsWithTheirWarnings) {
+  const WorldModel m = load_world_from_string(R"(
+robot:
+  - number: 3
+    distribution: {name: circle}
+    behavior: {name: dash, angle_tolerance: 0.2}
+    sensors:
+      - {range_max: 3, number: 7}
+      - {type: imu, update_rate_hz: 50}
+      - {type: lidar2d, angle_range: 1.5}
+)",
+                                              "w.yaml");
+  ASSERT_EQ(m.objects.size(), 3u);
+  for (const ObjectModel& o : m.objects) {
+    ASSERT_EQ(o.sensors.size(), 3u) << o.name;
+    EXPECT_EQ(o.sensors[0].common.name, "lidar2d_0");
+    EXPECT_EQ(std::get<Lidar2dModel>(o.sensors[0].params).number, 7);
+    EXPECT_EQ(std::get<Lidar2dModel>(o.sensors[0].params).range_max, 3.0);
+    EXPECT_EQ(o.sensors[1].common.name, "imu_0");
+    EXPECT_EQ(o.sensors[1].common.update_rate_hz, 50.0);
+    EXPECT_EQ(o.sensors[2].common.name, "lidar2d_1");
+    EXPECT_EQ(std::get<Lidar2dModel>(o.sensors[2].params).angle_range, 1.5);
+    EXPECT_EQ(o.fov, 3.141592653589793);  // the first lidar's, IR-SIM's default angle_range
+  }
+  // Each object's warnings in the order its keys are read: the shape's, then the sensors'.
+  std::vector<std::string> expected;
+  for (const char* name : {"robot_0", "robot_1", "robot_2"}) {
+    expected.push_back(std::string(name) +
+                       ": no shape given; using IR-SIM's default circle of radius 1");
+    expected.push_back(
+        "w.yaml:7:9: robot[0].sensors[0]: no name or type: read as a lidar2d (IR-SIM's default)");
+  }
+  EXPECT_EQ(m.warnings, expected);
 }
 
 TEST(LoadWorld, SeedFromWorldOrOptions) {

@@ -5,6 +5,8 @@ import gc
 import math
 import os
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -392,3 +394,15 @@ def test_timings_sum_the_phases_of_the_steps_since_they_were_turned_on():
     sim.set_timing(False)
     sim.step()
     assert sim.timings()["steps"] == 0
+
+
+def test_import_and_a_step_load_neither_cyclonedds_nor_openssl():
+    # Start-up (docs/benchmarks.md): the ROS 2 bridge's CycloneDDS loads on first use and ubot
+    # hashes ROS types itself, so `import ubot` maps neither library (about 3 ms of loading).
+    code = ("import ubot; sim = ubot.Simulation(%r); sim.step(); "
+            "print(open('/proc/self/maps').read())" % example("lidar_world.yaml"))
+    maps = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout
+    assert "_core." in maps  # the extension is listed, so would its libraries be
+    for library in ("libddsc", "libcrypto", "libssl"):
+        assert library not in maps
