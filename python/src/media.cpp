@@ -25,7 +25,7 @@ namespace {
 // An (n, columns) float64 array of finite values; ubot::Error naming `what` otherwise.
 py::array_t<double> rows(const py::handle& value, py::ssize_t columns, py::ssize_t n,
                          const char* what) {
-  const auto a = py::array_t<double, py::array::forcecast>::ensure(value);
+  const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
   if (!a || a.ndim() != 2 || a.shape(1) != columns || (n >= 0 && a.shape(0) != n)) {
     throw Error(fmt::format("medium provider: {} must be an array of shape ({}, {})", what,
                             n >= 0 ? std::to_string(n) : std::string("n"), columns));
@@ -62,17 +62,20 @@ void read_dict(const py::dict& d, media::MediumSnapshot& out) {
       out.cells[static_cast<std::size_t>(i)].velocity = {v(i, 0), v(i, 1), v(i, 2)};
   }
   if (d.contains("edge_factor")) {
-    const auto e = rows(py::array_t<double, py::array::forcecast>::ensure(d["edge_factor"])
-                            .reshape({n, py::ssize_t{1}}),
-                        1, n, "edge_factor")
-                       .unchecked<2>();
+    const auto e =
+        rows(
+            py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(d["edge_factor"])
+                .reshape({n, py::ssize_t{1}}),
+            1, n, "edge_factor")
+            .unchecked<2>();
     for (py::ssize_t i = 0; i < n; ++i)
       out.cells[static_cast<std::size_t>(i)].edge_factor = e(i, 0);
   }
   if (d.contains("tint")) {
     const auto t =
-        rows(py::array_t<double, py::array::forcecast>::ensure(d["tint"]).reshape({1, 3}), 3, 1,
-             "tint")
+        rows(py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(d["tint"])
+                 .reshape({1, 3}),
+             3, 1, "tint")
             .unchecked<2>();
     out.tint = {t(0, 0), t(0, 1), t(0, 2)};
   }

@@ -117,7 +117,7 @@ void SimHandle::parse_command_dict(const py::dict& commands) {
   for (const auto& [key, value] : commands) {
     const int id = object_id(key);
     if (value.is_none()) continue;
-    const auto v = py::array_t<double, py::array::forcecast>::ensure(value);
+    const auto v = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
     if (!v || v.ndim() != 1 || v.shape(0) != 2) {
       throw_value_error(fmt::format("step: the command of {} must be 2 numbers or None",
                                     sim().world().object_model(id).name));
@@ -127,7 +127,7 @@ void SimHandle::parse_command_dict(const py::dict& commands) {
 }
 
 void SimHandle::parse_command_array(const py::handle& commands) {
-  const auto a = py::array_t<double, py::array::forcecast>::ensure(commands);
+  const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(commands);
   const World& world = sim().world();
   std::size_t robots = 0;
   while (robots < world.size() &&

@@ -56,7 +56,7 @@ Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int
 
 // Finite float values of a 1-D sequence, for set_state / set_goals.
 std::vector<double> finite_values(const py::handle& values, const char* what) {
-  const auto a = py::array_t<double, py::array::forcecast>::ensure(values);
+  const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(values);
   if (!a || a.ndim() != 1)
     throw_value_error(fmt::format("{}: expected a 1-D sequence of numbers", what));
   std::vector<double> out(a.data(), a.data() + a.size());

@@ -303,7 +303,7 @@ py::dict VectorEnv::reset(std::optional<std::uint64_t> seed) {
 }
 
 py::dict VectorEnv::reset_envs(const py::handle& mask) {
-  const auto m = py::array_t<bool, py::array::forcecast>::ensure(mask);
+  const auto m = py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(mask);
   if (!m || m.ndim() != 1 || m.shape(0) != options_.num_envs) {
     throw_value_error(
         fmt::format("VectorEnv.reset: reset_mask must have shape ({},)", options_.num_envs));
@@ -372,7 +372,7 @@ py::dict VectorEnv::observations(bool final) const {
 }
 
 py::tuple VectorEnv::step(const py::handle& actions) {
-  const auto a = py::array_t<double, py::array::forcecast>::ensure(actions);
+  const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(actions);
   const py::ssize_t n = options_.num_envs, r = num_robots();
   if (!a || a.ndim() != 3 || a.shape(0) != n || a.shape(1) != r || a.shape(2) != 2) {
     throw_value_error(fmt::format("VectorEnv.step: actions must have shape ({}, {}, 2)", n, r));

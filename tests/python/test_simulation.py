@@ -85,6 +85,25 @@ def test_set_state_is_seen_by_the_next_sample(wall_sim):
     assert wall_sim.object("robot_0").goal is None
 
 
+def test_arrays_are_read_as_numpy_shows_them_whatever_their_strides(wall_sim):
+    # A reversed view, every other element and a broadcast (stride 0) view: the values numpy
+    # shows, not the buffer's first bytes (and no read past a stride-0 view's one element).
+    wall_sim.set_state("robot_0", np.array([0.0, 0.5, 9.0, 4.0])[::-1][:3][::-1][::-1])
+    np.testing.assert_array_equal(wall_sim.object("robot_0").state, [4, 9, 0.5])
+    wall_sim.set_state("robot_0", np.array([4.0, -1.0, 5.0, -1.0, 0.25])[::2])
+    np.testing.assert_array_equal(wall_sim.object("robot_0").state, [4, 5, 0.25])
+    wall_sim.set_state("robot_0", np.broadcast_to(np.array(3.0), (3,)))
+    np.testing.assert_array_equal(wall_sim.object("robot_0").state[:2], [3, 3])
+    wall_sim.set_goals("robot_0", [np.array([7.0, 0.0, 6.0])[::-2]])
+    np.testing.assert_array_equal(wall_sim.object("robot_0").goals[0], [6, 7, 0])
+    commands = np.zeros((2, 3))
+    commands[0] = [0.5, 99.0, 0.0]
+    wall_sim.set_state("robot_0", [4, 5, 0])
+    wall_sim.step(commands[:1, ::2])  # [[0.5, 0.0]]: forward at 0.5 m/s, no turn
+    state = wall_sim.object("robot_0").state
+    assert state[0] == pytest.approx(4 + 0.5 * wall_sim.step_time) and state[2] == 0
+
+
 def test_views_are_read_only_and_keep_the_simulation_alive():
     sim = ubot.Simulation.from_yaml(WALL_WORLD)
     sim.step()

@@ -359,3 +359,21 @@ def test_close_follows_gymnasium(crash_world):
     assert not envs.closed and envs.unwrapped is envs and envs.render_mode is None
     envs.close()
     assert envs.closed
+
+
+def test_actions_and_reset_masks_are_read_as_numpy_shows_them():
+    # Non-contiguous and reversed views give what numpy shows (the same steps as their copies).
+    def run(actions_of, mask_of):
+        envs = ubot.VectorEnv(example("lidar_world.yaml"), num_envs=4, seed=3, auto_reset=False)
+        envs.reset()
+        wide = np.zeros((4, 1, 4))
+        wide[..., ::2] = [[[0.8, 0.3]], [[0.2, -0.4]], [[0.0, 0.0]], [[1.0, 0.1]]]
+        obs = envs.step(actions_of(wide))[0]
+        mask = np.array([True, False, False, True, True, False, False, False])
+        obs_after = envs.reset(options={"reset_mask": mask_of(mask)})[0]
+        return obs["state"].copy(), obs_after["state"].copy()
+
+    views = run(lambda w: w[..., ::2], lambda m: m[::2][::-1][::-1])
+    copies = run(lambda w: np.ascontiguousarray(w[..., ::2]), lambda m: m[::2].copy())
+    for a, b in zip(views, copies):
+        np.testing.assert_array_equal(a, b)
