@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/core/numbers.h"
 #include "ubot/world/geometry.h"
 
 namespace py = pybind11;
@@ -62,6 +63,10 @@ std::vector<double> finite_values(const py::handle& values, const char* what) {
   std::vector<double> out(a.data(), a.data() + a.size());
   for (double v : out) {
     if (!std::isfinite(v)) throw_value_error(fmt::format("{}: values must be finite", what));
+    if (std::abs(v) > kMaxMagnitude) {
+      throw_value_error(
+          fmt::format("{}: {} is beyond the limit of ±1e9 for any number in a world", what, v));
+    }
   }
   return out;
 }

@@ -31,6 +31,14 @@ except ImportError as error:  # ubot without the extra: say what to install
 DEFAULT_OBSERVATIONS = ("lidar", "state", "goal", "flags")
 
 
+def _whole(name, value):
+    """`value` as an int if it is one (a Python or numpy integer, not a bool), else TypeError:
+    int() would take 1.5 as 1 and "2" as 2, which Simulation refuses too."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"VectorEnv: {name} must be an int, got {value!r}")
+    return int(value)
+
+
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` independent simulations of the world file ``world``.
 
@@ -49,12 +57,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     render_mode = None
     spec = None
+    closed = False
 
     def __init__(self, world, num_envs, seed=0, threads=0, max_steps=1000,
                  observations=DEFAULT_OBSERVATIONS, lidar="", auto_reset=True,
                  arrive_reward=1.0, collision_penalty=1.0):
-        self._env = _core._VectorEnv(os.fspath(world), int(num_envs), seed=int(seed),
-                                     threads=int(threads), max_steps=int(max_steps),
+        self._env = _core._VectorEnv(os.fspath(world), _whole("num_envs", num_envs),
+                                     seed=_whole("seed", seed), threads=_whole("threads", threads),
+                                     max_steps=_whole("max_steps", max_steps),
                                      observations=list(observations), lidar=lidar,
                                      auto_reset=bool(auto_reset),
                                      arrive_reward=float(arrive_reward),
@@ -109,6 +119,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         ``options={"reset_mask": mask}`` (a (num_envs,) bool array, Gymnasium's): only those
         envs start their next episode, as at an auto-reset; the others go on.
         """
+        self._check_open("reset")
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         if options:
@@ -138,6 +149,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         ``info["final_info"]`` / ``info["_final_info"]`` and, batched,
         ``info["final_observation"]`` / ``info["_final_observation"]``.
         """
+        self._check_open("step")
         if not self._auto_reset and self._ended.any():  # DISABLED: an ended env is reset first
             raise ValueError(f"VectorEnv.step: envs {np.flatnonzero(self._ended).tolist()} ended "
                              "and auto_reset is off: reset(options={'reset_mask': ...}) first")
@@ -147,6 +159,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         elif "final_observation" in info:
             self._add_final_obs(info)
         return obs, reward, terminated, truncated, info
+
+    def _check_open(self, who):
+        if self.closed:
+            raise _core.Error(f"VectorEnv.{who}: the VectorEnv is closed")
 
     def _add_final_obs(self, info):
         mask = info["_final_observation"]
@@ -175,6 +191,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         client that pauses holds ``step()`` for every env; its teleop drives that env's robots
         over the actions. The token (required off loopback) defaults to ``UBOT_LIVE_TOKEN``.
         """
+        self._check_open("serve")
         return self._env.serve(address, token, int(env))
 
     @property

@@ -15,13 +15,13 @@
 #include <string_view>
 #include <vector>
 
+#include "ubot/core/numbers.h"
 #include "yaml_document.h"
 
 namespace ubot::config {
 
 // Limits on numbers (docs/worlds.md, "Limits"): beyond them a value is nonsense, refused at
 // load with its file:line:col.
-inline constexpr double kMaxMagnitude = 1e9;  // any number: positions, lengths, angles, times
 inline constexpr double kMaxRateHz = 1e6;     // update / rotation rates, filter cut-offs
 inline constexpr double kMaxRange = 1e6;      // m: sensor ranges and depths
 inline constexpr double kMinStepTime = 1e-6;  // s: world.step_time (time is int64 ns)

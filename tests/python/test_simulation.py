@@ -104,6 +104,17 @@ def test_arrays_are_read_as_numpy_shows_them_whatever_their_strides(wall_sim):
     assert state[0] == pytest.approx(4 + 0.5 * wall_sim.step_time) and state[2] == 0
 
 
+def test_set_state_and_goals_keep_to_the_worlds_limit(wall_sim):
+    # World files are limited to ±1e9 m; a state beyond it was taken, and every later step failed.
+    for bad in ([1e308, 1e308, 0], [4, -2e9, 0]):
+        with pytest.raises(ValueError, match="set_state: .* is beyond the limit of ±1e9"):
+            wall_sim.set_state("robot_0", bad)
+    with pytest.raises(ValueError, match="set_goals: .* is beyond the limit of ±1e9"):
+        wall_sim.set_goals("robot_0", [[1e10, 0]])
+    wall_sim.set_state("robot_0", [4, 5, 0])
+    wall_sim.step()
+
+
 def test_views_are_read_only_and_keep_the_simulation_alive():
     sim = ubot.Simulation.from_yaml(WALL_WORLD)
     sim.step()

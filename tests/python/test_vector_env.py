@@ -154,6 +154,13 @@ def test_misuse_raises(noisy_world):
         ubot.VectorEnv(noisy_world, 1, lidar="front")
     with pytest.raises(ubot.WorldError):
         ubot.VectorEnv("/nowhere.yaml", 1)
+    # Whole numbers only, as Simulation takes them (int() would run 1.5 envs as 1).
+    for name, bad in (("num_envs", 1.5), ("num_envs", "2"), ("threads", "2"), ("seed", 0.5),
+                      ("max_steps", True)):
+        kwargs = {"num_envs": 1, name: bad}
+        with pytest.raises(TypeError, match=f"VectorEnv: {name} must be an int, got"):
+            ubot.VectorEnv(noisy_world, **kwargs)
+    assert ubot.VectorEnv(noisy_world, num_envs=np.int64(2), threads=np.int32(1)).num_envs == 2
     # Found by fuzz_python: an env index out of range read past the end (a segfault).
     for name in ("episode", "episode_seed", "episode_steps"):
         for env in (-1, 2, 2**31 - 1):
@@ -377,3 +384,15 @@ def test_actions_and_reset_masks_are_read_as_numpy_shows_them():
     copies = run(lambda w: np.ascontiguousarray(w[..., ::2]), lambda m: m[::2].copy())
     for a, b in zip(views, copies):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_closed_vector_env_refuses_to_step(noisy_world):
+    envs = ubot.VectorEnv(noisy_world, num_envs=2)
+    envs.reset()
+    envs.close()
+    assert envs.closed
+    with pytest.raises(ubot.Error, match="VectorEnv.step: the VectorEnv is closed"):
+        envs.step(np.zeros((2, 1, 2)))
+    with pytest.raises(ubot.Error, match="VectorEnv.reset: the VectorEnv is closed"):
+        envs.reset()
+    envs.close()  # twice is fine

@@ -8,4 +8,9 @@ namespace ubot {
 // for every component (each file had its own, and unity builds join files into one unit).
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The one limit every number of a world obeys (positions, lengths, angles, times), from its file
+// or set while it runs (Python's set_state / set_goals): beyond it a value is nonsense, and sums
+// of such values could leave the range Embree's ray checks accept.
+inline constexpr double kMaxMagnitude = 1e9;
+
 }  // namespace ubot
