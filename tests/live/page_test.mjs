@@ -21,6 +21,12 @@ try {
   });
   await page.screenshot({ path: `${outdir}/live_page.png` });
 
+  // A drive key with nothing selected drives nothing, and raises nothing (it threw a TypeError).
+  await page.keyboard.down("w");
+  await sleep(300);
+  await page.keyboard.up("w");
+  result.commandsUnselected = (await state()).commandsSent;
+
   // Select the rover (object 0) by clicking where the page draws it.
   const pose = await page.evaluate(() => window.ubotLive.pose(0));
   const at = await page.evaluate(([x, y]) => window.ubotLive.toScreen(x, y), pose);

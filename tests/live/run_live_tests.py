@@ -196,6 +196,8 @@ def scenario_page(a):
     r = node(a.npm_dir, "page_test.mjs", run.url, a.out, timeout=180)
     run.stop()
     check(not r["errors"], f"the page reported errors: {r['errors']}")
+    check(r["commandsUnselected"] == 0,
+          f"a drive key with nothing selected sent {r['commandsUnselected']} commands")
     outside = [u for u in r["requests"] if not u.startswith(f"http://{run.host}:{run.port}/")
                and not u.startswith("ws://")]
     check(not outside, f"the page asked for something its server does not serve: {outside}")

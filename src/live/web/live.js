@@ -632,6 +632,7 @@
   // right); the last component of the limits is the turn rate, the second an omni's sideways.
   function twist() {
     const info = commandTopic();
+    if (!info) return stopTwist();  // nothing selected to drive: a key drives nothing
     const vmax = info.velMax && info.velMax.length ? info.velMax : [1, 1];
     const vmin = info.velMin && info.velMin.length ? info.velMin : vmax.map((v) => -v);
     const scale = (k, max, min) => (k >= 0 ? k * Math.abs(max) : k * Math.abs(min));
