@@ -52,18 +52,19 @@ bool no_link_on_the_way(const fs::path& dir, const fs::path& rel) {
   return true;
 }
 
-// Removes `file` if it is a file (or a symbolic link, not followed); never a folder.
-void remove_file(const fs::path& file) {
+// Removes `file` if it is a file (or a symbolic link, not followed); never a folder. Whether it
+// removed one.
+bool remove_file(const fs::path& file) {
   std::error_code ec;
   const fs::file_status status = fs::symlink_status(file, ec);
-  if (ec || fs::is_directory(status) || !fs::exists(status)) return;
-  fs::remove(file, ec);
+  if (ec || fs::is_directory(status) || !fs::exists(status)) return false;
+  return fs::remove(file, ec);
 }
 
 // Removes the `*.part` files under `dir` (symbolic links to folders not followed): a killed run
 // (SIGKILL, a power cut) leaves its outputs' temporary files and no manifest; the names are
 // ubot's own (kPartialSuffix), so they are its to remove.
-void remove_partial_files(const fs::path& dir) {
+std::size_t remove_partial_files(const fs::path& dir) {
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
   std::vector<fs::path> partial;
@@ -76,7 +77,9 @@ void remove_partial_files(const fs::path& dir) {
       partial.push_back(it->path());
     }
   }
-  for (const fs::path& p : partial) remove_file(p);
+  std::size_t removed = 0;
+  for (const fs::path& p : partial) removed += remove_file(p);
+  return removed;
 }
 
 // Refuses a folder in the kernel's file systems (/dev, /proc, /sys, links followed): as root,
@@ -100,17 +103,18 @@ void refuse_system_folder(const fs::path& dir) {
 }
 
 // Removes the files `list` (a manifest or a killed run's journal) names inside `dir`, and the
-// folders that leaves empty; nothing when `list` does not exist.
-void remove_listed_files(const fs::path& dir, const fs::path& list) {
+// folders that leaves empty; nothing when `list` does not exist. How many files it removed.
+std::size_t remove_listed_files(const fs::path& dir, const fs::path& list) {
   std::ifstream in(list);
-  if (!in) return;
+  if (!in) return 0;
+  std::size_t removed = 0;
   std::set<fs::path> folders;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     const fs::path rel = fs::path(line).lexically_normal();
     if (!safe_entry(rel) || !no_link_on_the_way(dir, rel)) continue;
-    remove_file(dir / rel);
-    remove_file(partial_path((dir / rel).string()));
+    removed += remove_file(dir / rel);
+    removed += remove_file(partial_path((dir / rel).string()));
     for (fs::path p = rel.parent_path(); !p.empty(); p = p.parent_path()) folders.insert(p);
   }
   in.close();
@@ -119,6 +123,7 @@ void remove_listed_files(const fs::path& dir, const fs::path& list) {
     std::error_code ec;
     if (fs::is_directory(fs::symlink_status(dir / *it, ec))) fs::remove(dir / *it, ec);
   }
+  return removed;
 }
 
 }  // namespace
@@ -169,10 +174,20 @@ OutputFolder::~OutputFolder() {
 void OutputFolder::remove_previous_outputs() {
   const fs::path manifest = dir_ / kManifestName;
   // The journal first: it is a `.part` file, which remove_partial_files removes.
-  remove_listed_files(dir_, partial_path(manifest.string()));
-  remove_listed_files(dir_, manifest);
-  remove_partial_files(dir_);
+  const fs::path journal = partial_path(manifest.string());
+  const bool killed = fs::exists(fs::symlink_status(journal));
+  const std::size_t published = remove_listed_files(dir_, journal);
+  remove_listed_files(dir_, manifest);  // the last finished run's: replaced, as documented
+  std::size_t partial = remove_partial_files(dir_);
+  if (killed && partial > 0) --partial;  // the journal itself
   remove_file(manifest);
+  if (killed || partial > 0) {
+    // Not this run's doing, and files the user may have wanted to look at: said once, on stderr.
+    std::fprintf(stderr,
+                 "ubot: %s: an earlier run into this folder did not finish (killed); removed the "
+                 "%zu files it had written and %zu unfinished .part files\n",
+                 dir_.string().c_str(), published, partial);
+  }
 }
 
 void OutputFolder::start_journal() {

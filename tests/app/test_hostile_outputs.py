@@ -154,9 +154,16 @@ class SafeWrites(unittest.TestCase):
             r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out",
                      out, "--quiet")
             self.assertEqual(r.returncode, 0, r.stderr)
+            # Said once, even with --quiet: these were not this run's files.
+            self.assertRegex(r.stderr, rf"ubot: {out}: an earlier run into this folder did not "
+                             r"finish \(killed\); removed the \d+ files it had written and "
+                             r"[1-9]\d* unfinished \.part files\n")
             names = files_under(out)
             self.assertEqual([n for n in names if n.endswith(".part")], [])
             self.assertIn("notes.txt", names)
+            r = ubot("run", os.path.join(EXAMPLES, "lidar_world.yaml"), "--steps", "3", "--out",
+                     out, "--quiet")
+            self.assertEqual(r.stderr, "")  # a finished run's files are replaced silently
             self.assertIn("frames.jsonl", names)
 
     def test_a_second_run_into_a_folder_in_use_is_refused_and_touches_nothing(self):
