@@ -13,6 +13,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "ubot/core/error.h"
 #include "ubot/mapping/mapping_config.h"
 #include "ubot/outputs/run_sinks.h"
 #include "ubot/record/mcap_writer.h"
@@ -58,6 +59,15 @@ struct RecordOptions {
 };
 
 void record(SimHandle& h, const RecordOptions& o) {
+  h.sim();  // closed?
+  if (h.recording()) {
+    // A second set of sinks would write a second recording beside the first (or over it, into
+    // the same folder): one recording per simulation, finished by close().
+    throw_value_error(fmt::format(
+        "record: the simulation is already recording into {}; a simulation records once "
+        "(close() finishes it; make another Simulation for another recording)",
+        quote_value(*h.recording())));
+  }
   const std::int64_t every = frames_every(o.frames);
   outputs::FramesFormats formats;
   try {
@@ -82,6 +92,7 @@ void record(SimHandle& h, const RecordOptions& o) {
     h.add_sink(outputs::pictures_sink(sim, o.out, {.gif = o.gif, .png = o.picture}));
   }
   if (o.mcap) h.add_sink(outputs::mcap_sink(sim, *o.mcap, compression, o.mcap_compression));
+  h.recording() = o.out.string();
 }
 
 render::Drawing drawing_now(const Simulation& sim) { return viz::RunDrawing(sim).draw(sim); }

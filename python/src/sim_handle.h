@@ -46,6 +46,8 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
 
   // Adds a sink told of every later step; finished by close().
   void add_sink(std::unique_ptr<Sink> sink);
+  // Where record() writes, once it was called (a simulation records once; close() finishes it).
+  std::optional<std::string>& recording() { return recording_; }
 
   // Serves the live page and the Foxglove protocol on `address` ("[HOST:]PORT"); returns the
   // page's URL. From then on each step() waits while a client has paused the run, and the
@@ -71,6 +73,7 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   std::vector<Command> commands_;         // one per object, reused
   std::unique_ptr<live::LiveView> live_;  // before sinks_: its sink goes first
   std::vector<std::unique_ptr<Sink>> sinks_;
+  std::optional<std::string> recording_;
   bool closed_ = false;
   std::atomic<bool> busy_{false};  // a step runs (on another Python thread: the GIL is released)
 };

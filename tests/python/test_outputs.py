@@ -439,3 +439,18 @@ def test_parquet_frames_are_whole_after_a_signal(tmp_path, sig):
     counts = check_parquet_against_jsonl(out)
     assert counts["objects"] >= 30 * 6 and counts["scans"] > 0 and counts["imu"] > 0
     assert not list(out.glob("*.part"))
+
+
+def test_a_simulation_records_once(tmp_path):
+    sim = ubot.Simulation(example("lidar_world.yaml"))
+    sim.record(tmp_path / "first", picture=False)
+    with pytest.raises(ValueError, match="record: the simulation is already recording into "
+                                         "'.*; a simulation records once"):
+        sim.record(tmp_path / "second", picture=False)
+    for _ in range(3):
+        sim.step()
+    sim.close()
+    assert len(read(tmp_path / "first" / "frames.jsonl").splitlines()) == 4  # header + 3 steps
+    assert not (tmp_path / "second").exists()  # refused before anything was made
+    with pytest.raises(ubot.Error, match="closed"):
+        sim.record(tmp_path / "third")
