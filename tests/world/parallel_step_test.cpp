@@ -122,19 +122,19 @@ void expect_parallel_matches_sequential(const std::string& yaml, World::Parallel
 
 TEST(ParallelStep, OutOfOrderRunsGiveTheSequentialStep) {
   std::atomic<int> calls{0};
-  expect_parallel_matches_sequential(crowd(), reversed(&calls), 60);
+  expect_parallel_matches_sequential(crowd(), reversed(&calls), 25);
   // The independent objects, then several waves of RVO robots, every step.
-  EXPECT_GT(calls.load(), 60 * 3);
+  EXPECT_GT(calls.load(), 25 * 3);
 }
 
 TEST(ParallelStep, TwoThreadsGiveTheSequentialStep) {
-  expect_parallel_matches_sequential(crowd(), two_threads(), 40);
+  expect_parallel_matches_sequential(crowd(), two_threads(), 15);
 }
 
 TEST(ParallelStep, OmniRvoRobotsMoveInWavesToo) {
   std::atomic<int> calls{0};
-  expect_parallel_matches_sequential(crowd("{name: omni}"), reversed(&calls), 30);
-  EXPECT_GT(calls.load(), 30 * 3);
+  expect_parallel_matches_sequential(crowd("{name: omni}"), reversed(&calls), 12);
+  EXPECT_GT(calls.load(), 12 * 3);
 }
 
 TEST(ParallelStep, WorldsItCannotBoundStepSequentially) {
