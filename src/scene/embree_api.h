@@ -39,6 +39,18 @@ inline void intersect16(const int* valid, RTCScene scene, QueryContext* context,
   RTCIntersectArguments args = arguments(context, flags);
   rtcIntersect16(valid, scene, rh, &args);
 }
+
+inline void intersect8(const int* valid, RTCScene scene, QueryContext* context, QueryFlags flags,
+                       RTCRayHit8* rh) {
+  RTCIntersectArguments args = arguments(context, flags);
+  rtcIntersect8(valid, scene, rh, &args);
+}
+
+inline void intersect4(const int* valid, RTCScene scene, QueryContext* context, QueryFlags flags,
+                       RTCRayHit4* rh) {
+  RTCIntersectArguments args = arguments(context, flags);
+  rtcIntersect4(valid, scene, rh, &args);
+}
 #else
 using QueryContext = RTCIntersectContext;
 using QueryFlags = RTCIntersectContextFlags;
@@ -56,6 +68,18 @@ inline void intersect16(const int* valid, RTCScene scene, QueryContext* context,
                         RTCRayHit16* rh) {
   context->flags = flags;
   rtcIntersect16(valid, scene, context, rh);
+}
+
+inline void intersect8(const int* valid, RTCScene scene, QueryContext* context, QueryFlags flags,
+                       RTCRayHit8* rh) {
+  context->flags = flags;
+  rtcIntersect8(valid, scene, context, rh);
+}
+
+inline void intersect4(const int* valid, RTCScene scene, QueryContext* context, QueryFlags flags,
+                       RTCRayHit4* rh) {
+  context->flags = flags;
+  rtcIntersect4(valid, scene, context, rh);
 }
 #endif
 

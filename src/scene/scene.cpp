@@ -377,7 +377,7 @@ void Scene::commit() {
       group[k].stale |= group[k].dirty;
       group[k].dirty = false;
     }
-    if (dynamic) m.dynamic_grid.build(m.live[1]);
+    (dynamic ? m.dynamic_grid : m.static_grid).build(m.live[dynamic]);
     m.embree_ready.store(false, std::memory_order_relaxed);
   }
   // 3D content (solids.h): staged first, so that its extent pads the static shapes too; new

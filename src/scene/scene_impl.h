@@ -94,6 +94,13 @@ struct Scene::Impl {
   // The point query callback that lists static geometry `slot`'s primitives for fans.
   static RTCPointQueryFunction fan_query_function(int slot);
 
+  // The coherent path (coherent.cpp): rays sharing one origin (a camera's, a 3D lidar's), culled
+  // in nested groups and tested exactly, without Embree; `reach2`: the largest of their
+  // max_distance^2 |direction|^2. Returns false, having written nothing, where it does not apply
+  // (meshes within reach, rays reaching too far).
+  bool cast_coherent(std::span<const Ray> rays, double reach2, int ignore_user_id,
+                     std::span<RayHit> out) const;
+
   // cast_fan()'s rays through Embree packets (where the 2D fan path does not apply).
   void cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
                        double max_distance, int ignore_user_id, std::span<RayHit> out) const;
@@ -120,6 +127,7 @@ struct Scene::Impl {
   bool committed = false;
   bool static_instance_stale = false;  // the static child changed since the top scene's build
   internal::BodyGrid dynamic_grid;     // the fan path's broad phase for moving bodies
+  internal::BodyGrid static_grid;      // the coherent path's for static ones (rebuilt at commit)
   mutable std::mutex embree_mutex;
   mutable std::atomic<bool> embree_ready{false};
   // The deferred rebuild of the moving bodies' BVHs runs here, on the casting thread alone:
@@ -140,7 +148,10 @@ inline RayHit Scene::Impl::resolve(const internal::Best& best, const internal::E
   if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
     hit.user_id = bodies[best.body].user_id;
     if (best.feature != internal::Feature::kInside) {
-      hit.normal = solids->normal(best, r, bodies[best.body].prim);
+      // The ground's here: a camera's most common hit.
+      hit.normal = best.slot == internal::kGroundSlot
+                       ? Eigen::Vector3d::UnitZ()
+                       : solids->normal(best, r, bodies[best.body].prim);
     }
     return hit;
   }

@@ -27,44 +27,6 @@ double sphere_extent(const std::vector<SphereRecord>& spheres) {
 
 }  // namespace
 
-bool intersect_sphere(const ExactRay& r, double cx, double cy, double cz, double radius,
-                      ExactHit* hit) {
-  const double mx = r.ox - cx, my = r.oy - cy, mz = r.oz - cz;
-  const double norm_m = std::sqrt(mx * mx + my * my + mz * mz);
-  // |m|^2 - r^2 factored, so that it keeps its sign near the surface.
-  const double c = (norm_m - radius) * (norm_m + radius);
-  if (c <= 0.0) {
-    *hit = {0.0, Feature::kInside};
-    return true;
-  }
-  const double b = mx * r.dx + my * r.dy + mz * r.dz;
-  if (b >= 0.0) return false;  // outside and moving away
-  const double a = r.dx * r.dx + r.dy * r.dy + r.dz * r.dz;
-  // b^2 - a c = a r^2 - |m x d|^2, factored against cancellation near tangency.
-  const double hx = my * r.dz - mz * r.dy, hy = mz * r.dx - mx * r.dz, hz = mx * r.dy - my * r.dx;
-  const double h = std::sqrt(hx * hx + hy * hy + hz * hz);
-  const double dr = std::sqrt(a) * radius;
-  const double disc = (dr - h) * (dr + h);
-  if (disc < 0.0) return false;
-  // Entry root (-b - sqrt(disc)) / a, written without cancellation.
-  const double t = c / (-b + std::sqrt(disc));
-  if (t > r.t_max) return false;
-  *hit = {t, Feature::kSide};
-  return true;
-}
-
-bool intersect_ground(const ExactRay& r, double height, ExactHit* hit) {
-  if (r.oz < height) {
-    *hit = {0.0, Feature::kInside};
-    return true;
-  }
-  if (!(r.dz < 0.0)) return false;
-  const double t = (height - r.oz) / r.dz;
-  if (t > r.t_max) return false;
-  *hit = {t, Feature::kTopCap};
-  return true;
-}
-
 void sphere_bounds(const RTCBoundsFunctionArguments* args) {
   const auto& desc = *static_cast<const SphereDesc*>(args->geometryUserPtr);
   const SphereRecord& s = (*desc.spheres)[args->primID];
@@ -205,6 +167,17 @@ bool SolidLayer::can_meet_fan(const Eigen::Vector3d& origin, double reach) const
     const double dx = std::max({b.min().x() - origin.x(), 0.0, origin.x() - b.max().x()});
     const double dy = std::max({b.min().y() - origin.y(), 0.0, origin.y() - b.max().y()});
     if (std::hypot(dx, dy) <= reach + pad) return true;
+  }
+  return false;
+}
+
+bool SolidLayer::mesh_within(const Eigen::Vector3d& origin, double reach,
+                             int ignore_user_id) const {
+  const std::size_t first = live_spheres_[0].size() + live_spheres_[1].size();
+  const double pad = 1e-5 * (1.0 + live_extent_ + origin.cwiseAbs().maxCoeff());
+  for (std::size_t i = 0; i < live_mesh_bodies_.size(); ++i) {
+    if (live_mesh_bodies_[i].user_id == ignore_user_id) continue;
+    if (live_bounds_[first + i].exteriorDistance(origin) <= reach + pad) return true;
   }
   return false;
 }

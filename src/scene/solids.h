@@ -12,6 +12,7 @@
 // callbacks read) at commit().
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -101,6 +102,16 @@ class SolidLayer {
   // the answer errs towards yes), or the ground from below it.
   bool can_meet_fan(const Eigen::Vector3d& origin, double reach) const;
 
+  // For the coherent path (coherent.cpp), which tests spheres and the ground itself: the live
+  // spheres of one mobility class, the ground once Embree has it (nullptr before), and whether a
+  // mesh body not of `ignore_user_id` has bounds within `reach` of `origin` (meshes are left to
+  // Embree).
+  const std::vector<SphereRecord>& live_spheres(int dynamic) const {
+    return live_spheres_[dynamic];
+  }
+  const GroundRecord* ground() const { return ground_attached_ ? &ground_ : nullptr; }
+  bool mesh_within(const Eigen::Vector3d& origin, double reach, int ignore_user_id) const;
+
   // Unit normal at a hit of this layer (facing the ray's origin); `prim` is the body's record
   // index for meshes (BodyRecord::prim), unused otherwise.
   Eigen::Vector3d normal(const Best& best, const ExactRay& ray, std::uint32_t prim) const;
@@ -151,12 +162,47 @@ void ground_bounds(const RTCBoundsFunctionArguments* args);
 void ground_intersect(const RTCIntersectFunctionNArguments* args);
 void mesh_filter(const RTCFilterFunctionNArguments* args);
 
-// Exact tests (double precision), for the callbacks and the tests.
+// Exact tests (double precision), for the callbacks, the coherent path and the tests.
 // Entry of the ray into the solid sphere: t = 0 with kInside when it starts inside or on it.
-bool intersect_sphere(const ExactRay& r, double cx, double cy, double cz, double radius,
-                      ExactHit* hit);
+inline bool intersect_sphere(const ExactRay& r, double cx, double cy, double cz, double radius,
+                             ExactHit* hit) {
+  const double mx = r.ox - cx, my = r.oy - cy, mz = r.oz - cz;
+  const double norm_m = std::sqrt(mx * mx + my * my + mz * mz);
+  // |m|^2 - r^2 factored, so that it keeps its sign near the surface.
+  const double c = (norm_m - radius) * (norm_m + radius);
+  if (c <= 0.0) {
+    *hit = {0.0, Feature::kInside};
+    return true;
+  }
+  const double b = mx * r.dx + my * r.dy + mz * r.dz;
+  if (b >= 0.0) return false;  // outside and moving away
+  const double a = r.dx * r.dx + r.dy * r.dy + r.dz * r.dz;
+  // b^2 - a c = a r^2 - |m x d|^2, factored against cancellation near tangency.
+  const double hx = my * r.dz - mz * r.dy, hy = mz * r.dx - mx * r.dz, hz = mx * r.dy - my * r.dx;
+  const double h = std::sqrt(hx * hx + hy * hy + hz * hz);
+  const double dr = std::sqrt(a) * radius;
+  const double disc = (dr - h) * (dr + h);
+  if (disc < 0.0) return false;
+  // Entry root (-b - sqrt(disc)) / a, written without cancellation.
+  const double t = c / (-b + std::sqrt(disc));
+  if (t > r.t_max) return false;
+  *hit = {t, Feature::kSide};
+  return true;
+}
+
 // The ground z = height (open half-space below): see Scene::set_ground.
-bool intersect_ground(const ExactRay& r, double height, ExactHit* hit);
+inline bool intersect_ground(const ExactRay& r, double height, ExactHit* hit) {
+  if (r.oz < height) {
+    *hit = {0.0, Feature::kInside};
+    return true;
+  }
+  if (!(r.dz < 0.0)) return false;
+  const double t = (height - r.oz) / r.dz;
+  if (t > r.t_max) return false;
+  *hit = {t, Feature::kTopCap};
+  return true;
+}
+
 // Möller–Trumbore in double: the parameter t where the ray o + t d meets the plane of triangle
 // (a, b, c). False when the ray is parallel to it.
 bool ray_triangle_plane(const Eigen::Vector3d& o, const Eigen::Vector3d& d,

@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 
@@ -421,6 +423,75 @@ TEST(DepthCameraMedia, CulledCellsGiveTheBruteForceAnswer) {
   EXPECT_EQ(img.medium_pixels, cut);
   EXPECT_GT(cut, 100);
   EXPECT_LT(cut, img.width * img.height);
+}
+
+TEST(RgbCamera, ColorBytesRoundAsLround) {
+  // Camera::color_byte is lround(clamp(c, 0, 1) * 255) without the call: every half-way point,
+  // its neighbours and random values round the same.
+  auto reference = [](double c) {
+    return static_cast<std::uint8_t>(std::lround(std::clamp(c, 0.0, 1.0) * 255.0));
+  };
+  std::vector<double> values = {-1.0, -0.0, 0.0, 1.0, 2.0, 0.5, kInf, -kInf};
+  for (int k = 0; k <= 510; ++k) {
+    const double half = k / 510.0;
+    for (const double c : {half, std::nextafter(half, -1.0), std::nextafter(half, 2.0)}) {
+      values.push_back(c);
+    }
+  }
+  RandomStream rng(7);
+  for (int i = 0; i < 100000; ++i) values.push_back(rng.uniform(-0.1, 1.1));
+  for (const double c : values) EXPECT_EQ(Camera::color_byte(c), reference(c)) << c;
+}
+
+TEST(RgbCameraMedia, CulledCellsGiveTheBruteForceAnswer) {
+  // 40 random cells of random densities all around a tilted camera that sees only sky: each
+  // pixel is the sky blended towards every cell its ray enters (within the far clip), farthest
+  // first, tested per pixel, byte for byte.
+  RandomStream rng(12);
+  std::string cells;
+  for (int k = 0; k < 40; ++k) {
+    const Eigen::Vector3d c(rng.uniform(-6, 14), rng.uniform(-8, 8), rng.uniform(-3, 5));
+    const double r = rng.uniform(0.2, 2.5);
+    if ((c - Eigen::Vector3d(0, 0, 1)).norm() < r + 0.1) continue;  // not around the camera
+    cells += fmt::format("{{position: [{}, {}, {}], radius: {}, density: {}}}, ", c.x(), c.y(),
+                         c.z(), r, rng.uniform(0.0, 1.0));
+  }
+  Simulation sim = make_sim(camera_world(
+      "name: rgb_camera, width: 40, height: 30, horizontal_fov: 1.6, offset: [0, 0, 1], "
+      "rpy: [0.1, -0.2, 0.3], far_clip: 12",
+      "", "media:\n  - tint: [0.1, 0.7, 0.3]\n    cells: [" + cells + "]\n"));
+  sim.step();
+  const Camera& cam = camera(sim);
+  const CameraImage& img = cam.image();
+  const Eigen::Matrix3d r = img.pose.orientation.toRotationMatrix();
+  const media::MediumSnapshot& snapshot = sim.media()[0];
+  int tinted = 0;
+  for (int v = 0; v < img.height; ++v) {
+    for (int u = 0; u < img.width; ++u) {
+      const Eigen::Vector3d d = (r * link_direction(cam.params(), u, v)).normalized();
+      std::vector<std::pair<double, double>> entries;  // (distance, opacity)
+      for (const media::MediumCell& cell : snapshot.cells) {
+        if (cell.effective_density() < 0.05) continue;
+        const double t =
+            media::entry_distance(img.pose.position, d, cell.position, cell.effective_radius(),
+                                  cam.params().preview_distance);
+        if (t < kInf) entries.emplace_back(t, std::min(cell.effective_density() * 0.75, 0.85));
+      }
+      std::sort(entries.begin(), entries.end(), std::greater<>());
+      Eigen::Vector3d c(Camera::kSky[0], Camera::kSky[1], Camera::kSky[2]);
+      const Eigen::Vector3d tint(0.1, 0.7, 0.3);
+      for (const auto& [t, opacity] : entries) {
+        for (int i = 0; i < 3; ++i) c[i] = c[i] + (tint[i] - c[i]) * opacity;
+      }
+      tinted += !entries.empty();
+      EXPECT_EQ(pixel(img, u, v),
+                (std::array<std::uint8_t, 4>{byte_of(c.x()), byte_of(c.y()), byte_of(c.z()), 0}))
+          << u << ", " << v;
+    }
+  }
+  EXPECT_EQ(img.medium_pixels, tinted);
+  EXPECT_GT(tinted, 100);
+  EXPECT_LT(tinted, img.width * img.height);
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 // (x, y, z, w) = (-0.5, 0.5, -0.5, 0.5) (kOpticalRotation). Pixel (u, v) (column, row; integer
 // coordinates at pixel centres, as in ROS CameraInfo / OpenCV) looks along
 // ((u - cx) / fx, (v - cy) / fy, 1) in the optical frame. Rays are cast through the 3D scene in
-// 4 x 4 pixel tiles (one Embree 16-ray packet per tile), with directions of optical z component 1,
-// so the distance the scene reports is directly the depth.
+// 4 x 4 pixel tiles, 16 x 16 and 64 x 64 pixel blocks of them (Z-order), one 64 x 64 block per
+// Scene::cast call, so rays, hits and pixels stay in cache; the scene's coherent path culls the
+// shapes per block and per tile (scene.h). Directions have optical z component 1, so the distance
+// the scene reports is directly the depth.
 //
 // Depth (depth_camera): the z distance along the optical axis (not the ray length): a plane
 // facing the camera at distance d reads d at every pixel. No hit, or a depth outside
@@ -78,6 +80,9 @@ class Camera final : public Sensor {
   // (unreal::camera_link_to_optical).
   static Eigen::Quaterniond optical_rotation();
 
+  // An RGB channel as 8 bits: lround(clamp(c, 0, 1) * 255), without the library call.
+  static std::uint8_t color_byte(double c);
+
   static constexpr double kAmbient = 0.45;
   static constexpr double kDiffuse = 0.55;
   static Eigen::Vector3d light_direction();  // unit, world frame, towards the light
@@ -87,30 +92,51 @@ class Camera final : public Sensor {
 
  private:
   SampleStatus measure(const SensorContext& ctx) override;
-  void build_rays(const Pose3d& pose);
-  void resolve_colors(const SensorContext& ctx);
-  // Per pixel: the nearest medium entry (ray length) within its limit, for depth.
-  void media_depth(const SensorContext& ctx, const Pose3d& pose);
-  void fill_depth();
-  void fill_color(const SensorContext& ctx);
-  void media_color(const SensorContext& ctx, const Pose3d& pose);
-  // Calls f(pixel) for the pixels whose rays can meet the sphere (center, radius) given in the
-  // optical frame: a conservative rectangle of the sphere's image.
+  // Casts the rays block by block and calls f(ray, hit) for each.
   template <class F>
-  void for_pixels_near(const Eigen::Vector3d& center, double radius, F&& f) const;
+  void cast_blocks(const SensorContext& ctx, const Pose3d& pose, const Eigen::Matrix3d& r, F&& f);
+  void resolve_colors(const SensorContext& ctx);
+  // The view's cells and, per image row, the cells whose pixel rectangle covers it and the
+  // columns [row_lo, row_hi] any of them covers (the pixels media may change).
+  void find_media(const SensorContext& ctx, const Pose3d& pose, double reach);
+  bool media_may_change(int ray) const {
+    const int u = table_->u_of_ray[ray], v = table_->v_of_ray[ray];
+    return u >= scratch_->row_lo[v] && u <= scratch_->row_hi[v];
+  }
+  // The depth image: the hits (depth_camera), the media, then range, noise and range again.
+  void depth_image(const SensorContext& ctx, const Pose3d& pose, const Eigen::Matrix3d& r);
+  void media_depth(const Pose3d& pose, const Eigen::Matrix3d& r);
+  // The RGB image: shaded hits or sky, then the media's tints (rgb_camera).
+  void color_image(const SensorContext& ctx, const Pose3d& pose, const Eigen::Matrix3d& r);
+  void media_color(const SensorContext& ctx, const Pose3d& pose, const Eigen::Matrix3d& r);
+  // The conservative pixel rectangle [u0, u1] x [v0, v1] of the sphere (center, radius) given in
+  // the optical frame: every pixel whose ray can meet it. False when none can.
+  bool pixel_rect(const Eigen::Vector3d& center, double radius, int& u0, int& u1, int& v0,
+                  int& v1) const;
 
   // The rays' layout and link-frame directions: fixed by the model, computed once at
   // construction and shared (immutable) by the clones that snapshots hold.
   struct RayTable {
-    std::vector<int> pixel_of_ray;          // rays in 4 x 4 tiles: ray k is pixel pixel_of_ray[k]
-    std::vector<int> ray_of_pixel;          // the inverse
+    // Rays in 4 x 4 pixel tiles, the tiles in Z-order (so 16 and 256 consecutive tiles are
+    // 16 x 16 and 64 x 64 pixel blocks where the image has them): ray k is pixel pixel_of_ray[k],
+    // at column u_of_ray[k] and row v_of_ray[k].
+    std::vector<int> pixel_of_ray;
+    std::vector<int> ray_of_pixel;  // the inverse
+    std::vector<std::uint16_t> u_of_ray, v_of_ray;
     std::vector<Eigen::Vector3d> link_dir;  // per ray: (1, -(u - cx)/fx, -(v - cy)/fy)
     std::vector<double> inv_length;         // per ray: 1 / |link_dir|
     double longest_ray_per_depth = 1.0;     // the longest ray's length per metre of depth
   };
   static std::shared_ptr<const RayTable> make_ray_table(const CameraModel& params);
-  struct Tinted {  // a pixel whose ray enters a cell
-    int pixel;
+  // A world direction of ray k with optical z component 1 (the same expression wherever used, so
+  // the same bits).
+  static Eigen::Vector3d ray_direction(const Eigen::Matrix3d& r, const RayTable& t, int k) {
+    return r * t.link_dir[k];
+  }
+  struct RowCell {  // a view cell whose pixel rectangle covers a row, from column u0 to u1
+    int cell, u0, u1;
+  };
+  struct Tinted {  // a pixel's ray enters a cell at `distance` (ray length)
     double distance;
     int cell;
   };
@@ -121,14 +147,19 @@ class Camera final : public Sensor {
   // Working storage of one sample, rewritten by every sample before it is read: not state, so
   // clones and restores leave it out (Scratch).
   struct Buffers {
-    std::vector<scene::Ray> rays;
-    std::vector<scene::RayHit> hits;
-    std::vector<double> media_entry;       // per ray: nearest medium entry (ray length), +inf none
-    std::vector<Tinted> tinted, ordered;   // in cell order; grouped by pixel
-    std::vector<std::size_t> first, fill;  // per pixel: its first entry in ordered
-    std::vector<Blend> blends;             // per view cell
+    std::vector<scene::Ray> rays;     // one block's
+    std::vector<scene::RayHit> hits;  // its hits
+    // depth_camera with media or noise: per pixel, the depth before the range rule (+inf none).
+    std::vector<double> depth;
+    // rgb_camera: per pixel media may change, RGB in [0, 1] and (media_occlusion) the hit's ray
+    // distance (+inf none).
+    std::vector<double> color, hit_distance;
     media::MediaView media;
-    std::vector<double> color;  // rgb_camera: RGB in [0, 1] per pixel
+    std::vector<RowCell> row_cells;      // by row: row v's are [row_first[v], row_first[v + 1])
+    std::vector<std::size_t> row_first;  // per row, and one more
+    std::vector<int> row_lo, row_hi;     // per row: the columns media may change (lo > hi: none)
+    std::vector<Tinted> tinted;          // one pixel's entries
+    std::vector<Blend> blends;           // per view cell
   };
 
   CameraModel params_;
