@@ -9,6 +9,9 @@
 //     also list the recording's channels (topic, schema name, schema text) to compare with.
 //   scenario "teleop": drive /rover/cmd_vel for 1.5 s, then stop; report rover's odometry.
 //   scenario "control": pause, single steps and speed through the server's parameters.
+//   scenario "camera": subscribe to every camera_info channel for 1 s, then to the image_raw ones
+//     too for 1.5 s; report every camera_info whole and every image without its pixels (with the
+//     number of data bytes) for run_live_tests.py to check (tests/camera_info_check.py).
 //   scenario "replay" (the server is `ubot play MCAP`): every message received is the
 //     recording's, byte for byte at its log time; pause, seek (with the channels' state at the
 //     new time sent at once) and speed; commands and bad seeks get status messages.
@@ -34,6 +37,16 @@ function plain(value) {
   return value;
 }
 
+// As plain(), but arrays whole (a CameraInfo's d, k, r and p).
+function whole(value) {
+  if (typeof value === "bigint") return Number(value);
+  if (ArrayBuffer.isView(value) || Array.isArray(value)) return Array.from(value, whole);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, whole(v)]));
+  }
+  return value;
+}
+
 const client = new FoxgloveClient({ ws: new WebSocket(url, [subprotocol]) });
 const channels = new Map();
 const readers = new Map();
@@ -44,6 +57,7 @@ const parameters = {};
 let serverInfo = null;
 let protocol = null;
 let lastTime = null;
+let cameraMessages = null;  // scenario "camera": [{topic, schemaName, timestamp, msg}]
 
 client.on("serverInfo", (info) => { serverInfo = info; });
 client.on("open", () => {});
@@ -72,6 +86,12 @@ client.on("message", ({ subscriptionId, timestamp, data }) => {
     const recorded = recording.get(`${c.topic} ${timestamp}`);
     if (!recorded) entry.unrecorded = (entry.unrecorded || 0) + 1;
     else if (!recorded.some((r) => Buffer.compare(Buffer.from(bytes), r) === 0)) entry.different = (entry.different || 0) + 1;
+  }
+  if (cameraMessages && /\/(camera_info|image_raw)$/.test(c.topic)) {
+    const { data: pixels, ...rest } = message;  // an image's pixels: only their count
+    if (pixels !== undefined) rest.dataLength = pixels.length;
+    cameraMessages.push({ topic: c.topic, schemaName: c.schemaName, timestamp: Number(timestamp),
+                          msg: whole(rest) });
   }
   if (c.topic === "/ubot/playback") entry.playback = message;
   if (c.topic === "/clock") entry.clock = Number(message.clock.sec) + Number(message.clock.nanosec) * 1e-9;
@@ -139,6 +159,13 @@ if (scenario === "channels") {
   result.seen = seen;
   result.lastTime = lastTime;
   if (mcapPath) result.mcap = mcapChannels(mcapPath);
+} else if (scenario === "camera") {
+  cameraMessages = [];
+  subscribeTo((c) => c.topic.endsWith("/camera_info"));
+  await sleep(1000);
+  subscribeTo((c) => c.topic.endsWith("/image_raw"));
+  await sleep(1500);
+  result.camera = cameraMessages;
 } else if (scenario === "teleop") {
   subscribeTo((c) => c.topic === "/rover/odom");
   const twist = parse(

@@ -9,6 +9,8 @@ usage: run_live_tests.py --ubot PATH --npm-dir DIR --out DIR SCENARIO
   teleop    a Twist published as Foxglove's Teleop panel does drives the robot; released after
             the timeout; a wrong schema is refused with a status message
   control   pause, single steps and speed as the server's parameters
+  camera    each camera's camera_info (alone, then with image_raw) decodes and matches its image
+            and the world's intrinsics (tests/camera_info_check.py)
   page      the page in Chromium: draws the world, selects a robot by a click, drives it with
             IR-SIM's keys, pauses and steps; screenshots in --out
   hostile   malformed and oversized frames, a publish flood, 200 connections, a client that never
@@ -41,6 +43,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
+import camera_info_check  # noqa: E402  (tests/camera_info_check.py)
 import npm_readers  # noqa: E402  (tests/npm_readers.py)
 from npm_readers import fail  # noqa: E402
 
@@ -48,6 +51,7 @@ PACKAGES = ["@foxglove/ws-protocol@0.8.0", "@foxglove/rosmsg@5.0.5",
             "@foxglove/rosmsg2-serialization@3.1.0", "@mcap/core@2.2.2", "ws@8.23.0",
             "playwright-core@1.65.1"]
 WORLD = os.path.join(ROOT, "tests", "data", "live_world.yaml")
+CAMERA_WORLD = os.path.join(ROOT, "tests", "data", "camera_info_world.yaml")
 ISOLATE = os.path.join(ROOT, "tests", "ros2", "interop", "run_isolated.sh")
 
 
@@ -69,8 +73,8 @@ def kill_leftovers():
 class LiveRun:
     """`ubot run --live 127.0.0.1:0` in the background; the URL from its first line."""
 
-    def __init__(self, ubot, out, *extra, address="127.0.0.1:0", env=None):
-        self._start([ubot, "run", WORLD, "--live", address, "--out", out, "--quiet", *extra], env)
+    def __init__(self, ubot, out, *extra, address="127.0.0.1:0", env=None, world=WORLD):
+        self._start([ubot, "run", world, "--live", address, "--out", out, "--quiet", *extra], env)
 
     def _start(self, command, env=None):
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -189,6 +193,51 @@ def scenario_control(a):
           f"a bad speed got no status: {r['statuses']}")
     check(r["parameters"] == {"/ubot/paused": False, "/ubot/speed": 0}, f"{r['parameters']}")
     print("ok: pause, single steps and speed through Foxglove parameters")
+
+
+def scenario_camera(a):
+    run = LiveRun(a.ubot, os.path.join(a.out, "run"), world=CAMERA_WORLD)
+    r = node(a.npm_dir, "foxglove_client.mjs", run.ws, "foxglove.websocket.v1", "camera")
+    run.stop()
+    check(not r["statuses"], f"status messages: {r['statuses']}")
+    types = {"camera_info": "sensor_msgs/msg/CameraInfo", "image_raw": "sensor_msgs/msg/Image"}
+
+    def stamp(m):
+        return m["msg"]["header"]["stamp"]["sec"] * 10**9 + m["msg"]["header"]["stamp"]["nanosec"]
+
+    errors, counts = [], []
+    for prefix, want in camera_info_check.world_cameras(CAMERA_WORLD).items():
+        got = {kind: [m for m in r["camera"] if m["topic"] == f"{prefix}/{kind}"] for kind in types}
+        for kind, ms in got.items():
+            check(ms and all(m["schemaName"] == types[kind] for m in ms),
+                  f"{prefix}/{kind}: {len(ms)} messages, schemas {({m['schemaName'] for m in ms})}")
+        images = {stamp(m): m for m in got["image_raw"]}
+        infos = {stamp(m): m for m in got["camera_info"]}
+        # camera_info alone is served (a 3D panel can draw the frustum from it) ...
+        alone = [t for t in infos if t < min(images)]
+        check(alone, f"{prefix}: no camera_info before image_raw was subscribed")
+        # ... then each image comes with its camera_info (the last image's may be cut off).
+        check(set(images) - {max(images)} <= set(infos),
+              f"{prefix}: images at {sorted(set(images) - set(infos))} have no camera_info")
+        for t, info in infos.items():
+            where = f"{prefix} at {t} ns"
+            if t in alone:  # no image to compare with: the header's frame and the world's size
+                check(info["msg"]["header"]["frame_id"] == want["frame_id"], f"{where}: frame")
+                image = {"header": info["msg"]["header"], "width": want["width"],
+                         "height": want["height"]}
+            else:
+                check(t in images, f"{where}: a camera_info without its image")
+                check(info["timestamp"] == images[t]["timestamp"], f"{where}: log times differ")
+                image = images[t]["msg"]
+                errors += camera_info_check.check_image(image, want, where, image["dataLength"])
+            errors += camera_info_check.check_info(info["msg"], image, want, where)
+        pairs = len(infos) - len(alone)
+        check(pairs >= 3, f"{prefix}: only {pairs} image + camera_info pairs")
+        counts.append(f"{prefix}: {len(alone)} alone, {pairs} with images")
+    if errors:
+        fail("\n".join(errors))
+    print(f"ok: camera_info decoded with Foxglove's readers matches the images and the world's "
+          f"intrinsics (plumb_bob, zero distortion); {'; '.join(counts)}")
 
 
 def scenario_page(a):
@@ -395,8 +444,8 @@ def main():
     p.add_argument("--npm-dir", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--isolated", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("scenario", choices=["channels", "teleop", "control", "page", "hostile",
-                                        "access", "replay", "replay_page"])
+    p.add_argument("scenario", choices=["channels", "teleop", "control", "camera", "page",
+                                        "hostile", "access", "replay", "replay_page"])
     a = p.parse_args()
     if not a.isolated:
         # Network first (npm), then the scenario with loopback only.
