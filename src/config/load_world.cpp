@@ -19,6 +19,7 @@
 #include "resource_estimate.h"
 #include "ros2_reader.h"
 #include "ubot/core/angles.h"
+#include "ubot/core/color.h"
 #include "ubot/core/error.h"
 #include "ubot/core/pose3d.h"
 #include "ubot/core/random.h"
@@ -156,14 +157,44 @@ struct Placement {
 };
 
 // `ground: true | false | {z: height}`: a ground plane (3D extension) at z (default 0).
-std::optional<double> read_ground(const Field& field) {
+// A colour as a name or hex string (as objects' `color`) or [r, g, b], each in [0, 1].
+std::array<double, 3> read_rgb(const Field& field) {
+  if (field.is_scalar()) {
+    const Color c = *parse_color(field.as_color());
+    return {c.r, c.g, c.b};
+  }
+  if (!field.is_sequence())
+    field.fail("expected a colour name, \"#rrggbb\" or [r, g, b] in [0, 1]");
+  field.as_numbers(3, 3);
+  return {field.item(0).as_unit_interval(), field.item(1).as_unit_interval(),
+          field.item(2).as_unit_interval()};
+}
+
+// `ground:` true / false or {z, color}: the plane's height, and its colour to RGB cameras.
+std::optional<double> read_ground(const Field& field, Lighting& lighting) {
   if (field.is_scalar()) return field.as_bool() ? std::optional<double>(0.0) : std::nullopt;
-  if (!field.is_map()) field.fail("expected true, false or a mapping {z: height}");
+  if (!field.is_map()) field.fail("expected true, false or a mapping {z: height, color: colour}");
   Mapping m(field);
   double z = 0.0;
   if (auto f = m.get("z")) z = f->as_finite();
+  if (auto f = m.get("color")) lighting.ground = read_rgb(*f);
   m.finish();
   return z;
+}
+
+// `light: {direction, ambient, diffuse, sky}`: how RGB cameras shade (Lighting).
+void read_light(const Field& field, Lighting& lighting) {
+  if (!field.is_map()) field.fail("expected a mapping {direction, ambient, diffuse, sky}");
+  Mapping m(field);
+  if (auto f = m.get("direction")) {
+    const Eigen::Vector3d d = f->as_vector3();
+    if (!(d.norm() > 1e-9)) f->fail("expected a direction towards the light, not a zero vector");
+    lighting.direction = d.normalized();
+  }
+  if (auto f = m.get("ambient")) lighting.ambient = f->as_unit_interval();
+  if (auto f = m.get("diffuse")) lighting.diffuse = f->as_unit_interval();
+  if (auto f = m.get("sky")) lighting.sky = read_rgb(*f);
+  m.finish();
 }
 
 Eigen::Vector3d read_vector3(Mapping& m, std::string_view key, const Eigen::Vector3d& fallback) {
@@ -195,7 +226,8 @@ class WorldLoader {
     top.ignore("gui");
     const auto mapping = top.get("mapping");
     const auto media = top.get("media");
-    if (auto ground = top.get("ground")) model_.ground = read_ground(*ground);
+    if (auto ground = top.get("ground")) model_.ground = read_ground(*ground, model_.lighting);
+    if (auto light = top.get("light")) read_light(*light, model_.lighting);
     top.finish();
     check_unique_names();
     config::check_command_targets(model_.objects);

@@ -107,6 +107,32 @@ TEST(World3d, Ground) {
   EXPECT_FALSE(load("ground: false\n").ground);
 }
 
+TEST(World3d, LightAndGroundColour) {
+  const Lighting defaults = load("ground: true\n").lighting;
+  EXPECT_EQ(defaults.direction, Eigen::Vector3d(-0.5, 0.3, 0.8).normalized());
+  EXPECT_EQ(defaults.ambient, 0.45);
+  EXPECT_EQ(defaults.diffuse, 0.55);
+  const WorldModel m = load(
+      "ground: {z: 0, color: '#336699'}\n"
+      "light: {direction: [0, 0, 2], ambient: 0.2, diffuse: 0.7, sky: [0.1, 0.2, 0.3]}\n");
+  EXPECT_EQ(m.lighting.direction, Eigen::Vector3d(0, 0, 1));
+  EXPECT_EQ(m.lighting.ambient, 0.2);
+  EXPECT_EQ(m.lighting.diffuse, 0.7);
+  EXPECT_EQ(m.lighting.sky, (std::array<double, 3>{0.1, 0.2, 0.3}));
+  EXPECT_EQ(m.lighting.ground, (std::array<double, 3>{0x33 / 255.0, 0x66 / 255.0, 0x99 / 255.0}));
+  EXPECT_EQ(load("light: {sky: white}\n").lighting.sky, (std::array<double, 3>{1, 1, 1}));
+  // Each bad value names its key.
+  EXPECT_NE(world3d_error("light: {direction: [0, 0, 0]}\n").find("light.direction"),
+            std::string::npos);
+  EXPECT_NE(world3d_error("light: {ambient: 1.5}\n").find("light.ambient"), std::string::npos);
+  EXPECT_NE(world3d_error("light: {sky: [0.1, 0.2]}\n").find("light.sky"), std::string::npos);
+  EXPECT_NE(world3d_error("light: {sky: notacolour}\n").find("light.sky"), std::string::npos);
+  EXPECT_NE(world3d_error("ground: {color: [0, 0, 2]}\n").find("ground.color[2]"),
+            std::string::npos);
+  EXPECT_NE(world3d_error("light: {diffuze: 0.5}\n").find("diffuse"), std::string::npos);
+  EXPECT_NE(world3d_error("light: 3\n").find("light"), std::string::npos);
+}
+
 TEST(Lidar3dConfig, KeysDefaultsAndPresetOverrides) {
   const WorldModel m = load(R"(
 robot:

@@ -141,6 +141,35 @@ TEST(DepthCamera, NoiseHasTheConfiguredSigma) {
   EXPECT_NEAR(mean, 0.0, 5.0 * 0.05 / std::sqrt(n));
 }
 
+TEST(DepthCamera, QuadraticNoiseGrowsWithTheSquareOfTheDepth) {
+  // sigma = std + std_quadratic * depth^2: 0.001 + 0.002 * 16 = 0.033 at 4 m, 0.001 + 0.002 * 64
+  // = 0.129 at 8 m; sample std within 2 % over 120000 pixels (SPEC §0).
+  for (const double at : {4.0, 8.0}) {
+    Simulation sim = make_sim(camera_world(
+        "name: depth_camera, width: 400, height: 300, offset: [0, 0, 10], max_depth: 20, "
+        "noise: true, std: 0.001, std_quadratic: 0.002",
+        wall(at)));
+    sim.step();
+    double sum = 0, sum2 = 0;
+    const std::vector<float>& depth = camera(sim).image().depth;
+    for (float d : depth) {
+      sum += d - at;
+      sum2 += (d - at) * (d - at);
+    }
+    const double n = static_cast<double>(depth.size());
+    const double mean = sum / n;
+    const double sigma = 0.001 + 0.002 * at * at;
+    EXPECT_NEAR(std::sqrt(sum2 / n - mean * mean), sigma, sigma * 0.02) << at;
+    EXPECT_NEAR(mean, 0.0, 5.0 * sigma / std::sqrt(n)) << at;
+  }
+  // Off without `noise`, as `std` is.
+  Simulation quiet = make_sim(camera_world(
+      "name: depth_camera, width: 4, height: 4, offset: [0, 0, 5], std_quadratic: 0.002",
+      wall(4.0)));
+  quiet.step();
+  for (float d : camera(quiet).image().depth) EXPECT_FLOAT_EQ(d, 4.0f);
+}
+
 // ---- media --------------------------------------------------------------------------------
 
 std::string media(const std::string& cells) { return "media:\n" + cells; }
@@ -208,9 +237,9 @@ TEST(DepthCameraMedia, ThresholdSwitchAndInsideACell) {
 // ---- colour -------------------------------------------------------------------------------
 
 // The shaded colour of a surface of colour `c` with normal `n`.
-std::array<std::uint8_t, 3> shaded(const Eigen::Vector3d& c, const Eigen::Vector3d& n) {
-  const double s =
-      Camera::kAmbient + Camera::kDiffuse * std::max(0.0, n.dot(Camera::light_direction()));
+std::array<std::uint8_t, 3> shaded(const Eigen::Vector3d& c, const Eigen::Vector3d& n,
+                                   const Lighting& l = {}) {
+  const double s = l.ambient + l.diffuse * std::max(0.0, n.dot(l.direction));
   return {byte_of(c.x() * s), byte_of(c.y() * s), byte_of(c.z() * s)};
 }
 
@@ -232,12 +261,45 @@ TEST(RgbCamera, ShadesObjectColoursGroundAndSky) {
   EXPECT_EQ(pixel(img, 4, 4),
             (std::array<std::uint8_t, 4>{wall_rgb[0], wall_rgb[1], wall_rgb[2], 255}));
   // Row 0 looks up by atan(4 / fy) = 0.64 rad: over the wall's top (3 m at 6 m needs 0.32).
-  const std::array<std::uint8_t, 4> sky{byte_of(Camera::kSky[0]), byte_of(Camera::kSky[1]),
-                                        byte_of(Camera::kSky[2]), 0};
+  const std::array<std::uint8_t, 4> sky{byte_of(Lighting{}.sky[0]), byte_of(Lighting{}.sky[1]),
+                                        byte_of(Lighting{}.sky[2]), 0};
   EXPECT_EQ(pixel(img, 4, 0), sky);
   // Row 8 looks down by 0.64 rad: the ground at 1 / tan(0.64) < 6 m.
-  const auto g = shaded({Camera::kGround[0], Camera::kGround[1], Camera::kGround[2]}, {0, 0, 1});
+  const auto g =
+      shaded({Lighting{}.ground[0], Lighting{}.ground[1], Lighting{}.ground[2]}, {0, 0, 1});
   EXPECT_EQ(pixel(img, 4, 8), (std::array<std::uint8_t, 4>{g[0], g[1], g[2], 255}));
+}
+
+TEST(RgbCamera, TheWorldsLightSkyAndGroundColour) {
+  const std::string red_wall =
+      "  - {shape: {name: linestring, vertices: [[6, -100], [6, 100]]}, state: [0, 0, 0], "
+      "height: 3, color: '#ff0000'}\n";
+  const std::string keys =
+      "name: rgb_camera, width: 9, height: 9, horizontal_fov: 1.5, offset: [0, 0, 1]";
+  Simulation sim = make_sim(camera_world(
+      keys, red_wall,
+      "ground: {z: 0, color: '#336699'}\n"
+      "light: {direction: [-1, 0, 1], ambient: 0.2, diffuse: 0.7, sky: [0.1, 0.2, 0.3]}\n"));
+  sim.step();
+  Lighting l;
+  l.direction = Eigen::Vector3d(-1, 0, 1).normalized();
+  l.ambient = 0.2;
+  l.diffuse = 0.7;
+  const CameraImage& img = camera(sim).image();
+  const auto wall_rgb = shaded({1, 0, 0}, {-1, 0, 0}, l);
+  EXPECT_EQ(pixel(img, 4, 4),
+            (std::array<std::uint8_t, 4>{wall_rgb[0], wall_rgb[1], wall_rgb[2], 255}));
+  EXPECT_NE(wall_rgb, shaded({1, 0, 0}, {-1, 0, 0}));  // not the default light's
+  EXPECT_EQ(pixel(img, 4, 0),
+            (std::array<std::uint8_t, 4>{byte_of(0.1), byte_of(0.2), byte_of(0.3), 0}));
+  const auto g = shaded({0x33 / 255.0, 0x66 / 255.0, 0x99 / 255.0}, {0, 0, 1}, l);
+  EXPECT_EQ(pixel(img, 4, 8), (std::array<std::uint8_t, 4>{g[0], g[1], g[2], 255}));
+  // A light from behind the wall leaves it the ambient share alone.
+  Simulation back = make_sim(camera_world(keys, red_wall, "light: {direction: [1, 0, 0]}\n"));
+  back.step();
+  const std::uint8_t ambient_red = byte_of(Lighting{}.ambient);
+  EXPECT_EQ(pixel(camera(back).image(), 4, 4),
+            (std::array<std::uint8_t, 4>{ambient_red, 0, 0, 255}));
 }
 
 // The red wall at 12 and a medium (`cells`) seen by a 5 x 5 rgb camera with `keys`.
@@ -259,7 +321,7 @@ std::array<std::uint8_t, 4> blend(const Eigen::Vector3d& base, const Eigen::Vect
 TEST(RgbCameraMedia, BlendsTowardsTheProvidersTintWithDefaultOpacity) {
   const Eigen::Vector3d red_lit =
       Eigen::Vector3d(1, 0, 0) *
-      (Camera::kAmbient + Camera::kDiffuse * std::max(0.0, -Camera::light_direction().x()));
+      (Lighting{}.ambient + Lighting{}.diffuse * std::max(0.0, -Lighting{}.direction.x()));
   // density 0.8 x 0.75 = 0.6 (< 0.85), towards the medium's own tint.
   const CameraImage a = tinted("", media("  - tint: [0.2, 0.4, 0.6]\n    cells: [{position: [8, 0, "
                                          "1], radius: 3, density: 0.8}]\n"));
@@ -288,7 +350,7 @@ TEST(RgbCameraMedia, BlendsTowardsTheProvidersTintWithDefaultOpacity) {
 TEST(RgbCameraMedia, LegacyTagMediaUseTheCamerasTint) {
   const Eigen::Vector3d red_lit =
       Eigen::Vector3d(1, 0, 0) *
-      (Camera::kAmbient + Camera::kDiffuse * std::max(0.0, -Camera::light_direction().x()));
+      (Lighting{}.ambient + Lighting{}.diffuse * std::max(0.0, -Lighting{}.direction.x()));
   const std::string tagged =
       "  - {shape: {name: circle, radius: 3}, state: [8, 0, 0], unobstructed: true, "
       "tags: [AgentSensor.SmokeVolume], density: 0.8}\n";
@@ -309,7 +371,7 @@ TEST(RgbCameraMedia, LegacyTagMediaUseTheCamerasTint) {
 TEST(RgbCameraMedia, SmokeBehindAWallTintsUnlessOcclusionIsOn) {
   const Eigen::Vector3d red_lit =
       Eigen::Vector3d(1, 0, 0) *
-      (Camera::kAmbient + Camera::kDiffuse * std::max(0.0, -Camera::light_direction().x()));
+      (Lighting{}.ambient + Lighting{}.diffuse * std::max(0.0, -Lighting{}.direction.x()));
   const std::string behind =
       media("  - tint: [0, 1, 0]\n    cells: [{position: [16, 0, 1], radius: 2, density: 0.8}]\n");
   EXPECT_EQ(pixel(tinted("", behind), 2, 2), blend(red_lit, {0, 1, 0}, 0.6));  // the seed's way
@@ -334,7 +396,7 @@ TEST(RgbCameraMedia, CellsBlendFarthestFirstAndAlphaIsKept) {
   Simulation sim =
       make_sim(camera_world("name: rgb_camera, width: 5, height: 5, offset: [0, 0, 1]", "", two));
   sim.step();
-  const Eigen::Vector3d sky(Camera::kSky[0], Camera::kSky[1], Camera::kSky[2]);
+  const Eigen::Vector3d sky(Lighting{}.sky[0], Lighting{}.sky[1], Lighting{}.sky[2]);
   const Eigen::Vector3d after_green = sky + (Eigen::Vector3d(0, 1, 0) - sky) * 0.6;
   const Eigen::Vector3d after_blue = after_green + (Eigen::Vector3d(0, 0, 1) - after_green) * 0.3;
   EXPECT_EQ(pixel(camera(sim).image(), 2, 2), blend(after_blue, after_blue, 0.0, 0));
@@ -478,7 +540,7 @@ TEST(RgbCameraMedia, CulledCellsGiveTheBruteForceAnswer) {
         if (t < kInf) entries.emplace_back(t, std::min(cell.effective_density() * 0.75, 0.85));
       }
       std::sort(entries.begin(), entries.end(), std::greater<>());
-      Eigen::Vector3d c(Camera::kSky[0], Camera::kSky[1], Camera::kSky[2]);
+      Eigen::Vector3d c(Lighting{}.sky[0], Lighting{}.sky[1], Lighting{}.sky[2]);
       const Eigen::Vector3d tint(0.1, 0.7, 0.3);
       for (const auto& [t, opacity] : entries) {
         for (int i = 0; i < 3; ++i) c[i] = c[i] + (tint[i] - c[i]) * opacity;

@@ -3,6 +3,7 @@
 // (like MuJoCo's mjModel). Groups with `number`/`distribution` are already expanded into single
 // objects with their ids, names and initial states. Everything that changes while the world runs
 // lives in WorldState (world/), never here.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -298,6 +299,17 @@ struct WorldSettings {
   std::optional<double> fog_map_resolution;  // cell size (m); unset: 0.1 m
 };
 
+// How RGB cameras shade what they see (`light:` and `ground: {color}`): Lambertian surfaces lit by
+// one directional light, `colour x (ambient + diffuse * max(0, n . direction))`, and the sky where
+// a pixel sees nothing. The defaults are a light from the upper left of the map.
+struct Lighting {
+  Eigen::Vector3d direction = Eigen::Vector3d(-0.5, 0.3, 0.8).normalized();  // unit, to the light
+  double ambient = 0.45;
+  double diffuse = 0.55;
+  std::array<double, 3> sky = {0.70, 0.82, 0.95};     // RGB in [0, 1]
+  std::array<double, 3> ground = {0.50, 0.47, 0.42};  // surfaces of no object (ground, map cells)
+};
+
 struct WorldModel {
   std::string file;        // the YAML file it came from
   std::uint64_t seed = 0;  // the world seed every random stream derives from
@@ -306,6 +318,7 @@ struct WorldModel {
   LayerConfig<std::vector<MappingModel>> maps;  // `mapping:` (one map or a list)
   LayerConfig<std::vector<MediumModel>> media;  // the top-level `media:` list, in file order
   std::optional<double> ground;         // `ground:` plane height (the half-space below is solid)
+  Lighting lighting;                    // `light:` and the ground's `color` (RGB cameras)
   std::shared_ptr<const GridMap> grid;  // `world.obstacle_map` (null: none)
   std::vector<std::string> warnings;    // things the loader accepted but the user should know
 };

@@ -64,8 +64,6 @@ Eigen::Quaterniond Camera::optical_rotation() { return unreal::camera_link_to_op
 
 std::string Camera::optical_frame_id() const { return unreal::optical_frame_id(header().frame_id); }
 
-Eigen::Vector3d Camera::light_direction() { return Eigen::Vector3d(-0.5, 0.3, 0.8).normalized(); }
-
 // x in [0, 255] splits exactly into its integer part and its fraction, and lround rounds halves
 // up (away from zero).
 std::uint8_t Camera::color_byte(double c) {
@@ -209,7 +207,7 @@ void Camera::find_media(const SensorContext& ctx, const Pose3d& pose, double rea
 void Camera::depth_image(const SensorContext& ctx, const Pose3d& pose, const Eigen::Matrix3d& r) {
   Buffers& buf = *scratch_;
   find_media(ctx, pose, params_.max_depth * table_->longest_ray_per_depth);
-  const bool noisy = model().common.noise && params_.std > 0.0;
+  const bool noisy = model().common.noise && (params_.std > 0.0 || params_.std_quadratic > 0.0);
   auto in_range = [&](double x) { return x >= params_.min_depth && x <= params_.max_depth; };
   if (buf.media.empty() && !noisy) {  // the image straight from the hits
     cast_blocks(ctx, pose, r, [&](int k, const scene::RayHit& hit) {
@@ -230,7 +228,7 @@ void Camera::depth_image(const SensorContext& ctx, const Pose3d& pose, const Eig
       image_.depth[p] = 0.0f;
       continue;
     }
-    if (noisy) d += rng().gaussian(params_.std);
+    if (noisy) d += rng().gaussian(params_.std + params_.std_quadratic * d * d);
     image_.depth[p] = in_range(d) ? static_cast<float>(d) : 0.0f;
   }
 }
@@ -297,16 +295,21 @@ void Camera::color_image(const SensorContext& ctx, const Pose3d& pose, const Eig
     buf.color.resize(3 * image_.rgba.size() / 4);
     if (params_.media_occlusion) buf.hit_distance.resize(image_.rgba.size() / 4);
   }
-  const Eigen::Vector3d light = light_direction();
-  const std::uint8_t sky[3] = {color_byte(kSky[0]), color_byte(kSky[1]), color_byte(kSky[2])};
+  const Lighting& lighting = ctx.world.model().lighting;
+  const Eigen::Vector3d light = lighting.direction;
+  const double ambient = lighting.ambient, diffuse = lighting.diffuse;
+  const double* ground = lighting.ground.data();
+  const double* sky_rgb = lighting.sky.data();
+  const std::uint8_t sky[3] = {color_byte(sky_rgb[0]), color_byte(sky_rgb[1]),
+                               color_byte(sky_rgb[2])};
   cast_blocks(ctx, pose, r, [&](int k, const scene::RayHit& h) {
     const int p = table_->pixel_of_ray[k];
     std::uint8_t* px = &image_.rgba[4 * static_cast<std::size_t>(p)];
     const bool seen = h.hit() && h.distance >= params_.min_depth;
     double c[3];
     if (seen) {
-      const double* base = h.user_id >= 0 ? object_colors_[h.user_id].data() : kGround;
-      const double shade = kAmbient + kDiffuse * std::max(0.0, h.normal.dot(light));
+      const double* base = h.user_id >= 0 ? object_colors_[h.user_id].data() : ground;
+      const double shade = ambient + diffuse * std::max(0.0, h.normal.dot(light));
       for (int i = 0; i < 3; ++i) c[i] = base[i] * shade;
     }
     px[3] = seen ? 255 : 0;
@@ -315,7 +318,7 @@ void Camera::color_image(const SensorContext& ctx, const Pose3d& pose, const Eig
       if (seen) {
         std::copy(c, c + 3, out);
       } else {
-        std::copy(kSky, kSky + 3, out);
+        std::copy(sky_rgb, sky_rgb + 3, out);
       }
       if (params_.media_occlusion) buf.hit_distance[p] = h.hit() ? h.distance : kInf;
       return;

@@ -87,6 +87,7 @@ CameraModel read_camera(Mapping& m, bool depth) {
   c.rpy = read_vector3(m, "rpy");
   if (depth) {
     c.std = m.non_negative("std", c.std);
+    c.std_quadratic = m.non_negative("std_quadratic", c.std_quadratic);
     return c;
   }
   c.smoke_interference_tint = read_tint(m, "smoke_interference_tint", c.smoke_interference_tint);

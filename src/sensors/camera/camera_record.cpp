@@ -30,6 +30,7 @@ void write_camera_parameters(JsonWriter& j, const Simulation& sim, const Camera&
   write_vector(j, "rpy", p.rpy);
   if (p.depth) {
     j.key("noise").value(c.noise).key("std").value(p.std);
+    if (p.std_quadratic > 0.0) j.key("std_quadratic").value(p.std_quadratic);
     j.key("image_format").value("png16_mm");
   } else {
     const media::Tint& t = p.smoke_interference_tint;

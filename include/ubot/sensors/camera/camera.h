@@ -17,15 +17,16 @@
 // in pixel order, and the range rule applies again after it. Media (SPEC §8): a pixel ray
 // entering a cell before its surface (or with no surface) reads the entry point's depth instead.
 //
-// Colour (rgb_camera): object colours (their `color`, else grey 0.6) and the ground's
-// (0.50, 0.47, 0.42) are shaded by one fixed light: c * (0.45 + 0.55 max(0, n.L)) with
-// L = normalise(-0.5, 0.3, 0.8) in the world and n the surface normal facing the camera. Pixels
-// that see nothing within [near_clip, far_clip] are sky (0.70, 0.82, 0.95) with alpha 0; surfaces
-// have alpha 255. Media (SPEC §6): every cell a pixel ray enters within preview_distance (ray
-// length; with media_occlusion also no farther than its surface) blends the pixel towards the
-// cell's tint (a provider's own tint; the camera's smoke_interference_tint for legacy-tag media)
-// with opacity min(effective density x opacity scale, max opacity), farthest cell first; alpha is
-// kept.
+// Colour (rgb_camera): object colours (their `color`, else grey 0.6) and the ground's (the
+// world's Lighting: `ground: {color}`, default (0.50, 0.47, 0.42)) are shaded by the world's one
+// directional light (`light:`): c * (ambient + diffuse max(0, n.L)) with L the unit direction
+// towards the light in the world and n the surface normal facing the camera (defaults 0.45,
+// 0.55, L = normalise(-0.5, 0.3, 0.8)). Pixels that see nothing within [near_clip, far_clip] are
+// the sky colour (default (0.70, 0.82, 0.95)) with alpha 0; surfaces have alpha 255. Media (SPEC
+// §6): every cell a pixel ray enters within preview_distance (ray length; with media_occlusion also
+// no farther than its surface) blends the pixel towards the cell's tint (a provider's own tint; the
+// camera's smoke_interference_tint for legacy-tag media) with opacity min(effective density x
+// opacity scale, max opacity), farthest cell first; alpha is kept.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -83,11 +84,8 @@ class Camera final : public Sensor {
   // An RGB channel as 8 bits: lround(clamp(c, 0, 1) * 255), without the library call.
   static std::uint8_t color_byte(double c);
 
-  static constexpr double kAmbient = 0.45;
-  static constexpr double kDiffuse = 0.55;
-  static Eigen::Vector3d light_direction();  // unit, world frame, towards the light
-  static constexpr double kSky[3] = {0.70, 0.82, 0.95};
-  static constexpr double kGround[3] = {0.50, 0.47, 0.42};
+  // An object without a `color` (the light, the sky and the ground's colour: the world's
+  // Lighting).
   static constexpr double kDefaultObject[3] = {0.6, 0.6, 0.6};
 
  private:
