@@ -1,5 +1,9 @@
 #include "ubot/core/frame_header.h"
 
+#include <fmt/format.h>
+
+#include "ubot/core/state_io.h"
+
 namespace ubot {
 
 const char* sample_status_name(SampleStatus status) {
@@ -16,6 +20,20 @@ const char* sample_status_name(SampleStatus status) {
       return "Disabled";
   }
   return "?";
+}
+
+void io(StateIo& s, FrameHeader& h) {
+  s.value(h.sequence);
+  s.value(h.stamp);
+  s.value(h.valid);
+  auto status = static_cast<std::uint8_t>(h.status);
+  s.value(status);
+  if (s.reading()) {
+    if (status > static_cast<std::uint8_t>(SampleStatus::kDisabled)) {
+      s.fail(fmt::format("a sample status of {}", status));
+    }
+    h.status = static_cast<SampleStatus>(status);
+  }
 }
 
 }  // namespace ubot

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ubot/core/state_io.h"
+
 namespace ubot {
 
 Eigen::Quaterniond rotation_from_rpy(double roll, double pitch, double yaw) {
@@ -49,6 +51,11 @@ double rotation_angle(const Eigen::Quaterniond& q) {
 Pose3d compose(const Pose3d& parent, const Pose3d& child) {
   return {parent.position + parent.orientation * child.position,
           parent.orientation * child.orientation};
+}
+
+void io(StateIo& s, Pose3d& p) {
+  s.value(p.position);
+  s.value(p.orientation);
 }
 
 }  // namespace ubot

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "ubot/core/state_io.h"
+
 namespace ubot {
 namespace {
 
@@ -104,5 +106,11 @@ double RandomStream::standard_normal() {
     if (z.f[i + 1] + (z.f[i] - z.f[i + 1]) * uniform() < std::exp(-0.5 * x * x)) return x;
   }
 }
+
+void io(StateIo& s, Xoshiro256pp& x) {
+  for (std::uint64_t& w : x.s_) s.value(w);
+}
+
+void io(StateIo& s, RandomStream& r) { io(s, r.engine_); }
 
 }  // namespace ubot

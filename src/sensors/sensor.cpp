@@ -1,5 +1,7 @@
 #include "ubot/sensors/sensor.h"
 
+#include "ubot/core/state_io.h"
+
 namespace ubot {
 
 Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
@@ -13,6 +15,15 @@ Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
   header_.sensor_id = owner.name + "/" + model.common.name;
   header_.frame_id = header_.sensor_id;
   if (model.common.update_rate_hz) period_ns_ = period_from_rate(*model.common.update_rate_hz);
+}
+
+void Sensor::io_state(StateIo& s) {
+  StateIo::Section at(s, header_.sensor_id);
+  io(s, header_);
+  io(s, rng_);
+  s.value(next_due_ns_);
+  s.value(started_);
+  io_own_state(s);
 }
 
 bool Sensor::due(Nanos t) const {

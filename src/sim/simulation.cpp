@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "snapshot_data.h"
 #include "ubot/core/error.h"
 #include "ubot/core/phase_clock.h"
 #include "ubot/scene/grid_caster.h"
@@ -193,15 +194,6 @@ void Simulation::make_sensors(std::uint64_t seed) {
   }
   for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
 }
-
-struct SimulationSnapshot::Data {
-  WorldState world;
-  std::vector<std::unique_ptr<Sensor>> sensors;
-  std::vector<std::unique_ptr<media::MediumProvider>> providers;  // the added ones' copies
-  std::vector<int> sampled;
-  std::vector<media::MediumSnapshot> media;  // the last step's, usable or not
-  std::shared_ptr<const WorldModel> model;   // restore checks it is the simulation's
-};
 
 std::int64_t SimulationSnapshot::step_count() const { return data_ ? data_->world.step_count : 0; }
 

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -332,6 +334,144 @@ TEST(Snapshot, RefusesProvidersThatCannotBeCopied) {
   Simulation plain(sim.model());
   const SimulationSnapshot s = plain.snapshot();
   EXPECT_THROW(sim.restore(s), Error);  // another number of providers
+}
+
+// ---- state files (issue 47): a snapshot as bytes, read back by another model object ---------
+
+std::shared_ptr<const WorldModel> example_model(const std::string& name) {
+  return std::make_shared<const WorldModel>(load_world(std::string(UBOT_SOURCE_DIR) + "/" + name));
+}
+
+// Bytes of step k from one model object, read by a simulation of another model object loaded
+// from the same text (what another process does), continue byte for byte; and bytes read back
+// and written again are the same bytes.
+void expect_bytes_continue(const std::function<std::shared_ptr<const WorldModel>()>& load, int k,
+                           int n) {
+  const auto model = load();
+  Simulation straight(model);
+  step_to(straight, k);
+  const std::vector<std::uint8_t> bytes = straight.snapshot().to_bytes();
+  const std::string expected = record_to(straight, n, "straight");
+
+  Simulation elsewhere(load());
+  step_to(elsewhere, 3);  // wherever it was
+  const SimulationSnapshot read = elsewhere.snapshot_from_bytes(bytes);
+  EXPECT_EQ(read.step_count(), k);
+  EXPECT_EQ(read.to_bytes(), bytes);
+  elsewhere.restore(read);
+  EXPECT_EQ(record_to(elsewhere, n, "elsewhere"), expected);
+}
+
+TEST(StateFile, BytesContinueByteForByteInAnotherModelObject) {
+  expect_bytes_continue([] { return busy_model(); }, 17, 50);
+  expect_bytes_continue([] { return warehouse_model(); }, 12, 30);
+  // Contact physics (bodies and contact sensors), an ORCA group (its velocities), the IMU.
+  expect_bytes_continue([] { return example_model("examples/push_box.yaml"); }, 15, 40);
+  expect_bytes_continue([] { return example_model("tests/data/orca_parity_world.yaml"); }, 9, 30);
+  expect_bytes_continue([] { return example_model("examples/imu_world.yaml"); }, 11, 30);
+  expect_bytes_continue([] { return example_model("examples/fov_world.yaml"); }, 8, 20);
+}
+
+TEST(StateFile, SaveAndLoadAFile) {
+  const auto model = busy_model();
+  Simulation straight(model);
+  step_to(straight, 20);
+  const fs::path path =
+      fs::temp_directory_path() / ("ubot_state_test_" + std::to_string(::getpid()) + ".bin");
+  straight.save_state(path.string());
+  EXPECT_FALSE(fs::exists(path.string() + ".part"));
+  const std::string expected = record_to(straight, 35, "straight");
+  Simulation other(busy_model());
+  other.load_state(path.string());
+  EXPECT_EQ(other.world().step_count(), 20);
+  EXPECT_EQ(record_to(other, 35, "loaded"), expected);
+  fs::remove(path);
+  try {
+    other.load_state(path.string());
+    FAIL() << "loaded a missing file";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+}
+
+std::string load_error(Simulation& sim, const std::vector<std::uint8_t>& bytes) {
+  const std::int64_t before = sim.world().step_count();
+  try {
+    sim.restore(sim.snapshot_from_bytes(bytes, "s.bin"));
+  } catch (const Error& e) {
+    EXPECT_EQ(sim.world().step_count(), before);  // untouched
+    return e.what();
+  }
+  ADD_FAILURE() << "read bytes that should have failed";
+  return "";
+}
+
+// The bytes with their CRC made right again (a file edited on purpose, not damaged).
+std::vector<std::uint8_t> with_crc(std::vector<std::uint8_t> bytes) {
+  bytes.resize(bytes.size() - 4);
+  std::uint32_t crc = 0xFFFFFFFFu;  // CRC-32 (zlib's), bit by bit: no zlib in the test
+  for (const std::uint8_t b : bytes) {
+    crc ^= b;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  crc ^= 0xFFFFFFFFu;
+  for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<std::uint8_t>(crc >> (8 * k)));
+  return bytes;
+}
+
+TEST(StateFile, BadBytesAreClearErrors) {
+  Simulation source(busy_model());
+  step_to(source, 7);
+  const std::vector<std::uint8_t> good = source.snapshot().to_bytes();
+  Simulation sim(busy_model());
+  step_to(sim, 2);
+  ASSERT_EQ(with_crc(good), good);  // the test's CRC is zlib's
+
+  auto expect = [&](const std::vector<std::uint8_t>& bytes, const std::string& needle) {
+    const std::string message = load_error(sim, bytes);
+    EXPECT_NE(message.find("s.bin"), std::string::npos) << message;
+    EXPECT_NE(message.find(needle), std::string::npos) << message;
+  };
+  expect({}, "not a ubot state file");
+  std::vector<std::uint8_t> b = good;
+  b[0] = 'X';
+  expect(b, "not a ubot state file");
+  b = good;
+  b[8] = 2;  // version 2
+  expect(with_crc(b), "format version 2; this ubot reads version 1");
+  b = good;
+  b[b.size() / 2] ^= 0x40;
+  expect(b, "damaged");
+  b = good;
+  b.resize(b.size() - 100);
+  expect(b, "damaged");
+  b = good;
+  b.insert(b.end() - 4, {1, 2, 3});
+  expect(with_crc(b), "3 bytes left over");
+  // A state of another world names the first difference.
+  Simulation warehouse(warehouse_model());
+  expect(warehouse.snapshot().to_bytes(), "another world");
+  // Bytes that cut the state short, with a right CRC: a count that no longer fits, or the read
+  // runs out; either way the message names the byte and the part being read.
+  b = good;
+  b.erase(b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2), b.end() - 4);
+  expect(with_crc(b), "(at byte ");
+  expect(with_crc(b), ", reading sensors.");
+  EXPECT_EQ(sim.world().step_count(), 2);
+}
+
+TEST(StateFile, AnAddedProviderCannotBeSaved) {
+  Simulation sim(busy_model());
+  sim.add_medium_provider(std::make_unique<CountingProvider>());
+  try {
+    (void)sim.snapshot().to_bytes();
+    FAIL() << "saved a provider's state";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("add_medium_provider"), std::string::npos) << e.what();
+  }
+  Simulation plain(busy_model());
+  const std::vector<std::uint8_t> bytes = plain.snapshot().to_bytes();
+  EXPECT_THROW((void)sim.snapshot_from_bytes(bytes), Error);
 }
 
 }  // namespace

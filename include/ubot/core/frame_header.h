@@ -13,6 +13,8 @@ enum class SampleStatus { kValid, kWarmingUp, kInvalidDeltaTime, kTeleportDetect
 // The name frames.jsonl and the IMU CSV write: "Valid", "WarmingUp", ...
 const char* sample_status_name(SampleStatus status);
 
+class StateIo;
+
 struct FrameHeader {
   std::string sensor_id;       // stable id, e.g. "robot_0/lidar2d_0"
   std::string frame_id;        // TF frame of the data, e.g. "robot_0/lidar2d_0"
@@ -22,5 +24,8 @@ struct FrameHeader {
   SampleStatus status = SampleStatus::kDisabled;  // kDisabled until the first sample
   bool disabled() const { return status == SampleStatus::kDisabled; }
 };
+// Its counters (state files, core/state_io.h): sequence, stamp, valid, status; the ids come
+// from the model.
+void io(StateIo& s, FrameHeader& h);
 
 }  // namespace ubot

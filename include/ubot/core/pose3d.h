@@ -7,11 +7,14 @@
 
 namespace ubot {
 
+class StateIo;
+
 // Pose of a frame in the world: where its origin is and how it is turned.
 struct Pose3d {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
 };
+void io(StateIo& s, Pose3d& p);  // state files (core/state_io.h)
 
 Eigen::Quaterniond rotation_from_rpy(double roll, double pitch, double yaw);
 inline Eigen::Quaterniond rotation_from_rpy(const Eigen::Vector3d& rpy) {

@@ -9,6 +9,8 @@
 
 namespace ubot {
 
+class StateIo;
+
 // Mixes a world seed and a stable id (e.g. "robot_0/sensor_1") into an independent 64-bit seed.
 std::uint64_t derive_seed(std::uint64_t world_seed, std::string_view stable_id);
 
@@ -43,6 +45,7 @@ class Xoshiro256pp {
   }
 
  private:
+  friend void io(StateIo& s, Xoshiro256pp& x);  // state files: its four words
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
 };
@@ -63,6 +66,7 @@ class RandomStream {
   double standard_normal();
 
  private:
+  friend void io(StateIo& s, RandomStream& r);
   Xoshiro256pp engine_;
 };
 

@@ -57,6 +57,10 @@ class Sensor {
   // copy_state_from keeps this object's, so neither copies more than the state.
   virtual std::unique_ptr<Sensor> clone() const = 0;
   virtual void copy_state_from(const Sensor& other) = 0;
+  // Writes the sensor's running state, or reads it back (state files, core/state_io.h): the
+  // header's counters, the random stream and the schedule, then its type's own (io_own_state):
+  // what a clone carries, so a sensor read back samples on as the saved one would have.
+  void io_state(StateIo& s);
   // The sensor as its concrete type, for visit_sensor (sensor_types.h).
   virtual SensorRef ref() const = 0;
   const SensorModel& model() const { return model_; }
@@ -93,6 +97,8 @@ class Sensor {
   virtual void begin_step() {}
   virtual void after_step_sample() {}
   RandomStream& rng() { return rng_; }
+  // The type's own part of io_state: its last output and whatever it carries between samples.
+  virtual void io_own_state(StateIo& s) = 0;
 
  private:
   SensorModel model_;

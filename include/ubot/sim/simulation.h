@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "ubot/config/world_model.h"
@@ -57,10 +58,16 @@ class SimulationSnapshot {
   SimulationSnapshot() = default;  // empty: restoring it is an error
   std::int64_t step_count() const;
   std::uint64_t seed() const;
+  // The state as bytes, a state file's content (docs/determinism.md "State files"): a header
+  // naming the world, the state, a CRC-32. Simulation::load_state / snapshot_from_bytes read it
+  // back in any process. Throws ubot::Error when part of the state lives outside ubot (a medium
+  // provider added from code, a group behaviour written in Python), or the snapshot is empty.
+  std::vector<std::uint8_t> to_bytes() const;
+
+  struct Data;  // what it holds: opaque here (src/sim/snapshot_data.h)
 
  private:
   friend class Simulation;
-  struct Data;
   std::shared_ptr<const Data> data_;
 };
 
@@ -89,6 +96,16 @@ class Simulation {
   // type).
   // Sensors and providers stay the same objects (their state is copied into them).
   void restore(const SimulationSnapshot& snapshot);
+  // A snapshot of this simulation's world from SimulationSnapshot::to_bytes's bytes (of any
+  // process); `what` names them in errors ("state file s.bin"). Throws ubot::Error, naming what
+  // is wrong, for bytes that are not a state file, of another format version, damaged (CRC),
+  // of another world (naming the first difference) or inconsistent with it.
+  SimulationSnapshot snapshot_from_bytes(std::span<const std::uint8_t> bytes,
+                                         const std::string& what = "state") const;
+  // snapshot().to_bytes() into a file (written as PATH.part, then renamed), and back:
+  // load_state(path) = restore(snapshot_from_bytes(file)).
+  void save_state(const std::string& path) const;
+  void load_state(const std::string& path);
 
   const World& world() const { return world_; }
   const scene::Scene& scene() const { return *scene_; }

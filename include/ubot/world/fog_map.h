@@ -12,6 +12,8 @@
 
 namespace ubot {
 
+class StateIo;
+
 class FogMap {
  public:
   FogMap() = default;  // no fog (the world has fog_map off)
@@ -39,6 +41,7 @@ class FogMap {
   void reveal_fov(const Eigen::Vector3d& pose, double fov, double radius);
 
  private:
+  friend void io(StateIo& s, FogMap& f);  // state files
   void mark(double x, double y);
   int nx_ = 0, ny_ = 0;
   double rx_ = 0.0, ry_ = 0.0;

@@ -31,6 +31,7 @@
 
 namespace ubot {
 
+class StateIo;
 class World;
 
 // An external velocity command for one object for one step, in its kinematics frame
@@ -46,6 +47,10 @@ class GroupBehavior {
   virtual std::vector<Command> step(const World& world, std::span<const int> members) = 0;
   // An independent copy, state included: a world's snapshot copies its group behaviours.
   virtual std::unique_ptr<GroupBehavior> clone() const = 0;
+  // Writes or reads its state between steps (state files, core/state_io.h). The default says
+  // it has state a file cannot hold (a behaviour written in Python): saving such a world is an
+  // ubot::Error. A stateless behaviour does nothing.
+  virtual void io_state(StateIo& s);
 };
 
 // Makes a group's behaviour when a world is built (IR-SIM's class-based group behaviours).

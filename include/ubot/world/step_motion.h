@@ -12,6 +12,8 @@
 
 namespace ubot {
 
+class StateIo;
+
 class StepMotion {
  public:
   // At rest at [x, y, yaw].
@@ -26,6 +28,7 @@ class StepMotion {
   void at(double s, Eigen::Vector2d& position, Eigen::Quaterniond& yaw) const;
 
  private:
+  friend void io(StateIo& s, StepMotion& m);  // state files
   Eigen::Vector2d start_;
   Eigen::Matrix2d start_rotation_;  // R(yaw0)
   Eigen::Quaterniond start_yaw_;

@@ -93,6 +93,12 @@ struct WorldState {
   std::vector<ContactReading> contacts;
 };
 
+// Writes `state`, or reads into it (state files, core/state_io.h). Reading needs a state of the
+// same model (World::state() of a world built from it): sizes fixed by the model must match,
+// else an ubot::Error names what differs.
+void io(StateIo& s, WorldState& state);
+void io(StateIo& s, ContactReading& c);  // (a contact sensor's reading too)
+
 // (Command, an external velocity command for one object for one step: group_behavior.h.)
 
 class World {

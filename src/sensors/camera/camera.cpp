@@ -7,6 +7,7 @@
 
 #include "ubot/core/color.h"
 #include "ubot/core/numbers.h"
+#include "ubot/core/state_io.h"
 #include "ubot/core/unreal.h"
 #include "ubot/world/world.h"
 
@@ -384,4 +385,11 @@ void Camera::media_color(const SensorContext& ctx, const Pose3d& pose, const Eig
   }
 }
 
+void Camera::io_own_state(StateIo& s) {
+  CameraImage& m = image_;
+  io(s, m.pose);
+  s.same_size(m.depth, "depth pixels");
+  s.same_size(m.rgba, "colour bytes");
+  s.value(m.medium_pixels);
+}
 }  // namespace ubot

@@ -1,5 +1,6 @@
 #include "ubot/sensors/contact2d/contact2d.h"
 
+#include "ubot/core/state_io.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
@@ -14,4 +15,5 @@ SampleStatus Contact2d::measure(const SensorContext& ctx) {
   return SampleStatus::kValid;
 }
 
+void Contact2d::io_own_state(StateIo& s) { io(s, reading_); }
 }  // namespace ubot

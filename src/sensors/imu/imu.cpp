@@ -5,6 +5,7 @@
 #include <numbers>
 #include <string>
 
+#include "ubot/core/state_io.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
@@ -159,4 +160,46 @@ void Imu::after_step_sample() {
   r.data = processor_.sample();
 }
 
+namespace {
+
+void io(StateIo& s, ImuSample& m) {
+  s.value(m.orientation);
+  s.value(m.angular_velocity);
+  s.value(m.linear_acceleration);
+  s.value(m.angular_velocity_variance);
+  s.value(m.linear_acceleration_variance);
+}
+
+}  // namespace
+
+void ImuProcessor::io_state(StateIo& s) {
+  for (Pose* p : {&previous_, &before_previous_}) {
+    s.value(p->stamp);
+    s.value(p->position);
+    s.value(p->orientation);
+  }
+  s.value(history_);
+  if (s.reading() && (history_ < 0 || history_ > 2)) s.fail("an IMU history of other than 0-2");
+  s.value(started_);
+  s.value(walk_a_);
+  s.value(walk_g_);
+  s.value(filter_a_);
+  s.value(filter_g_);
+  io(s, sample_);
+}
+
+void Imu::io_own_state(StateIo& s) {
+  processor_.io_state(s);
+  std::uint64_t size = step_size_;
+  s.value(size);
+  if (s.reading()) {
+    if (size > s.left() / 8) s.fail("more IMU samples in a step than the file holds");
+    step_.resize(static_cast<std::size_t>(size));
+    step_size_ = static_cast<std::size_t>(size);
+  }
+  for (std::size_t i = 0; i < step_size_; ++i) {
+    io(s, step_[i].header);
+    io(s, step_[i].data);
+  }
+}
 }  // namespace ubot

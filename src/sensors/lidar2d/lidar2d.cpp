@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "ubot/core/angles.h"
+#include "ubot/core/state_io.h"
 #include "ubot/scene/scene.h"
 #include "ubot/world/world.h"
 
@@ -236,4 +237,25 @@ LaserScanMessage Lidar2d::to_message(bool use_inf) const {
   return m;
 }
 
+void Lidar2d::io_own_state(StateIo& s) {
+  LaserScan& l = scan_;
+  s.value(l.origin);
+  s.value(l.z);
+  s.same_size(l.ranges, "beams");
+  s.same_size(l.valid, "beams");
+  s.same_size(l.hit, "beams");
+  s.same_size(l.intensities, "beams");
+  s.same_size(l.hit_object, "beams");
+  s.same_size(l.hit_medium, "beams");
+  if (s.reading()) {
+    for (const int id : l.hit_object) {
+      if (id < -1 || id >= s.object_count) s.fail("a beam hit an object this world lacks");
+    }
+    for (const int m : l.hit_medium) {
+      if (m < -1 || m >= s.media_count) s.fail("a beam names a medium this step lacks");
+    }
+  }
+  s.same_size(l.radial_velocity, "radial velocities");
+  s.same_size(l.velocity, "beam velocities");
+}
 }  // namespace ubot

@@ -6,6 +6,7 @@
 
 #include "ubot/core/angles.h"
 #include "ubot/core/numbers.h"
+#include "ubot/core/state_io.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
@@ -178,6 +179,60 @@ void Lidar3d::fill_points() {
       sweep_.hit_object.push_back(medium ? -1 : h.user_id);
       sweep_.hit_medium.push_back(medium ? buf.media.cells()[buf.media_cell[i]].snapshot : -1);
     }
+  }
+}
+
+void Lidar3d::io_own_state(StateIo& s) {
+  LidarSweep& w = sweep_;
+  io(s, w.pose);
+  s.value(w.sweep_start);
+  s.sequence(
+      w.points,
+      [&](LidarPoint& p) {
+        s.value(p.x);
+        s.value(p.y);
+        s.value(p.z);
+        s.value(p.intensity);
+        s.value(p.ring);
+        s.value(p.time);
+      },
+      22);
+  if (s.reading()) {
+    for (const LidarPoint& p : w.points) {
+      if (p.ring >= elevations_.size()) s.fail("a point of a channel this lidar lacks");
+    }
+    // One entry per point in each of the other lists.
+    w.points_world.resize(w.points.size());
+    w.hit_object.resize(w.points.size());
+    w.hit_medium.resize(w.points.size());
+  }
+  s.same_size(w.points_world, "points");
+  s.same_size(w.hit_object, "points");
+  s.same_size(w.hit_medium, "points");
+  if (s.reading()) {
+    for (std::size_t i = 0; i < w.points.size(); ++i) {
+      if (w.hit_object[i] < -1 || w.hit_object[i] >= s.object_count) {
+        s.fail("a point on an object this world lacks");
+      }
+      if (w.hit_medium[i] < -1 || w.hit_medium[i] >= s.media_count) {
+        s.fail("a point cut by a medium this step lacks");
+      }
+    }
+  }
+  // The poses kept for motion distortion.
+  std::vector<std::pair<Nanos, Pose3d>> history(history_.begin(), history_.end());
+  s.sequence(
+      history,
+      [&](std::pair<Nanos, Pose3d>& h) {
+        s.value(h.first);
+        io(s, h.second);
+      },
+      64);
+  if (s.reading()) {
+    for (std::size_t i = 1; i < history.size(); ++i) {
+      if (history[i].first < history[i - 1].first) s.fail("motion history out of time order");
+    }
+    history_.assign(history.begin(), history.end());
   }
 }
 

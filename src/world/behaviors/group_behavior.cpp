@@ -11,6 +11,7 @@
 
 #include "orca_group.h"
 #include "ubot/core/error.h"
+#include "ubot/core/state_io.h"
 #include "ubot/world/world.h"
 
 namespace ubot {
@@ -29,6 +30,7 @@ class FunctionBehavior final : public GroupBehavior {
   std::unique_ptr<GroupBehavior> clone() const override {
     return std::make_unique<FunctionBehavior>(*this);
   }
+  void io_state(StateIo& /*s*/) override {}  // a function: no state between steps
 
  private:
   GroupBehaviorFunction function_;
@@ -95,6 +97,12 @@ std::vector<std::string> group_behavior_names(KinematicsKind kinematics) {
     if (key.first == kinematics) names.push_back(key.second);  // the map keeps them sorted
   }
   return names;
+}
+
+void GroupBehavior::io_state(StateIo& /*s*/) {
+  throw Error(
+      "its group behaviour keeps state outside ubot (a class written in Python, or another "
+      "plug-in without io_state), which a state file cannot hold");
 }
 
 namespace detail {

@@ -17,6 +17,7 @@
 
 #include "../behavior.h"
 #include "ubot/core/angles.h"
+#include "ubot/core/state_io.h"
 #include "ubot/world/orca.h"
 #include "ubot/world/world.h"
 
@@ -47,6 +48,8 @@ class OrcaGroup final : public GroupBehavior {
   std::unique_ptr<GroupBehavior> clone() const override {
     return std::make_unique<OrcaGroup>(*this);
   }
+
+  void io_state(StateIo& s) override { s.values(velocities_); }
 
  private:
   // IR-SIM 2.12.0's OrcaGroupBehavior._realizable_speed: the speed a member holds in every

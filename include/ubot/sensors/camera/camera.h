@@ -70,6 +70,7 @@ class Camera final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = same_type_as<Camera>(other);  // Simulation::restore pairs sensors of one model
   }
+  void io_own_state(StateIo& s) override;
   SensorRef ref() const override { return this; }
   const CameraModel& params() const { return params_; }
   const CameraImage& image() const { return image_; }

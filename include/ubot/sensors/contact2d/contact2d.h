@@ -14,6 +14,7 @@ class Contact2d final : public Sensor {
 
   std::unique_ptr<Sensor> clone() const override { return std::make_unique<Contact2d>(*this); }
   void copy_state_from(const Sensor& other) override { *this = same_type_as<Contact2d>(other); }
+  void io_own_state(StateIo& s) override;
   SensorRef ref() const override { return this; }
   const Contact2dModel& params() const { return params_; }
   const ContactReading& reading() const { return reading_; }

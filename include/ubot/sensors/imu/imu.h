@@ -72,6 +72,8 @@ class ImuProcessor {
   // Per-sample white-noise σ for a sample interval dt (the configured σ, or density / √dt).
   double accelerometer_sigma(double dt) const;
   double gyroscope_sigma(double dt) const;
+  // Its running state (state files, core/state_io.h).
+  void io_state(StateIo& s);
 
  private:
   struct Pose {
@@ -108,6 +110,7 @@ class Imu final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = same_type_as<Imu>(other);  // Simulation::restore pairs sensors of one model
   }
+  void io_own_state(StateIo& s) override;
   SensorRef ref() const override { return this; }
   const ImuModel& params() const { return params_; }
   // The latest sample (reading it never samples; also one taken by Simulation::sample_now);

@@ -45,6 +45,7 @@ class Lidar2d final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = same_type_as<Lidar2d>(other);  // Simulation::restore pairs sensors of one model
   }
+  void io_own_state(StateIo& s) override;
   SensorRef ref() const override { return this; }
   const Lidar2dModel& params() const { return params_; }
   const LaserScan& scan() const { return scan_; }

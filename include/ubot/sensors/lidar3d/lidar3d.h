@@ -65,6 +65,7 @@ class Lidar3d final : public Sensor {
   void copy_state_from(const Sensor& other) override {
     *this = same_type_as<Lidar3d>(other);  // Simulation::restore pairs sensors of one model
   }
+  void io_own_state(StateIo& s) override;
   SensorRef ref() const override { return this; }
   const Lidar3dModel& params() const { return params_; }
   const LidarSweep& sweep() const { return sweep_; }
