@@ -5,7 +5,8 @@
 //   (d) 1000 diff robots, each with a 360-beam lidar, among 500 obstacles, 200 m x 200 m
 // the C++ core of ubot.VectorEnv's step without Python: N copies of (a) sharing one WorldModel,
 // each stepped on one thread, spread over the cores (docs/python.md, "Performance"),
-// and the cost of Simulation::snapshot() and restore() on examples/warehouse.yaml (after 50 steps,
+// and the cost of Simulation::snapshot() and restore(), and of state files' bytes (to_bytes,
+// snapshot_from_bytes), on examples/warehouse.yaml (after 50 steps,
 // so every sensor has output and history), next to one of its steps (docs/determinism.md),
 // and one exact shape-to-shape distance (geometry's distance(): the sweeps' min_clearance).
 // Worlds are generated with a fixed seed, so every run measures the same work.
@@ -188,6 +189,29 @@ void BM_WarehouseRestore(benchmark::State& state) {
   for (auto _ : state) sim->restore(at50);
 }
 BENCHMARK(BM_WarehouseRestore)->Unit(benchmark::kMicrosecond);
+
+// State files (issue 47): the snapshot as bytes (to_bytes: snapshot, serialise, CRC) and back
+// (snapshot_from_bytes: checks, CRC, read; then restore), in memory: the file system's cost is
+// the caller's.
+void BM_WarehouseSaveState(benchmark::State& state) {
+  const auto sim = warehouse_at_step_50();
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    const std::vector<std::uint8_t> b = sim->snapshot().to_bytes();
+    bytes = b.size();
+    benchmark::DoNotOptimize(b.data());
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_WarehouseSaveState)->Unit(benchmark::kMicrosecond);
+
+void BM_WarehouseLoadState(benchmark::State& state) {
+  const auto sim = warehouse_at_step_50();
+  const std::vector<std::uint8_t> at50 = sim->snapshot().to_bytes();
+  sim->step();
+  for (auto _ : state) sim->restore(sim->snapshot_from_bytes(at50));
+}
+BENCHMARK(BM_WarehouseLoadState)->Unit(benchmark::kMicrosecond);
 
 // 256 shapes in a 20 m x 20 m square, a quarter each circles, rectangles, irregular hexagons
 // (vertices at 0..5 rad) and 3-vertex linestrings, at random poses (fixed seed).

@@ -73,6 +73,12 @@ int main(int argc, char** argv) {
           "Threads for the sensors and a large world's motion (0 = all cores, at most 256); "
           "the outputs are the same with any number")
       ->check(ubot::app::whole_number_in(0, ubot::app::kMaxThreads));
+  run_cmd->add_option("--save-state", run.save_state,
+                      "After the last step, save the running state to PATH (a state file; "
+                      "--resume goes on from it, byte for byte)");
+  run_cmd->add_option("--resume", run.resume,
+                      "Start from a state file of this world (--save-state, "
+                      "Simulation.save_state); --steps counts the steps after it");
   run_cmd->add_option("--map", run.map,
                       "Accumulate the lidars' points and save them (.las|.ply|.pcd)");
   CLI::Option* ros2 =

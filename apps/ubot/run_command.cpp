@@ -20,6 +20,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
+#include "ubot/core/output_files.h"
 #include "ubot/core/phase_clock.h"
 #include "ubot/live/live_view.h"
 #include "ubot/mapping/mapping_config.h"
@@ -200,13 +201,17 @@ int run_world(const RunOptions& options) {
   const std::vector<MappingModel> maps = run_maps(model, options.map);
   load_progress.building_scene(model.objects.size());
   Simulation sim(std::move(model), {.threads = options.threads});
+  // A bad state file, like a bad world, leaves the previous outputs in place.
+  if (!options.resume.empty()) sim.load_state(options.resume);
   load_progress.finish();
   throw_if_stop_requested();
+  const std::int64_t first_step = sim.world().step_count();  // 0, or the resumed state's
   // After the world loaded and its scene was built (a bad world, or a signal before here, leaves
   // the previous outputs in place): the previous run's files go, and an unwritable folder fails
   // before the first step.
   OutputFolder folder(options.out);
   const std::filesystem::path& out = folder.path();
+  if (!options.save_state.empty()) check_writable(options.save_state);
   // What the run writes, in the order each is made, told of each step and finished.
   std::vector<std::unique_ptr<Sink>> sinks;
   if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));
@@ -245,9 +250,10 @@ int run_world(const RunOptions& options) {
   std::int64_t outputs_ns = 0;  // --timings: the sinks' on_step and on_finish
   std::int64_t* const outputs_clock = options.timings ? &outputs_ns : nullptr;
 
+  // Steps taken by this run (a resumed run starts at first_step).
+  auto taken = [&] { return sim.world().step_count() - first_step; };
   auto finished = [&] {
-    return sim.world().step_count() >= max_steps || (!open_ended && sim.world().done()) ||
-           stop_signal() != 0;
+    return taken() >= max_steps || (!open_ended && sim.world().done()) || stop_signal() != 0;
   };
   auto stopped = [] { return stop_signal() != 0; };
   Progress progress(!options.quiet, options.progress, max_steps);
@@ -269,11 +275,11 @@ int run_world(const RunOptions& options) {
       const PhaseClock clock(outputs_clock);
       for (const auto& sink : sinks) sink->on_step(sim, step);
     }
-    progress.update(step.step, nanos_to_seconds(sim.world().time_ns()));
+    progress.update(taken(), nanos_to_seconds(sim.world().time_ns()));
     if (live_view) {
-      pacer.wait(step.step, live_view->control().speed(), live_view->control().generation());
+      pacer.wait(taken(), live_view->control().speed(), live_view->control().generation());
     } else {
-      pacer.wait(step.step, options.realtime);
+      pacer.wait(taken(), options.realtime);
     }
   }
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
@@ -292,6 +298,10 @@ int run_world(const RunOptions& options) {
       }
     }
   }
+  // The state after the last whole step (also after Ctrl-C); not after a step cut short, which
+  // left the world part way through a step.
+  const bool save_state = !options.save_state.empty() && !step_cut_short;
+  if (save_state) sim.save_state(options.save_state);
   folder.write_manifest();
 
   const int interrupted = stop_signal();
@@ -304,6 +314,7 @@ int run_world(const RunOptions& options) {
       for (std::string& s : sink->skipped()) skipped.push_back(std::move(s));
     }
     if (finish_cut_short) skipped.push_back("the end of an output's finishing");
+    if (!options.save_state.empty() && !save_state) skipped.push_back(options.save_state);
     if (!skipped.empty()) {
       std::fprintf(stderr, "ubot: %s: skipped to end in time: %s\n", signal_name(interrupted),
                    fmt::format("{}", fmt::join(skipped, ", ")).c_str());
@@ -319,6 +330,10 @@ int run_world(const RunOptions& options) {
         wall > 0 ? nanos_to_seconds(sim.world().time_ns()) / wall : 0.0,
         sim.world().done() ? ", all robots done" : "", out.string().c_str());
     for (const auto& sink : sinks) sink->report(stdout);
+    if (save_state) {
+      std::printf("state after step %lld saved to %s\n",
+                  static_cast<long long>(sim.world().step_count()), options.save_state.c_str());
+    }
   }
   if (options.timings) print_timings(sim.timings(), outputs_ns, finish_ns);
   return interrupted != 0 ? interrupted_exit_code(interrupted) : 0;

@@ -31,6 +31,8 @@ struct RunOptions {
   std::string live_token;           // --live-token / UBOT_LIVE_TOKEN ("" = none)
   // --frames-format: where the recorded steps go: jsonl | parquet | jsonl,parquet
   std::string frames_format = "jsonl";
+  std::string save_state;  // --save-state PATH: the running state after the last step
+  std::string resume;      // --resume PATH: start from a state file of this world
 };
 
 // The load options of --seed and --memory-limit.

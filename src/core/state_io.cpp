@@ -106,6 +106,15 @@ void StateIo::value(double& v) {
   }
 }
 
+void StateIo::check_bound(const double* p, std::size_t n) const {
+  if (max_abs_ <= 0.0) return;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(std::abs(p[i]) <= max_abs_)) {
+      fail(fmt::format("the value {} is not a finite number within ±{:g}", p[i], max_abs_));
+    }
+  }
+}
+
 void StateIo::count(std::uint64_t& n, std::size_t min_item_bytes) {
   value(n);
   if (reading_ && n > left() / std::max<std::size_t>(min_item_bytes, 1)) {

@@ -99,8 +99,15 @@ class StateIo {
   // A sequence of plain values (numbers, bools, strings, Eigen vectors).
   template <class T>
   void values(std::vector<T>& v) {
-    sequence(
-        v, [this](T& x) { value(x); }, min_bytes<T>());
+    if constexpr (kBulk<T>) {
+      std::uint64_t n = v.size();
+      count(n, sizeof(T));
+      if (reading_) v.resize(static_cast<std::size_t>(n));
+      bulk(v.data(), v.size());
+    } else {
+      sequence(
+          v, [this](T& x) { value(x); }, min_bytes<T>());
+    }
   }
   // A sequence whose length the model fixes (one entry per object, per beam, per pixel):
   // reading, the file must hold exactly v.size() items (else an error naming `what`).
@@ -113,7 +120,14 @@ class StateIo {
   }
   template <class T>
   void same_size(std::vector<T>& v, std::string_view what) {
-    same_size(v, what, [this](T& x) { value(x); });
+    if constexpr (kBulk<T>) {
+      std::uint64_t n = v.size();
+      count(n, sizeof(T));
+      if (reading_ && n != v.size()) mismatch(n, v.size(), what);
+      bulk(v.data(), v.size());
+    } else {
+      same_size(v, what, [this](T& x) { value(x); });
+    }
   }
   // A count of items to come (sequence() uses it); reading: at most left() / min_item_bytes.
   void count(std::uint64_t& n, std::size_t min_item_bytes = 1);
@@ -132,6 +146,19 @@ class StateIo {
   void finish() const;
 
  private:
+  // Numbers other than bool go as one block (their bytes are the format's: little-endian).
+  template <class T>
+  static constexpr bool kBulk = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+  template <class T>
+  void bulk(T* p, std::size_t n) {
+    if (reading_) {
+      get(p, n * sizeof(T));
+      if constexpr (std::is_same_v<T, double>) check_bound(p, n);
+    } else {
+      put(p, n * sizeof(T));
+    }
+  }
+  void check_bound(const double* p, std::size_t n) const;
   StateIo() = default;
   void put(const void* p, std::size_t n);
   void get(void* p, std::size_t n);
