@@ -118,7 +118,7 @@ FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 300
 FUZZ_TEST_SECONDS ?= 20
 FUZZ_TEST_SEED    ?= 1
-FUZZ_TARGETS      := fuzz_world_yaml fuzz_mesh fuzz_las fuzz_ply fuzz_pcd fuzz_cdr fuzz_foxglove fuzz_mcap
+FUZZ_TARGETS      := fuzz_world_yaml fuzz_mesh fuzz_las fuzz_ply fuzz_pcd fuzz_cdr fuzz_foxglove fuzz_mcap fuzz_state
 # Atheris on the Python module as the venv has it installed (tests/fuzz/python_module_fuzzer.py).
 FUZZ_PY_TARGETS   := fuzz_python
 FUZZ_ENV           = FUZZ_PYTHON=$(abspath $(VENV))/bin/python

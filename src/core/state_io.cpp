@@ -59,11 +59,13 @@ void StateIo::finish() const {
 }
 
 void StateIo::put(const void* p, std::size_t n) {
+  if (n == 0) return;
   const auto* b = static_cast<const std::uint8_t*>(p);
   out_.insert(out_.end(), b, b + n);
 }
 
 void StateIo::get(void* p, std::size_t n) {
+  if (n == 0) return;  // (an empty list's data() may be null: no memcpy)
   if (n > left()) fail(fmt::format("the file ends early ({} bytes wanted, {} left)", n, left()));
   std::memcpy(p, in_.data() + at_, n);
   at_ += n;

@@ -261,7 +261,9 @@ void Simulation::restore(const SimulationSnapshot& snapshot) {
                     data->providers.size(), added));
   }
   for (std::size_t i = 0; i < added; ++i) {
-    if (typeid(*providers_[declared_providers_ + i]) != typeid(*data->providers[i])) {
+    const media::MediumProvider& mine = *providers_[declared_providers_ + i];
+    const media::MediumProvider& theirs = *data->providers[i];
+    if (typeid(mine) != typeid(theirs)) {
       throw Error(fmt::format("restore: medium provider {} is of another type than the snapshot's",
                               declared_providers_ + i));
     }

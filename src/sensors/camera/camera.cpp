@@ -338,7 +338,7 @@ void Camera::media_color(const SensorContext& ctx, const Pose3d& pose, const Eig
   for (const media::MediaView::Cell& cell : buf.media.cells()) {
     const media::MediumSnapshot& s = ctx.media[cell.snapshot];
     const media::Tint tint = s.legacy_tag.empty() ? s.tint : params_.smoke_interference_tint;
-    buf.blends.push_back({tint.r, tint.g, tint.b,
+    buf.blends.push_back({{tint.r, tint.g, tint.b},
                           std::min(s.cells[cell.index].effective_density() *
                                        params_.smoke_interference_opacity_scale,
                                    params_.max_smoke_interference_opacity)});
