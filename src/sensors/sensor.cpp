@@ -17,6 +17,10 @@ Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
   if (model.common.update_rate_hz) period_ns_ = period_from_rate(*model.common.update_rate_hz);
 }
 
+void Sensor::reseed(std::uint64_t world_seed) {
+  rng_ = RandomStream(stream_seed(world_seed, header_.sensor_id, model_.common.seed));
+}
+
 void Sensor::io_state(StateIo& s) {
   StateIo::Section at(s, header_.sensor_id);
   io(s, header_);

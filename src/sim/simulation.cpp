@@ -220,6 +220,11 @@ void Simulation::reset(std::uint64_t seed) {
   refit_scenes();
 }
 
+void Simulation::reseed(std::uint64_t seed) {
+  world_.reseed(seed);
+  for (const auto& sensor : sensors_) sensor->reseed(seed);
+}
+
 SimulationSnapshot Simulation::snapshot() const {
   auto data = std::make_shared<SimulationSnapshot::Data>();
   data->model = world_.shared_model();

@@ -416,6 +416,13 @@ void World::check_collisions() {
   }
 }
 
+void World::reseed(std::uint64_t seed) {
+  const World fresh(model_, seed);
+  state_.seed = seed;
+  state_.wander_rng = fresh.state_.wander_rng;
+  state_.motion_rng = fresh.state_.motion_rng;
+}
+
 void World::teleport(int id, std::span<const double> state) {
   const ObjectModel& m = model_->objects[id];
   if (trajectories_[id]) {

@@ -474,5 +474,47 @@ TEST(StateFile, AnAddedProviderCannotBeSaved) {
   EXPECT_THROW((void)sim.snapshot_from_bytes(bytes), Error);
 }
 
+// Noisy sensors and noisy motion, no wanderer.
+constexpr const char* kNoisyWorld = R"(
+world: {width: 10, height: 10, step_time: 0.1, seed: 3}
+robot:
+  - name: r
+    kinematics: {name: diff, noise: true}
+    state: [2, 2, 0]
+    goal: [8, 8, 0]
+    sensors:
+      - {name: lidar2d, range_max: 6, number: 30, noise: true, std: 0.05}
+      - {name: imu, noise: true, accelerometer_random_walk: 0.01}
+obstacle:
+  - {shape: {name: circle, radius: 1}, state: [5, 5, 0]}
+)";
+
+TEST(StateFile, ReseedGivesRunsFannedOutFromOneStateTheirOwnNoise) {
+  const auto model =
+      std::make_shared<const WorldModel>(load_world_from_string(kNoisyWorld, "noisy.yaml"));
+  // At step 0 of a world without wanderers, reseed(s) is reset(s).
+  Simulation reset(model), reseeded(model);
+  reset.reset(9);
+  reseeded.reseed(9);
+  EXPECT_EQ(reseeded.world().seed(), 9u);
+  EXPECT_EQ(reseeded.snapshot().to_bytes(), reset.snapshot().to_bytes());
+  EXPECT_EQ(record_to(reseeded, 20, "reseeded"), record_to(reset, 20, "reset"));
+  // From one state at step 10: the same seed repeats, another seed draws other noise.
+  Simulation source(model);
+  step_to(source, 10);
+  const std::vector<std::uint8_t> at10 = source.snapshot().to_bytes();
+  std::string runs[3];
+  for (int k = 0; k < 3; ++k) {
+    Simulation sim(model);
+    sim.restore(sim.snapshot_from_bytes(at10));
+    sim.reseed(k == 2 ? 5 : 4);
+    EXPECT_EQ(sim.world().step_count(), 10);
+    runs[k] = record_to(sim, 25, "fan" + std::to_string(k));
+  }
+  EXPECT_EQ(runs[0], runs[1]);
+  EXPECT_NE(runs[0], runs[2]);
+  EXPECT_NE(runs[0], record_to(source, 25, "unreseeded"));
+}
+
 }  // namespace
 }  // namespace ubot

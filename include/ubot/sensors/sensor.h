@@ -61,6 +61,9 @@ class Sensor {
   // header's counters, the random stream and the schedule, then its type's own (io_own_state):
   // what a clone carries, so a sensor read back samples on as the saved one would have.
   void io_state(StateIo& s);
+  // Its random stream becomes the one it starts with in a world of seed `world_seed` (the
+  // seeding rule of the constructor); everything else stays. Simulation::reseed.
+  void reseed(std::uint64_t world_seed);
   // The sensor as its concrete type, for visit_sensor (sensor_types.h).
   virtual SensorRef ref() const = 0;
   const SensorModel& model() const { return model_; }

@@ -90,6 +90,12 @@ class Simulation {
   // The running state now. Throws ubot::Error when a provider added with add_medium_provider
   // does not support snapshots (MediumProvider::clone).
   SimulationSnapshot snapshot() const;
+  // Every random stream (world: wander goals and motion noise; sensors: their noise) becomes
+  // the one a simulation of world seed `seed` starts with, and the world's seed becomes `seed`;
+  // the rest of the state stays. For runs fanned out from one saved state (VectorEnv's
+  // start_state, a sweep's): each draws its own noise from there. At step 0 of a world without
+  // wanderers (whose first goals are drawn at construction) it equals reset(seed).
+  void reseed(std::uint64_t seed);
   // Puts the state of `snapshot` back, and refits the scene to it: stepping on gives what the
   // simulation gave after the snapshot was taken, byte for byte. Throws ubot::Error when the
   // snapshot is empty, of another WorldModel object, or has other media providers (number or

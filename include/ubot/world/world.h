@@ -133,6 +133,10 @@ class World {
   // vector keeps the remaining entries) as a jump, not a motion: its step motion rests there.
   // Throws ubot::Error for a trajectory object (its trajectory places it) or a wrong size.
   void teleport(int id, std::span<const double> state);
+  // The random streams (wander goals, motion noise) become those a world of `seed` starts
+  // with (its wanderers' first goals already drawn, as at construction); positions, goals and
+  // everything else stay. Simulation::reseed.
+  void reseed(std::uint64_t seed);
   // Sets object `id`'s velocity (IR-SIM's set_velocity; its kinematics frame: diff [v, w],
   // omni [vx, vy], acker [v, steer]) as it is, without limits: what an outside driver reports
   // (FMCW lidars measure it, velocity_xy reads it). The next internal step starts from it.
