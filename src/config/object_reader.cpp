@@ -152,26 +152,20 @@ std::optional<Field> key_of(const std::optional<Field>& field, std::string_view 
   return Mapping(*field).get(key);
 }
 
-// IR-SIM gives an acker's kinematics the wheelbase of its *shape* (ObjectBase passes
-// gf.wheelbase to KinematicsFactory, which takes `wheelbase or 1.0`), so a shape wheelbase of 0
-// or none means 1.0. `kinematics.wheelbase` is ubot's own key (IR-SIM rejects it: the factory then
-// receives `wheelbase` twice); it applies when the shape has none. Both at once is an error, as
-// one of them would be silently ignored.
+// IR-SIM 2.12.0's KinematicsFactory: an acker's kinematics take `kinematics.wheelbase` when it is
+// given, else the wheelbase of its *shape* (`shape_wheelbase or 1.0`, so a shape wheelbase of 0
+// or none means 1.0). The shape's wheelbase still places the body on the rear axle (its
+// geometry) either way. (IR-SIM 2.10.2 refused both at once: the factory got `wheelbase` twice.)
 void apply_shape_wheelbase(const std::optional<Field>& shape,
                            const std::optional<Field>& kinematics, ObjectModel& o,
                            std::vector<std::string>& warnings) {
   if (o.kinematics.kind != KinematicsKind::kAcker || !o.shape.wheelbase) return;
-  const auto from_shape = key_of(shape, "wheelbase");
-  if (const auto from_kinematics = key_of(kinematics, "wheelbase")) {
-    from_kinematics->fail(fmt::format(
-        "the wheelbase is given twice, here and at {} ({}); give it once, as shape.wheelbase "
-        "(IR-SIM reads only that one)",
-        from_shape->location(), from_shape->path()));
-  }
+  if (key_of(kinematics, "wheelbase")) return;  // read into o.kinematics already: it wins
   if (*o.shape.wheelbase > 0.0) {
     o.kinematics.wheelbase = *o.shape.wheelbase;
     return;
   }
+  const auto from_shape = key_of(shape, "wheelbase");
   warnings.push_back(
       fmt::format("{}: {}: 0 reads as no wheelbase (as in IR-SIM): the acker kinematics use 1.0",
                   from_shape->location(), from_shape->path()));

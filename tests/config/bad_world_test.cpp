@@ -66,12 +66,6 @@ const BadCase kCases[] = {
     {"rvo on acker", "robot:\n  - kinematics: {name: acker}\n    behavior: {name: rvo}\n",
      "bad.yaml:3:22: robot[0].behavior.name: behavior 'rvo' is available for diff and omni "
      "kinematics, not acker"},
-    {"wheelbase in the shape and in the kinematics",
-     "robot:\n  - kinematics: {name: acker, wheelbase: 2}\n"
-     "    shape: {name: rectangle, length: 3, width: 1, wheelbase: 2}\n",
-     "bad.yaml:2:42: robot[0].kinematics.wheelbase: the wheelbase is given twice, here and at "
-     "bad.yaml:3:62 (robot[0].shape.wheelbase); give it once, as shape.wheelbase (IR-SIM reads "
-     "only that one)"},
     {"duplicate names", "robot:\n  - name: a\n  - name: a\n",
      "bad.yaml: object name 'a' is used twice; names must be unique"},
     {"top level is a list", "- 1\n- 2\n",

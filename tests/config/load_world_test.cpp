@@ -156,9 +156,9 @@ robot:
   EXPECT_NEAR(m.objects[0].shape.bounding_radius(), std::hypot(2.0, 1.0), 1e-12);
 }
 
-// IR-SIM's KinematicsFactory takes the shape's wheelbase, `or 1.0`: none or 0 means 1.
-// `kinematics.wheelbase` (ubot's key; IR-SIM rejects it) applies when the shape has none.
-TEST(LoadWorld, AckerWheelbaseComesFromTheShapeElseTheKinematicsElseOne) {
+// IR-SIM 2.12.0's KinematicsFactory: `kinematics.wheelbase` when given, else the shape's
+// wheelbase `or 1.0` (none or 0 means 1). The shape's still places the body on the rear axle.
+TEST(LoadWorld, AckerWheelbaseComesFromTheKinematicsElseTheShapeElseOne) {
   const WorldModel m = load_world_from_string(R"(
 robot:
   - kinematics: {name: acker}
@@ -171,6 +171,8 @@ robot:
     shape: {name: rectangle, length: 3, width: 1, wheelbase: 0}
   - kinematics: {name: diff}
     shape: {name: polygon, vertices: [[0, 0], [1, 0], [0, 1]], wheelbase: 0.7}
+  - kinematics: {name: acker, wheelbase: 2}
+    shape: {name: rectangle, length: 3, width: 1, wheelbase: 1.5}
 )",
                                               "w.yaml");
   EXPECT_EQ(m.objects[0].kinematics.wheelbase, 0.4);
@@ -184,6 +186,9 @@ robot:
             "w.yaml:10:62: robot[3].shape.wheelbase: 0 reads as no wheelbase (as in IR-SIM): the "
             "acker kinematics use 1.0");
   EXPECT_EQ(m.objects[4].kinematics.kind, KinematicsKind::kDiff);  // a shape key, no kinematics
+  // Both: the kinematics' wins; the shape's places the body (rear axle at the origin).
+  EXPECT_EQ(m.objects[5].kinematics.wheelbase, 2.0);
+  EXPECT_TRUE(m.objects[5].shape.vertices[0].isApprox(Eigen::Vector2d(-0.75, -0.5)));
 }
 
 // A group's `sensors` list is read for its first object and copied for the others (issue 45,
