@@ -1,17 +1,19 @@
 #pragma once
 // The module's exceptions (docs/python.md, "Errors"): ubot.Error(RuntimeError) for every
 // ubot::Error, ubot.WorldError(Error, ValueError) for a world that does not load, carrying the
-// file, line, column and key path its message names.
+// file, line, column and key path of the loader's error (its fields, not its text).
 #include <pybind11/pybind11.h>
 
 #include <string>
 
+#include "ubot/core/error.h"
+
 namespace ubot::python {
 
-// A world file (or string) that failed to load: `message` is the loader's whole message,
-// "file:line:column: key.path: what" (the parts it has).
+// A world file (or string) that failed to load: the loader's error, its message
+// "file:line:column: key.path: reason" and the same parts as fields (those it has).
 struct WorldLoadError {
-  std::string message;
+  Error error;
 };
 
 // Creates ubot.Error and ubot.WorldError in `m` and registers the translators of ubot::Error,

@@ -422,7 +422,7 @@ void bind_vector_env(py::module_& m) {
              try {
                model = std::make_shared<const WorldModel>(load_world(world));
              } catch (const Error& e) {
-               throw WorldLoadError{e.what()};
+               throw WorldLoadError{e};
              }
              return std::make_unique<VectorEnv>(
                  model,

@@ -124,7 +124,7 @@ class PgmHeader {
   std::size_t pos() const { return pos_; }
   void set_pos(std::size_t pos) { pos_ = pos; }
   [[noreturn]] void fail(int line, const std::string& message) const {
-    throw Error(fmt::format("{}:{}: PGM: {}", path_, line, message));
+    throw Error({path_, line, 0}, "PGM: " + message);
   }
   int line() const { return line_; }
 

@@ -302,8 +302,7 @@ class WorldLoader {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
       if (object.ros2->declared_at.empty()) {  // no ros2 section: the receiver is the robot's
         Ros2Model ros2 = *object.ros2;
-        ros2.declared_at = field.location();
-        ros2.declared_path = field.path();
+        config::set_declared(ros2, field);
         object.ros2 = std::move(ros2);
       }
       if (object.trajectory) {
@@ -452,8 +451,9 @@ class WorldLoader {
     std::set<std::string> seen;
     for (const ObjectModel& o : model_.objects) {
       if (!seen.insert(o.name).second) {
-        throw Error(fmt::format("{}: object name {} is used twice; names must be unique",
-                                model_.file, quote_value(o.name)));
+        throw Error(
+            ErrorLocation(model_.file),
+            fmt::format("object name {} is used twice; names must be unique", quote_value(o.name)));
       }
     }
   }

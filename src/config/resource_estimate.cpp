@@ -74,11 +74,12 @@ void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t>
   if (total <= allowed) return;
   const std::size_t n = world.objects.size();
   const std::string objects = fmt::format("{} object{}", n, n == 1 ? "" : "s");
-  throw Error(fmt::format(
-      "{}: the world would need about {} of memory ({}: {}; {}), more than the limit of {} ({}); "
-      "raise it with --memory-limit SIZE or UBOT_MEMORY_LIMIT (e.g. 32G)",
-      world.file, gib(total), largest.bytes > 0 ? largest.what : objects,
-      gib(largest.bytes > 0 ? largest.bytes : total), objects, gib(allowed), source));
+  throw Error(
+      ErrorLocation(world.file),
+      fmt::format("the world would need about {} of memory ({}: {}; {}), more than the limit of "
+                  "{} ({}); raise it with --memory-limit SIZE or UBOT_MEMORY_LIMIT (e.g. 32G)",
+                  gib(total), largest.bytes > 0 ? largest.what : objects,
+                  gib(largest.bytes > 0 ? largest.bytes : total), objects, gib(allowed), source));
 }
 
 }  // namespace ubot::config

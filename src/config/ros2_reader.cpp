@@ -45,13 +45,21 @@ LayerConfig<Ros2Model> read_ros2(const std::optional<Field>& field) {
   const auto target = m.get("target");
   if (target) r.target = target->as_string();
   const Field& declared = target ? *target : *field;
-  r.declared_at = declared.location();
-  r.declared_path = declared.path();
+  set_declared(r, declared);
   r.cmd_vel_stamped = m.boolean("cmd_vel_stamped", false);
   r.use_inf = m.boolean("use_inf", false);
   r.sensor_qos = read_qos(m.get("sensor_qos"));
   m.finish();
   return r;
+}
+
+void set_declared(Ros2Model& r, const Field& field) {
+  const ErrorLocation where = field.where();
+  r.declared_at = field.location();
+  r.declared_path = field.path();
+  r.declared_file = where.file;
+  r.declared_line = where.line;
+  r.declared_column = where.column;
 }
 
 void check_command_targets(const std::vector<ObjectModel>& objects) {
@@ -62,12 +70,13 @@ void check_command_targets(const std::vector<ObjectModel>& objects) {
     const auto [it, first] = driver_of.emplace(target, &o);
     if (first) continue;
     const Ros2Model& earlier = *it->second->ros2;
-    throw Error(fmt::format(
-        "{}: {}: the cmd_vel receivers of {} and of {} ({}: {}) both drive {}; an object takes "
-        "commands from one receiver (give one of them another ros2.target, or ros2.enabled: "
-        "false)",
-        o.ros2->declared_at, o.ros2->declared_path, o.name, it->second->name, earlier.declared_at,
-        earlier.declared_path, quote_value(target)));
+    const Ros2Model& r = *o.ros2;
+    throw Error({r.declared_file, r.declared_line, r.declared_column, r.declared_path},
+                fmt::format("the cmd_vel receivers of {} and of {} ({}: {}) both drive {}; an "
+                            "object takes commands from one receiver (give one of them another "
+                            "ros2.target, or ros2.enabled: false)",
+                            o.name, it->second->name, earlier.declared_at, earlier.declared_path,
+                            quote_value(target)));
   }
 }
 

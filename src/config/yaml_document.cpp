@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml.h>
 
+#include <cstdint>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -10,6 +11,15 @@
 #include "ubot/core/error.h"
 
 namespace ubot::config {
+namespace {
+
+// Where libyaml's 0-based `mark` is in file `name`, as an Error says it.
+ErrorLocation mark_in(const std::string& name, const yaml_mark_t& mark) {
+  return {name, static_cast<std::int64_t>(mark.line) + 1,
+          static_cast<std::int64_t>(mark.column) + 1};
+}
+
+}  // namespace
 
 // Builds a YamlDocument from libyaml's events. Containers are built without recursion (a
 // deeply nested hostile file cannot overflow the stack): the children of the open containers
@@ -57,9 +67,11 @@ class YamlBuilder {
   static constexpr std::size_t kLinearKeys = 16;
   static constexpr std::size_t kMaxDepth = 256;
 
+  ErrorLocation at(const yaml_mark_t& mark) const { return mark_in(name_, mark); }
+
   std::uint32_t new_node(YamlKind kind, const yaml_event_t& e) {
     if (doc_.nodes_.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
-      throw Error(fmt::format("{}: too many YAML nodes", name_));
+      throw Error(ErrorLocation(name_), "too many YAML nodes");
     }
     YamlNode n;
     n.kind = kind;
@@ -93,14 +105,12 @@ class YamlBuilder {
     const std::string anchor(reinterpret_cast<const char*>(e.data.alias.anchor));
     const auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {  // libyaml leaves unknown anchors to the loader
-      throw Error(fmt::format("{}:{}:{}: unknown anchor {}", name_, e.start_mark.line + 1,
-                              e.start_mark.column + 1, quote_value(anchor)));
+      throw Error(at(e.start_mark), fmt::format("unknown anchor {}", quote_value(anchor)));
     }
     // A container may not hold itself (a loop no reader could finish).
     for (const Open& o : open_) {
       if (o.node == it->second) {
-        throw Error(fmt::format("{}:{}:{}: alias '*{}' inside its own anchor", name_,
-                                e.start_mark.line + 1, e.start_mark.column + 1, anchor));
+        throw Error(at(e.start_mark), fmt::format("alias '*{}' inside its own anchor", anchor));
       }
     }
     add_child(it->second);  // the same node, as yaml-cpp's aliases share theirs
@@ -110,8 +120,7 @@ class YamlBuilder {
     // libyaml checks every pending simple key at each token, O(depth) a token: a million '['
     // took minutes. No world nests more than a handful of levels.
     if (open_.size() >= kMaxDepth) {
-      throw Error(fmt::format("{}:{}:{}: YAML nested deeper than {} levels", name_,
-                              e.start_mark.line + 1, e.start_mark.column + 1, kMaxDepth));
+      throw Error(at(e.start_mark), fmt::format("YAML nested deeper than {} levels", kMaxDepth));
     }
     const std::uint32_t id = new_node(kind, e);
     remember_anchor(anchor, id);
@@ -172,10 +181,10 @@ class YamlBuilder {
     if (previous == YamlDocument::kNone) return;
     const YamlNode& a = doc_.nodes_[previous];
     const YamlNode& b = doc_.nodes_[key];
-    throw Error(
-        fmt::format("{}:{}:{}: duplicate key {} (first at line {}, column {}; YAML "
-                    "allows a key once per mapping)",
-                    name_, b.line + 1, b.column + 1, quote_value(text), a.line + 1, a.column + 1));
+    throw Error({name_, b.line + 1, b.column + 1},
+                fmt::format("duplicate key {} (first at line {}, column {}; YAML allows a key "
+                            "once per mapping)",
+                            quote_value(text), a.line + 1, a.column + 1));
   }
 
   // A key's text that outlives scalars_ growing: one copy per distinct key text of the mappings
@@ -202,8 +211,7 @@ namespace {
                                   ? fmt::format(" ({} at line {}, column {})", p.context,
                                                 p.context_mark.line + 1, p.context_mark.column + 1)
                                   : "";
-  throw Error(fmt::format("{}:{}:{}: malformed YAML: {}{}", name, p.problem_mark.line + 1,
-                          p.problem_mark.column + 1, problem, context));
+  throw Error(mark_in(name, p.problem_mark), fmt::format("malformed YAML: {}{}", problem, context));
 }
 
 struct Parser {
@@ -223,8 +231,8 @@ void refuse_a_second_document(yaml_parser_t& p, const std::string& name) {
   Event next;
   if (yaml_parser_parse(&p, &next.e) == 0) throw_parse_error(p, name);
   if (next.e.type == YAML_DOCUMENT_START_EVENT) {
-    throw Error(fmt::format("{}:{}:{}: a second YAML document; a world file is one document", name,
-                            next.e.start_mark.line + 1, next.e.start_mark.column + 1));
+    throw Error(mark_in(name, next.e.start_mark),
+                "a second YAML document; a world file is one document");
   }
 }
 
@@ -234,8 +242,8 @@ std::shared_ptr<const YamlDocument> YamlDocument::parse(
     std::string_view text, const std::string& name,
     const std::function<void(std::uint64_t done, std::uint64_t total)>& progress) {
   if (text.size() >= std::numeric_limits<std::uint32_t>::max()) {
-    throw Error(
-        fmt::format("{}: {} bytes is beyond the 4 GB a world file may have", name, text.size()));
+    throw Error(ErrorLocation(name),
+                fmt::format("{} bytes is beyond the 4 GB a world file may have", text.size()));
   }
   auto doc = std::make_shared<YamlDocument>();
   Parser parser;

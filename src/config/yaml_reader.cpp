@@ -93,14 +93,13 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
 // YAML streams are Unicode text; yaml-cpp copies invalid bytes into the strings as they are, and
 // an object name made of them would make frames.jsonl invalid JSON. Refused at the first one.
 void check_utf8(std::string_view text, const std::string& name) {
-  std::size_t line = 1, column = 1;
+  std::int64_t line = 1, column = 1;
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_sequence_length(text, i);
     if (n == 0) {
-      throw Error(
-          fmt::format("{}:{}:{}: invalid UTF-8 (byte 0x{:02X}); a world file must be "
-                      "UTF-8 text",
-                      name, line, column, static_cast<unsigned char>(text[i])));
+      throw Error({name, line, column},
+                  fmt::format("invalid UTF-8 (byte 0x{:02X}); a world file must be UTF-8 text",
+                              static_cast<unsigned char>(text[i])));
     }
     if (text[i] == '\n') {
       ++line, column = 1;
@@ -154,15 +153,14 @@ std::string Field::describe() const {
   return quote_value(scalar());
 }
 
-std::string Field::location() const {
-  if (mark_.line < 0) return *file_;
-  return fmt::format("{}:{}:{}", *file_, mark_.line + 1, mark_.column + 1);
+ErrorLocation Field::where() const {
+  if (mark_.line < 0) return {*file_, 0, 0, path_};
+  return {*file_, mark_.line + 1, mark_.column + 1, path_};
 }
 
-void Field::fail(std::string_view message) const {
-  if (path_.empty()) throw Error(fmt::format("{}: {}", location(), bounded_message(message)));
-  throw Error(fmt::format("{}: {}: {}", location(), path_, bounded_message(message)));
-}
+std::string Field::location() const { return location_text(where()); }
+
+void Field::fail(std::string_view message) const { throw Error(where(), bounded_message(message)); }
 
 void Field::fail_type(std::string_view expected) const {
   fail(fmt::format("expected {}, got {}", expected, describe()));
@@ -401,12 +399,12 @@ Field parse_yaml(const std::string& text, const std::string& name, const ParsePr
   check_utf8(text, name);
   const std::shared_ptr<const YamlDocument> doc = YamlDocument::parse(text, name, progress);
   if (doc->root() == YamlDocument::kNone || doc->node(doc->root()).kind == YamlKind::kNull) {
-    throw Error(fmt::format("{}: the file is empty", name));
+    throw Error(ErrorLocation(name), "the file is empty");
   }
   const YamlMark mark = doc->mark(doc->root());
   if (doc->node(doc->root()).kind != YamlKind::kMap) {
-    throw Error(fmt::format("{}:{}:{}: expected a mapping at the top level (world:, robot:, ...)",
-                            name, mark.line + 1, mark.column + 1));
+    throw Error({name, mark.line + 1, mark.column + 1},
+                "expected a mapping at the top level (world:, robot:, ...)");
   }
   return Field(doc, doc->root(), "", std::make_shared<const std::string>(name), mark);
 }
@@ -414,19 +412,19 @@ Field parse_yaml(const std::string& text, const std::string& name, const ParsePr
 Field load_yaml_file(const std::string& path, const ParseProgress& progress) {
   const std::filesystem::file_status status = input_file_status(path, "file not found");
   if (std::filesystem::is_directory(status)) {
-    throw Error(fmt::format("{}: is a directory, not a world file", path));
+    throw Error(ErrorLocation(path), "is a directory, not a world file");
   }
   // A FIFO blocks and a device such as /dev/zero never ends: only regular files are read.
   if (!std::filesystem::is_regular_file(status)) {
-    throw Error(
-        fmt::format("{}: not a regular file (a device, FIFO or socket), not a world file", path));
+    throw Error(ErrorLocation(path),
+                "not a regular file (a device, FIFO or socket), not a world file");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot be read", path));
+  if (!in) throw Error(ErrorLocation(path), "cannot be read");
   // Read at once into one string of the file's size (a stringstream would hold two copies).
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw Error(fmt::format("{}: cannot be read", path));
+  if (ec) throw Error(ErrorLocation(path), "cannot be read");
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));

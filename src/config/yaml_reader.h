@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ubot/core/error.h"
 #include "ubot/core/numbers.h"
 #include "yaml_document.h"
 
@@ -39,7 +40,9 @@ class Field {
   const std::shared_ptr<const std::string>& file() const { return file_; }
   // "file:line:column" (1-based) of the value, or of its parent when it is missing.
   std::string location() const;
-  // Throws ubot::Error "file:line:col: path: message".
+  // The same as fields, with the key path: what an Error about this value carries.
+  ErrorLocation where() const;
+  // Throws ubot::Error "file:line:col: path: message", its location where().
   [[noreturn]] void fail(std::string_view message) const;
 
   bool is_null() const { return kind() == YamlKind::kNull; }

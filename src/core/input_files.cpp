@@ -14,13 +14,13 @@ std::filesystem::file_status input_file_status(const std::string& path, std::str
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found) {
-    throw Error(fmt::format("{}: {}", path, missing));
+    throw Error(ErrorLocation(path), missing);
   }
   if (status.type() == std::filesystem::file_type::none) {  // status() itself failed
     if (ec == std::errc::too_many_symbolic_link_levels) {
-      throw Error(fmt::format("{}: a loop of symbolic links (each link leads to another)", path));
+      throw Error(ErrorLocation(path), "a loop of symbolic links (each link leads to another)");
     }
-    throw Error(fmt::format("{}: cannot be looked at: {}", path, ec.message()));
+    throw Error(ErrorLocation(path), fmt::format("cannot be looked at: {}", ec.message()));
   }
   return status;
 }

@@ -1,8 +1,10 @@
 // Every kind of bad world file gets a message naming the file, line, column and key path.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "load_error.h"
 #include "ubot/config/load_world.h"
@@ -75,6 +77,24 @@ const BadCase kCases[] = {
 TEST(BadWorld, EveryCaseHasAPreciseMessage) {
   for (const BadCase& c : kCases) {
     EXPECT_EQ(error_of(c.yaml), c.message) << c.what;
+  }
+}
+
+// Every case's error carries the parts its message names as fields (Error::location()), and
+// the message is exactly those parts and the reason: nothing is left for a reader to parse.
+TEST(BadWorld, EveryCaseCarriesItsLocationAsFields) {
+  for (const BadCase& c : kCases) {
+    try {
+      load_world_from_string(c.yaml, "bad.yaml");
+      ADD_FAILURE() << c.what << ": no error";
+    } catch (const Error& e) {
+      EXPECT_TRUE(e.has_location()) << c.what;
+      EXPECT_EQ(e.file(), "bad.yaml") << c.what;
+      const std::string where =
+          e.line() > 0 ? fmt::format("{}:{}:{}", e.file(), e.line(), e.column()) : e.file();
+      const std::string key = e.key_path().empty() ? "" : fmt::format("{}: ", e.key_path());
+      EXPECT_EQ(fmt::format("{}: {}{}", where, key, e.reason()), e.what()) << c.what;
+    }
   }
 }
 

@@ -471,6 +471,8 @@ def test_error_after_a_python_behavior_names_the_file_line(world_dir):
     assert err.value.file == path
     assert err.value.line == line and err.value.column == 5
     assert str(err.value).startswith(f"{path}:{line}:5: ")
+    e = err.value  # the attributes of the edited text's error, renamed to the file (_in_file)
+    assert str(e) == e.message == f"{path}:{line}:5: {e.key}: {e.reason}"
 
 
 def test_set_goal_takes_irsim_forms():

@@ -2,6 +2,7 @@
 // A robot's `ros2:` section (SPEC §12; used by `ubot run --ros2` and by the MCAP recorder's
 // offered QoS), as the WorldModel holds it (ObjectModel::ros2). Depends on nothing but the
 // standard library, so the config layer reads it and nothing below the ROS 2 layer sees it.
+#include <cstdint>
 #include <string>
 
 namespace ubot {
@@ -24,9 +25,13 @@ struct Ros2Model {
   bool use_inf = false;            // LaserScan ranges per REP 117 (+inf / -inf)
   Ros2QosModel sensor_qos;         // QoS of its sensor, odometry topics
   // Where the receiver is declared, for load errors: "file:line:col" and key path of
-  // `ros2.target`, else of the `ros2` section, else of the robot's entry.
+  // `ros2.target`, else of the `ros2` section, else of the robot's entry; and its file, line
+  // and column apart (0: unknown), the location the error carries.
   std::string declared_at;
   std::string declared_path;
+  std::string declared_file;
+  std::int64_t declared_line = 0;
+  std::int64_t declared_column = 0;
 };
 
 }  // namespace ubot

@@ -118,11 +118,15 @@ def _load_native(path: str, text: str, removals: set, seed, edited_text: bool = 
 
 def _in_file(err, path: str):
     """The same error, naming the world file instead of the edited text."""
-    fixed = ubot.WorldError(str(err).replace(err.file, path) if err.file else str(err))
-    for name in ("line", "column", "key", "message"):
+    def named(text):
+        return text.replace(err.file, path) if err.file else text
+
+    fixed = ubot.WorldError(named(str(err)))
+    for name in ("line", "column", "key"):
         setattr(fixed, name, getattr(err, name))
     fixed.file = path
-    fixed.message = err.message.replace(err.file, path) if err.file else err.message
+    fixed.reason = named(err.reason)
+    fixed.message = named(err.message)
     return fixed
 
 
