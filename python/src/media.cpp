@@ -140,7 +140,16 @@ void bind_media(py::class_<SimHandle, std::shared_ptr<SimHandle>>& c) {
         if (!py::hasattr(provider, "snapshot")) {
           throw py::type_error("add_medium_provider: the provider needs a method snapshot(time)");
         }
-        h.sim().add_medium_provider(std::make_unique<PythonMediumProvider>(provider));
+        // Counted first: the simulation no longer pickles (docs/python.md, "Snapshots, state
+        // files and pickling"), also for the copy.deepcopy the add makes of the provider (one
+        // holding the simulation would otherwise copy the simulation through its pickle).
+        ++h.added_providers();
+        try {
+          h.sim().add_medium_provider(std::make_unique<PythonMediumProvider>(provider));
+        } catch (...) {
+          --h.added_providers();
+          throw;
+        }
       },
       py::arg("provider"),
       "Adds a Python medium provider: provider.snapshot(time_s) is asked every step (None, an "

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,25 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   // The Python object of this handle, for numpy views' base (keeps it alive).
   pybind11::object owner() { return pybind11::cast(shared_from_this()); }
 
+  // What the world was loaded from, for pickling (docs/python.md, "Snapshots, state files and
+  // pickling"): the YAML text, the name it was loaded under (the file's path as given, or
+  // <base_dir>/<string>: relative files in it resolve against that name's folder), the directory
+  // current then (a relative name is relative to it) and the thread count. Unset: the
+  // simulation does not pickle.
+  struct Source {
+    std::string text;
+    std::string name;
+    std::string cwd;
+    int threads = 0;
+  };
+  std::optional<Source>& source() { return source_; }
+  // Why the simulation must not pickle although its world would (set from Python by a layer
+  // that runs part of the world itself, e.g. ubot.irsim's Python behaviours); empty: it may.
+  std::string& pickle_refusal() { return pickle_refusal_; }
+  // How many medium providers were added from Python (add_medium_provider): their state lives
+  // in Python, so the simulation does not pickle.
+  int& added_providers() { return added_providers_; }
+
  private:
   void parse_commands(const pybind11::handle& commands);
   void parse_command_array(const pybind11::handle& commands);
@@ -74,6 +94,9 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   std::unique_ptr<live::LiveView> live_;  // before sinks_: its sink goes first
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::optional<std::string> recording_;
+  std::optional<Source> source_;
+  std::string pickle_refusal_;
+  int added_providers_ = 0;
   bool closed_ = false;
   std::atomic<bool> busy_{false};  // a step runs (on another Python thread: the GIL is released)
 };

@@ -1,5 +1,5 @@
 // ubot.Simulation (docs/python.md): loading, stepping, objects, sensors, reset / snapshot /
-// restore.
+// restore, state files and pickling (ubot.Snapshot, Simulation.save_state / load_state).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include "bindings.h"
@@ -32,15 +34,43 @@ WorldModel load_or_raise(F&& load) {
   try {
     return load();
   } catch (const Error& e) {
-    throw WorldLoadError{e.what()};
+    throw WorldLoadError{e};
   }
+}
+
+// The text of the world file at `path`, read whole as load_world reads it; none when it is no
+// regular file or cannot be read (load_world then raises the error).
+std::optional<std::string> world_text(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return text;
+}
+
+std::string current_dir() {
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::current_path(ec);
+  return ec ? std::string() : dir.string();
 }
 
 Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t> seed,
                  int threads) {
   checked_threads(threads, "Simulation");
-  WorldModel model = load_or_raise([&] { return load_world(path.string(), {.seed = seed}); });
-  return std::make_shared<SimHandle>(std::move(model), threads);
+  // Loaded from the file's text under the file's name, which is what load_world does: the text
+  // kept for pickling is the text that was loaded.
+  std::optional<std::string> text = world_text(path.string());
+  WorldModel model = load_or_raise([&] {
+    return text ? load_world_from_string(*text, path.string(), {.seed = seed})
+                : load_world(path.string(), {.seed = seed});
+  });
+  auto h = std::make_shared<SimHandle>(std::move(model), threads);
+  if (text) {
+    h->source() = SimHandle::Source{std::move(*text), path.string(), current_dir(), threads};
+  }
+  return h;
 }
 
 // A world given as text: relative paths in it (meshes) resolve against base_dir, as they would
@@ -52,7 +82,9 @@ Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int
   const std::string name = (dir / "<string>").string();
   WorldModel model =
       load_or_raise([&] { return load_world_from_string(text, name, {.seed = seed}); });
-  return std::make_shared<SimHandle>(std::move(model), threads);
+  auto h = std::make_shared<SimHandle>(std::move(model), threads);
+  h->source() = SimHandle::Source{text, name, current_dir(), threads};
+  return h;
 }
 
 // Finite float values of a 1-D sequence, for set_state / set_goals.
@@ -79,11 +111,208 @@ py::list names(const SimHandle& h, std::optional<Role> role) {
   return out;
 }
 
+// The format of the pickles of ubot.Snapshot and ubot.Simulation (docs/python.md, "Snapshots,
+// state files and pickling").
+constexpr int kPickleFormat = 1;
+
+// __reduce__ of a class with py::pickle: copyreg.__newobj__(type) then __setstate__, at every
+// pickle protocol (what protocols 2 and up do anyway). Without it protocols 0 and 1 go through
+// copyreg._reduce_ex, which makes pybind11 abort the interpreter.
+py::tuple reduce_with_state(const py::object& self) {
+  return py::make_tuple(py::module_::import("copyreg").attr("__newobj__"),
+                        py::make_tuple(py::type::of(self)), self.attr("__getstate__")());
+}
+
+py::bytes to_py_bytes(const std::vector<std::uint8_t>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
+
+// The bytes of a bytes-like object (bytes, bytearray, memoryview, a uint8 array); TypeError
+// naming `who` for anything else.
+std::vector<std::uint8_t> bytes_of(const py::handle& object, const std::string& who) {
+  if (!PyObject_CheckBuffer(object.ptr())) {
+    throw py::type_error(
+        fmt::format("{}: expected bytes, got {}", who,
+                    py::str(py::type::of(object).attr("__name__")).cast<std::string>()));
+  }
+  const py::buffer_info info = py::reinterpret_borrow<py::buffer>(object).request();
+  if (info.ndim != 1 || info.itemsize != 1 || (info.size > 1 && info.strides[0] != 1)) {
+    throw py::type_error(
+        fmt::format("{}: expected bytes (a contiguous buffer of single bytes)", who));
+  }
+  const auto* p = static_cast<const std::uint8_t*>(info.ptr);
+  return {p, p + info.size};
+}
+
+// ubot.Snapshot: a native snapshot and/or its bytes (SimulationSnapshot::to_bytes: a state
+// file's content). Simulation.snapshot() makes the native one; an unpickled Snapshot holds the
+// bytes only. A restore puts the native one back directly into a simulation of its model object
+// (the simulation it was taken from) and otherwise reads the bytes (made then if needed) for the
+// simulation restored into: a Snapshot restores into any simulation of the same world.
+struct PySnapshot {
+  std::optional<SimulationSnapshot> native;
+  std::shared_ptr<const WorldModel> model;  // the model object `native` belongs to
+  std::shared_ptr<const std::vector<std::uint8_t>> bytes;
+  std::int64_t step_count = 0;
+  std::uint64_t seed = 0;
+
+  static PySnapshot of(SimulationSnapshot snapshot, std::shared_ptr<const WorldModel> model) {
+    PySnapshot s;
+    s.step_count = snapshot.step_count();
+    s.seed = snapshot.seed();
+    s.native = std::move(snapshot);
+    s.model = std::move(model);
+    return s;
+  }
+  // The state as bytes, made once; ubot::Error when part of it lives outside ubot (a medium
+  // provider added from Python).
+  const std::vector<std::uint8_t>& state_bytes() {
+    if (!bytes) bytes = std::make_shared<const std::vector<std::uint8_t>>(native->to_bytes());
+    return *bytes;
+  }
+};
+
+void restore_snapshot(SimHandle& h, PySnapshot& snap) {
+  Simulation& sim = h.sim();
+  if (snap.native && snap.model == sim.model()) {
+    sim.restore(*snap.native);
+    return;
+  }
+  if (!snap.bytes) {
+    try {
+      snap.state_bytes();
+    } catch (const Error&) {
+      // No bytes (a medium provider added from Python): only a simulation of its own model
+      // takes it, which this is not; restore says so.
+      sim.restore(*snap.native);
+      return;
+    }
+  }
+  SimulationSnapshot read = sim.snapshot_from_bytes(*snap.bytes, "restore");
+  sim.restore(read);
+  if (!snap.native) {  // unpickled: keep the one read, for the next restore here
+    snap.native = std::move(read);
+    snap.model = sim.model();
+  }
+}
+
 void bind_snapshot(py::module_& m) {
-  py::class_<SimulationSnapshot>(m, "Snapshot",
-                                 "A simulation's whole running state (Simulation.snapshot()).")
-      .def_property_readonly("step_count", &SimulationSnapshot::step_count)
-      .def_property_readonly("seed", &SimulationSnapshot::seed);
+  py::class_<PySnapshot>(
+      m, "Snapshot",
+      "A simulation's whole running state (Simulation.snapshot()): restorable any number of "
+      "times into any simulation of the same world, picklable (docs/python.md, \"Snapshots, "
+      "state files and pickling\").")
+      .def_readonly("step_count", &PySnapshot::step_count)
+      .def_readonly("seed", &PySnapshot::seed)
+      .def(
+          "to_bytes", [](PySnapshot& s) { return to_py_bytes(s.state_bytes()); },
+          "The state as bytes: what Simulation.save_state writes, what "
+          "Simulation.snapshot_from_bytes reads (in any process). ubot.Error when a medium "
+          "provider was added from Python.")
+      .def("__copy__", [](const PySnapshot& s) { return s; })
+      .def(
+          "__deepcopy__", [](const PySnapshot& s, const py::handle&) { return s; }, py::arg("memo"))
+      .def("__repr__",
+           [](const PySnapshot& s) {
+             return fmt::format("<ubot.Snapshot step_count={} seed={}>", s.step_count, s.seed);
+           })
+      .def(py::pickle(
+          [](PySnapshot& s) {
+            try {
+              s.state_bytes();
+            } catch (const Error& e) {
+              throw py::type_error(fmt::format("cannot pickle ubot.Snapshot: {}", e.what()));
+            }
+            return py::make_tuple(kPickleFormat, to_py_bytes(*s.bytes), s.step_count, s.seed);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 4 || !py::isinstance<py::int_>(t[0])) {
+              throw_value_error("ubot.Snapshot: not the state of a pickled Snapshot");
+            }
+            if (t[0].cast<int>() != kPickleFormat) {
+              throw_value_error(
+                  fmt::format("ubot.Snapshot: a pickle of format {}; this ubot reads format {}",
+                              py::str(t[0]).cast<std::string>(), kPickleFormat));
+            }
+            PySnapshot s;
+            s.bytes =
+                std::make_shared<const std::vector<std::uint8_t>>(bytes_of(t[1], "ubot.Snapshot"));
+            s.step_count = t[2].cast<std::int64_t>();
+            s.seed = t[3].cast<std::uint64_t>();
+            return s;
+          }))
+      .def("__reduce__", &reduce_with_state);
+}
+
+// Why `h` does not pickle, or nothing.
+std::optional<std::string> pickle_refusal(SimHandle& h) {
+  if (!h.pickle_refusal().empty()) return h.pickle_refusal();
+  if (h.added_providers() > 0) {
+    return fmt::format(
+        "{} medium provider(s) were added with add_medium_provider; their state lives in "
+        "Python, which a pickle of the simulation cannot hold",
+        h.added_providers());
+  }
+  if (!h.source()) return "it does not know the world text it was loaded from";
+  return std::nullopt;
+}
+
+// Simulation.__getstate__: the world (text, name, the directory its name is relative to, the
+// seed it was loaded with, the threads) and the running state's bytes.
+py::dict simulation_state(SimHandle& h) {
+  const Simulation& sim = h.sim();  // ubot.Error when closed or stepping
+  if (const auto why = pickle_refusal(h)) {
+    throw py::type_error(fmt::format("cannot pickle ubot.Simulation: {}", *why));
+  }
+  std::vector<std::uint8_t> state;
+  try {
+    state = sim.snapshot().to_bytes();
+  } catch (const Error& e) {
+    throw py::type_error(fmt::format("cannot pickle ubot.Simulation: {}", e.what()));
+  }
+  const SimHandle::Source& source = *h.source();
+  py::dict d;
+  d["format"] = kPickleFormat;
+  d["world"] = source.text;
+  d["world_file"] = source.name;
+  d["cwd"] = source.cwd;
+  d["load_seed"] = sim.world().model().seed;
+  d["threads"] = source.threads;
+  d["state"] = to_py_bytes(state);
+  return d;
+}
+
+// Simulation.__setstate__: the world loaded again from its text, under its name (a relative
+// name made absolute against the original's directory when this process's is another one), with
+// the seed it was loaded with (random placement is drawn at load); then the state read back.
+Handle simulation_from_state(const py::dict& d) {
+  if (!d.contains("format") || !py::isinstance<py::int_>(d["format"])) {
+    throw_value_error("ubot.Simulation: not the state of a pickled Simulation");
+  }
+  if (d["format"].cast<int>() != kPickleFormat) {
+    throw_value_error(
+        fmt::format("ubot.Simulation: a pickle of format {}; this ubot reads format {}",
+                    py::str(d["format"]).cast<std::string>(), kPickleFormat));
+  }
+  std::string text = d["world"].cast<std::string>();
+  const std::string cwd = d["cwd"].cast<std::string>();
+  const auto seed = d["load_seed"].cast<std::uint64_t>();
+  const int threads = checked_threads(d["threads"].cast<int>(), "Simulation (unpickling)");
+  const std::vector<std::uint8_t> state = bytes_of(d["state"], "Simulation (unpickling)");
+  std::filesystem::path file(d["world_file"].cast<std::string>());
+  const std::string here = current_dir();
+  if (file.is_relative() && !cwd.empty() &&
+      std::filesystem::path(cwd).lexically_normal() !=
+          std::filesystem::path(here).lexically_normal()) {
+    file = std::filesystem::path(cwd) / file;
+  }
+  WorldModel model =
+      load_or_raise([&] { return load_world_from_string(text, file.string(), {.seed = seed}); });
+  auto h = std::make_shared<SimHandle>(std::move(model), threads);
+  h->source() = SimHandle::Source{std::move(text), file.string(), here, threads};
+  Simulation& sim = h->sim();
+  sim.restore(sim.snapshot_from_bytes(state, "pickled Simulation"));
+  return h;
 }
 
 }  // namespace
@@ -209,10 +438,58 @@ void bind_simulation(py::module_& m) {
           },
           py::arg("object"), py::arg("sensor_name"))
       .def("reset", &SimHandle::reset, py::arg("seed") = py::none())
-      .def("snapshot", [](const SimHandle& h) { return h.sim().snapshot(); })
       .def(
-          "restore", [](SimHandle& h, const SimulationSnapshot& s) { h.sim().restore(s); },
-          py::arg("snapshot"))
+          "snapshot",
+          [](const SimHandle& h) {
+            const Simulation& sim = h.sim();
+            return PySnapshot::of(sim.snapshot(), sim.model());
+          },
+          "The whole running state now, as a ubot.Snapshot.")
+      .def("restore", &restore_snapshot, py::arg("snapshot"),
+           "Puts a Snapshot's state back (of this simulation, or of any simulation of the same "
+           "world: an unpickled one too); stepping on repeats the run from there exactly.")
+      .def(
+          "snapshot_from_bytes",
+          [](const SimHandle& h, const py::handle& data) {
+            const Simulation& sim = h.sim();
+            auto bytes = std::make_shared<const std::vector<std::uint8_t>>(
+                bytes_of(data, "snapshot_from_bytes"));
+            PySnapshot s =
+                PySnapshot::of(sim.snapshot_from_bytes(*bytes, "snapshot_from_bytes"), sim.model());
+            s.bytes = std::move(bytes);
+            return s;
+          },
+          py::arg("data"),
+          "A Snapshot of this simulation's world from Snapshot.to_bytes()'s bytes (of any "
+          "process); ubot.Error for bytes that are no state, damaged or of another world.")
+      .def(
+          "save_state",
+          [](const SimHandle& h, const std::filesystem::path& path) {
+            h.sim().save_state(path.string());
+          },
+          py::arg("path"),
+          "Writes the running state to a file (snapshot().to_bytes(); written as PATH.part, then "
+          "renamed).")
+      .def(
+          "load_state",
+          [](SimHandle& h, const std::filesystem::path& path) {
+            h.sim().load_state(path.string());
+          },
+          py::arg("path"),
+          "Puts back the state save_state wrote (in any process, for a simulation of the same "
+          "world); ubot.Error for a missing, damaged or foreign file, the simulation untouched.")
+      .def(
+          "reseed", [](SimHandle& h, std::uint64_t seed) { h.sim().reseed(seed); }, py::arg("seed"),
+          "Every random stream (wander goals, motion and sensor noise) becomes the one a "
+          "simulation of world seed `seed` starts with; positions, outputs and the step count "
+          "stay. For runs fanned out from one saved state: each draws its own noise.")
+      .def(
+          "_forbid_pickling",
+          [](SimHandle& h, const std::string& why) { h.pickle_refusal() = why; }, py::arg("why"),
+          "For layers that run part of the world in Python (ubot.irsim): pickling the simulation "
+          "then raises TypeError saying `why`.")
+      .def(py::pickle(&simulation_state, &simulation_from_state))
+      .def("__reduce__", &reduce_with_state)
       .def(
           "clearance",
           [](const Handle& h, const py::handle& a, const py::handle& b) {

@@ -35,8 +35,10 @@ constexpr std::size_t kTrailer = 4;  // the CRC
 std::vector<std::string> describe(const WorldModel& m) {
   std::vector<std::string> lines;
   lines.reserve(m.objects.size() + 1);
-  lines.push_back(fmt::format("world '{}': {} objects, step_time {}", m.world.name,
-                              m.objects.size(), m.world.step_time));
+  // Not the world's name: it comes from the file's name unless set, and a state fits a copy of
+  // the world under another name (a sweep's world text, a pickled simulation).
+  lines.push_back(
+      fmt::format("world: {} objects, step_time {}", m.objects.size(), m.world.step_time));
   for (const ObjectModel& o : m.objects) {
     std::string sensors;
     for (const SensorModel& s : o.sensors) {

@@ -305,7 +305,8 @@ def test_the_largest_thread_count_steps_a_world_of_several_sensors():
 
 def test_restore_of_another_world_raises_ubot_error(wall_sim):
     other = ubot.Simulation(example("lidar_world.yaml"))
-    with pytest.raises(ubot.Error, match="another world model"):
+    # A snapshot of another simulation is read through its bytes, which name their world.
+    with pytest.raises(ubot.Error, match="the state is of another world"):
         wall_sim.restore(other.snapshot())
 
 

@@ -67,6 +67,13 @@ class EnvBase:
         if self._live and getattr(self, "_sim", None) is not None:
             self._sim.close()  # frees the live view's port for the new world's
         self._sim = loaded.sim
+        if loaded.behaviors:
+            # The native simulation holds the world without them: a pickle of it alone would
+            # drop them (docs/python.md, "Snapshots, state files and pickling").
+            names = sorted({plan.config.get("name", "?") for plan in loaded.behaviors})
+            self._sim._forbid_pickling(
+                f"its world's behaviours {', '.join(map(repr, names))} run in Python "
+                "(ubot.irsim), outside the native simulation a pickle holds")
         if self._live:
             print(f"live view at {self._sim.serve(self._live)}", flush=True)
         self._world_cfg = loaded.world
