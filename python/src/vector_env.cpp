@@ -71,10 +71,17 @@ VectorEnv::VectorEnv(std::shared_ptr<const WorldModel> model, VectorEnvOptions o
   }
   if (robots_.empty())
     throw Error(fmt::format("{}: VectorEnv needs a world with robots", model_->file));
+  // Before any copy is built: a count the machine cannot hold is an error, not an OOM kill.
+  check_memory_for_copies(*model_, static_cast<std::uint64_t>(options_.num_envs), "VectorEnv");
   episode_.assign(static_cast<std::size_t>(options_.num_envs), 0);
   for (int i = 0; i < options_.num_envs; ++i) {
     envs_.push_back(std::make_unique<Simulation>(model_, SimulationOptions{.threads = 1}));
-    envs_.back()->reset(episode_seed(i));
+    if (i == 0 && !options_.start_state.empty()) {
+      // Read once (every env shares the model object, so one snapshot restores into each).
+      start_ = envs_[0]->snapshot_from_bytes(options_.start_state, "VectorEnv start_state");
+      start_step_ = start_->step_count();
+    }
+    start_episode(i);
     commands_.emplace_back(model_->objects.size());
   }
   find_lidars();
@@ -218,7 +225,16 @@ void VectorEnv::write_obs(int i, const Buffers& b, bool final_obs) {
 
 void VectorEnv::reset_env(int i) {
   ++episode_[i];
-  envs_[i]->reset(episode_seed(i));
+  start_episode(i);
+}
+
+void VectorEnv::start_episode(int i) {
+  if (!start_) {
+    envs_[i]->reset(episode_seed(i));
+    return;
+  }
+  envs_[i]->restore(*start_);
+  envs_[i]->reseed(episode_seed(i));
 }
 
 void VectorEnv::step_env(int i, const Buffers& b) {
@@ -258,7 +274,7 @@ void VectorEnv::step_env(int i, const Buffers& b) {
   }
   const bool terminated = w.done() || collided;
   const bool truncated =
-      !terminated && options_.max_steps > 0 && w.step_count() >= options_.max_steps;
+      !terminated && options_.max_steps > 0 && w.step_count() - start_step_ >= options_.max_steps;
   b.reward[i] = reward;
   b.terminated[i] = terminated;
   b.truncated[i] = truncated;
@@ -293,7 +309,7 @@ py::dict VectorEnv::reset(std::optional<std::uint64_t> seed) {
     py::gil_scoped_release release;
     arena_->execute([&] {
       tbb::parallel_for(0, options_.num_envs, [&](int i) {
-        envs_[i]->reset(episode_seed(i));
+        start_episode(i);
         write_obs(i, b, false);
       });
     });
@@ -417,23 +433,25 @@ void bind_vector_env(py::module_& m) {
       .def(py::init([](const std::string& world, int num_envs, std::uint64_t seed, int threads,
                        std::int64_t max_steps, std::vector<std::string> observations,
                        std::string lidar, bool auto_reset, double arrive_reward,
-                       double collision_penalty) {
+                       double collision_penalty, const py::bytes& start_state) {
              std::shared_ptr<const WorldModel> model;
              try {
                model = std::make_shared<const WorldModel>(load_world(world));
              } catch (const Error& e) {
                throw WorldLoadError{e};
              }
+             const std::string_view state = start_state;
              return std::make_unique<VectorEnv>(
                  model,
                  VectorEnvOptions{num_envs, seed, threads, max_steps, std::move(observations),
-                                  std::move(lidar), auto_reset, arrive_reward, collision_penalty});
+                                  std::move(lidar), auto_reset, arrive_reward, collision_penalty,
+                                  std::vector<std::uint8_t>(state.begin(), state.end())});
            }),
            py::arg("world"), py::arg("num_envs"), py::arg("seed") = 0, py::arg("threads") = 0,
            py::arg("max_steps") = 1000,
            py::arg("observations") = std::vector<std::string>{"lidar", "state", "goal", "flags"},
            py::arg("lidar") = "", py::arg("auto_reset") = true, py::arg("arrive_reward") = 1.0,
-           py::arg("collision_penalty") = 1.0)
+           py::arg("collision_penalty") = 1.0, py::arg("start_state") = py::bytes())
       .def("reset", &VectorEnv::reset, py::arg("seed") = py::none())
       .def("reset_envs", &VectorEnv::reset_envs, py::arg("mask"))
       .def("step", &VectorEnv::step, py::arg("actions"))

@@ -5,7 +5,8 @@
 //
 // Determinism: env i's episode k runs with world seed stream_seed(seed, "vector_env/<i>/<k>")
 // (docs/determinism.md); envs share nothing that changes, and each writes only its own rows,
-// so results do not depend on the thread count.
+// so results do not depend on the thread count. With a start state every episode starts from
+// it (episode steps and max_steps count from there) with that seed's random streams.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -31,6 +32,9 @@ struct VectorEnvOptions {
   bool auto_reset = true;
   double arrive_reward = 1.0;      // added on the step a robot arrives
   double collision_penalty = 1.0;  // subtracted on the step a robot starts colliding
+  // A state file's bytes (Simulation::save_state) every episode starts from instead of step 0,
+  // its random streams reseeded from the episode's seed (Simulation::reseed); empty: step 0.
+  std::vector<std::uint8_t> start_state;
 };
 
 class VectorEnv {
@@ -59,7 +63,7 @@ class VectorEnv {
   std::int64_t episode(int env) const { return episode_[checked_env(env, "episode")]; }
   // Steps of env i's current episode.
   std::int64_t episode_steps(int env) const {
-    return envs_[checked_env(env, "episode_steps")]->world().step_count();
+    return envs_[checked_env(env, "episode_steps")]->world().step_count() - start_step_;
   }
   const Simulation& env(int i) const { return *envs_[i]; }
   // Per robot: its lidar's index in sensors() (empty without the lidar observation).
@@ -83,6 +87,9 @@ class VectorEnv {
   void find_lidars();
   void allocate();
   void reset_env(int i);
+  // Env i at the start of its current episode: step 0 of its episode seed, or the start state
+  // reseeded with it.
+  void start_episode(int i);
   void step_env(int i, const Buffers& b);
   void write_obs(int i, const Buffers& b, bool final_obs);
   Buffers buffers() const;
@@ -94,6 +101,8 @@ class VectorEnv {
   std::shared_ptr<const WorldModel> model_;
   VectorEnvOptions options_;
   std::vector<std::unique_ptr<Simulation>> envs_;
+  std::optional<SimulationSnapshot> start_;  // options_.start_state, read once, shared
+  std::int64_t start_step_ = 0;              // its step count (0 without one)
   std::vector<int> robots_;
   std::vector<std::string> robot_names_;
   std::vector<std::size_t> lidar_;        // per robot: its lidar's index in sensors()

@@ -31,6 +31,22 @@ except ImportError as error:  # ubot without the extra: say what to install
 DEFAULT_OBSERVATIONS = ("lidar", "state", "goal", "flags")
 
 
+def _state_bytes(start_state):
+    """`start_state` (None, a state file's path, its bytes, or anything with ``to_bytes()``
+    such as a ``ubot.Snapshot``) as bytes; b"" for None."""
+    if start_state is None:
+        return b""
+    if isinstance(start_state, (bytes, bytearray, memoryview)):
+        return bytes(start_state)
+    if hasattr(start_state, "to_bytes"):
+        return bytes(start_state.to_bytes())
+    if isinstance(start_state, (str, os.PathLike)):
+        with open(start_state, "rb") as f:
+            return f.read()
+    raise TypeError("VectorEnv: start_state must be None, a state file's path, its bytes or a "
+                    f"ubot.Snapshot, got {type(start_state).__name__}")
+
+
 def _whole(name, value):
     """`value` as an int if it is one (a Python or numpy integer, not a bool), else TypeError:
     int() would take 1.5 as 1 and "2" as 2, which Simulation refuses too."""
@@ -53,6 +69,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     step a robot starts colliding. ``terminated``: every robot arrived or stopped (IR-SIM's
     done), or any robot collides; ``truncated``: ``max_steps`` steps without termination.
     Env i's episode k runs with world seed ``stream_seed(seed, "vector_env/<i>/<k>")``.
+
+    ``start_state`` (a state file's path, its bytes or a ``ubot.Snapshot`` of this world, e.g.
+    from ``Simulation.save_state``): every episode starts from that state instead of step 0,
+    its random streams those of the episode's seed (``Simulation.reseed``), so copies fanned
+    out from one warmed-up world draw their own noise; ``max_steps`` and ``episode_steps``
+    count from it.
     """
 
     render_mode = None
@@ -61,14 +83,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, world, num_envs, seed=0, threads=0, max_steps=1000,
                  observations=DEFAULT_OBSERVATIONS, lidar="", auto_reset=True,
-                 arrive_reward=1.0, collision_penalty=1.0):
+                 arrive_reward=1.0, collision_penalty=1.0, start_state=None):
         self._env = _core._VectorEnv(os.fspath(world), _whole("num_envs", num_envs),
                                      seed=_whole("seed", seed), threads=_whole("threads", threads),
                                      max_steps=_whole("max_steps", max_steps),
                                      observations=list(observations), lidar=lidar,
                                      auto_reset=bool(auto_reset),
                                      arrive_reward=float(arrive_reward),
-                                     collision_penalty=float(collision_penalty))
+                                     collision_penalty=float(collision_penalty),
+                                     start_state=_state_bytes(start_state))
         self.num_envs = self._env.num_envs
         self.robot_names = self._env.robot_names
         self.action_low = self._env.action_low

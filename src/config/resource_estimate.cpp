@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <variant>
 
 #include "ubot/config/load_world.h"
@@ -58,9 +60,11 @@ std::uint64_t memory_limit(std::optional<std::uint64_t> limit, std::string* sour
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page / 2 : 1ULL << 33;
 }
 
-void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t> limit) {
+namespace {
+
+// The world's estimate, and its largest part.
+std::uint64_t estimate(const WorldModel& world, Part& largest) {
   std::uint64_t total = 0;
-  Part largest;
   for (const ObjectModel& object : world.objects) {
     total += kBytesPerObject + object.shape.vertices.size() * kBytesPerVertex;
     for (const SensorModel& sensor : object.sensors) {
@@ -69,6 +73,14 @@ void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t>
       if (part.bytes > largest.bytes) largest = std::move(part);
     }
   }
+  return total;
+}
+
+}  // namespace
+
+void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t> limit) {
+  Part largest;
+  const std::uint64_t total = estimate(world, largest);
   std::string source;
   const std::uint64_t allowed = memory_limit(limit, &source);
   if (total <= allowed) return;
@@ -85,6 +97,24 @@ void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t>
 }  // namespace ubot::config
 
 namespace ubot {
+
+void check_memory_for_copies(const WorldModel& world, std::uint64_t copies, const std::string& who,
+                             std::optional<std::uint64_t> limit) {
+  config::Part largest;
+  const std::uint64_t one = config::estimate(world, largest);
+  std::string source;
+  const std::uint64_t allowed = config::memory_limit(limit, &source);
+  // Compared without the product overflowing.
+  if (copies == 0 || one <= allowed / copies) return;
+  throw Error(fmt::format(
+      "{}: {} copies of {} would need about {} of memory ({} each), more than the limit of {} "
+      "({}); use fewer, or raise UBOT_MEMORY_LIMIT (e.g. 32G)",
+      who, copies, world.file,
+      copies > std::numeric_limits<std::uint64_t>::max() / std::max<std::uint64_t>(one, 1)
+          ? std::string("more than 16 EiB")
+          : config::gib(one * copies),
+      config::gib(one), config::gib(allowed), source));
+}
 
 std::uint64_t parse_size(const std::string& text, const std::string& what) {
   char* end = nullptr;

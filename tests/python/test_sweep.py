@@ -144,6 +144,46 @@ def test_the_row_matches_the_simulation_stepped_by_hand(work):
     assert xs[-1] + 0.2 >= 5.5 - 0.1  # it got to the wall
 
 
+def test_runs_start_from_a_saved_state_with_their_own_seeds(work):
+    """start_state (issue 47): every run goes on from the saved step, reseeded with its seed, for
+    at most `steps` more; two runs of one seed agree, runs of other seeds differ (noisy lidar and
+    motion); a changed state file changes the runs' keys."""
+    noisy = WALL_WORLD.replace("number: 3}", "number: 3, noise: true, std: 0.05}").replace(
+        "kinematics: {name: diff}", "kinematics: {name: diff, noise: true}")
+    world = write(work, "wall.yaml", noisy)
+    with ubot.Simulation(world, seed=4) as sim:
+        for _ in range(9):
+            sim.step({"robot_0": [0.3, 0.0]})
+        sim.save_state(os.path.join(work, "warm.bin"))
+    sweep = ubot.sweep.load(write(work, "s.yaml", f"worlds: [{world}]\nseeds: [5, 5, 6]\n"
+                                  "steps: 6\nstart_state: warm.bin\nparameters:\n"
+                                  "  robot[0].behavior: [{name: dash}]\n"))
+    rows = [run_task(r) for r in sweep.runs]
+    assert [r["status"] for r in rows] == ["ok"] * 3
+    assert [r["steps"] for r in rows] == [15, 15, 15]  # 9 saved + 6
+    assert rows[0]["robot_0.path_length"] == rows[1]["robot_0.path_length"]
+    assert rows[0]["robot_0.path_length"] != rows[2]["robot_0.path_length"]
+    # The run by hand: load, reseed, step.
+    dashing = noisy.replace("    vel_max: [1, 1]\n",
+                            "    vel_max: [1, 1]\n    behavior: {name: dash}\n")
+    with ubot.Simulation.from_yaml(dashing, seed=5, threads=1) as sim:
+        sim.restore(sim.snapshot_from_bytes(open(os.path.join(work, "warm.bin"), "rb").read()))
+        sim.reseed(5)
+        start = sim.object("robot_0").state[:2]
+        for _ in range(6):
+            sim.step()
+        end = sim.object("robot_0").state[:2]
+    assert rows[0]["robot_0.path_length"] >= np.hypot(*(np.array(end) - start)) - 1e-12
+    keys = [r.key() for r in sweep.runs]
+    with open(os.path.join(work, "warm.bin"), "r+b") as f:  # another state: other keys
+        f.seek(40)
+        f.write(b"\x01")
+    assert [r.key() for r in ubot.sweep.load(sweep.file).runs] != keys
+    bad = write(work, "b.yaml", f"worlds: [{world}]\nstart_state: missing.bin\n")
+    with pytest.raises(ubot.sweep.SweepError, match="start_state: cannot read"):
+        ubot.sweep.load(bad)
+
+
 # A circle robot of radius 0.5 at the origin that never moves (no goal), among static shapes
 # whose distances to it and to each other are worked out by hand.
 CLEARANCE_WORLD = """

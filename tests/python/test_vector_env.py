@@ -396,3 +396,65 @@ def test_a_closed_vector_env_refuses_to_step(noisy_world):
     with pytest.raises(ubot.Error, match="VectorEnv.reset: the VectorEnv is closed"):
         envs.reset()
     envs.close()  # twice is fine
+
+
+def test_every_episode_starts_from_a_start_state_with_its_own_noise(noisy_world, tmp_path):
+    # A state after 12 steps of driving towards the wall (issue 47: fan out from one state).
+    sim = ubot.Simulation(noisy_world, seed=3)
+    for _ in range(12):
+        sim.step({"robot_0": [0.5, 0.0]})
+    state_file = tmp_path / "warm.bin"
+    sim.save_state(state_file)
+    saved_xy = np.array(sim.object(0).state[:3], dtype=np.float32)
+
+    def first_steps(start_state, seed=11):
+        envs = ubot.VectorEnv(noisy_world, num_envs=3, seed=seed, max_steps=4,
+                              start_state=start_state)
+        obs, _ = envs.reset()
+        assert [envs.episode_steps(i) for i in range(3)] == [0, 0, 0]
+        for i in range(3):  # every env starts where the saved run was
+            np.testing.assert_array_equal(obs["state"][i, 0], saved_xy)
+        out = [obs["lidar"].copy()]
+        for k in range(4):
+            obs, _, terminated, truncated, _ = envs.step(np.zeros((3, 1, 2)))
+            out.append(obs["lidar"].copy())
+            # max_steps counts the steps after the start state.
+            assert truncated.all() == (k == 3) and not terminated.any()
+        return envs, out
+
+    envs, a = first_steps(state_file)
+    _, b = first_steps(state_file.read_bytes())  # bytes work as the file does
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    # Each env draws its episode seed's noise: the copies differ, and match a Simulation
+    # restored from the state and reseeded with that seed.
+    assert len({tuple(a[1][i, 0]) for i in range(3)} ) == 3
+    for i in range(3):
+        check = ubot.Simulation(noisy_world, seed=3)
+        check.load_state(state_file)
+        check.reseed(stream_seed(11, f"vector_env/{i}/0"))
+        check.step({"robot_0": [0, 0]})
+        np.testing.assert_array_equal(a[1][i, 0],
+                                      check.sensor(0, "lidar2d_0").ranges.astype(np.float32))
+    assert envs.episode_seed(0) == stream_seed(11, "vector_env/0/1")  # auto-reset: episode 1
+    # A state of another world is refused, naming the difference.
+    other = tmp_path / "other.yaml"
+    other.write_text(NOISY_WORLD.replace("state: [6, 5, 0]", "state: [6, 5, 0]\n  - shape: "
+                                         "{name: circle, radius: 0.5}\n    state: [3, 3, 0]"))
+    with pytest.raises(ubot.Error, match="another world"):
+        ubot.VectorEnv(other, num_envs=2, start_state=state_file)
+    with pytest.raises(TypeError, match="start_state"):
+        ubot.VectorEnv(noisy_world, num_envs=2, start_state=3.5)
+
+
+def test_a_count_beyond_the_memory_limit_is_refused_before_anything_is_built(noisy_world,
+                                                                           monkeypatch):
+    monkeypatch.setenv("UBOT_MEMORY_LIMIT", "2M")
+    assert ubot.VectorEnv(noisy_world, num_envs=2).num_envs == 2
+    with pytest.raises(ubot.Error, match=r"VectorEnv: 1000 copies of .* would need about "
+                                         r"[0-9.]+ MiB of memory .* more than the limit of "
+                                         r"2.0 MiB \(UBOT_MEMORY_LIMIT\)"):
+        ubot.VectorEnv(noisy_world, num_envs=1000)
+    monkeypatch.delenv("UBOT_MEMORY_LIMIT")
+    with pytest.raises(ubot.Error, match="10000000 copies"):
+        ubot.VectorEnv(noisy_world, num_envs=10**7)

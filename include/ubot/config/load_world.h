@@ -30,6 +30,12 @@ struct LoadOptions {
 // (powers of 1024; "1.5G"). An ubot::Error naming `what` otherwise.
 std::uint64_t parse_size(const std::string& text, const std::string& what);
 
+// Throws an ubot::Error when `copies` simulations of `world` (a VectorEnv's envs) would need more
+// memory than `limit` (unset: UBOT_MEMORY_LIMIT, else half of the machine's memory), by the
+// estimate the loader checks one world against; `who` starts the message ("VectorEnv").
+void check_memory_for_copies(const WorldModel& world, std::uint64_t copies, const std::string& who,
+                             std::optional<std::uint64_t> limit = std::nullopt);
+
 // Reads a world file; throws ubot::Error with file, line, column and key path on bad input.
 WorldModel load_world(const std::string& path, const LoadOptions& options = {});
 

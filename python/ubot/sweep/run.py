@@ -124,10 +124,14 @@ def simulate(run, out_dir=None):
     sim = ubot.Simulation.from_yaml(world_text(run), seed=run.seed, threads=1,
                                     base_dir=run.base_dir)
     with sim:
+        if run.start_state:  # from the saved step on, with this run's random streams
+            sim.restore(sim.snapshot_from_bytes(run.start_state))
+            sim.reseed(run.seed)
+        first_step = sim.step_count
         if out_dir is not None:
             _record(sim, run, out_dir)
         robots = builtin.robot_metrics(sim, clearance="min_clearance" in run.metrics)
-        while sim.step_count < run.steps and not sim.done():
+        while sim.step_count - first_step < run.steps and not sim.done():
             sim.step()
             for r in robots:
                 r.after_step(sim.time)

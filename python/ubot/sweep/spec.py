@@ -19,7 +19,8 @@ from ubot import _core
 BUILTIN_METRICS = ("arrival_time", "collisions", "min_clearance", "path_length")
 # What a run can keep, each mapped onto an argument of Simulation.record (docs/python.md).
 OUTPUTS = ("frames", "mcap", "map", "pictures", "sensor_files", "gif")
-TOP_LEVEL_KEYS = ("name", "worlds", "seed", "seeds", "steps", "parameters", "metrics", "outputs")
+TOP_LEVEL_KEYS = ("name", "worlds", "seed", "seeds", "steps", "parameters", "metrics", "outputs",
+                  "start_state")
 USER_METRIC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 KEY_PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -48,11 +49,14 @@ class Run:
     metrics: tuple
     outputs: tuple
     sweep_dir: str  # user metric modules are imported from here first
+    # A state file's bytes the run starts from (b"": step 0), its streams reseeded with `seed`.
+    start_state: bytes = b""
 
     def key(self):
         """A digest of the run's definition: a result file with another key is stale."""
         fields = dataclasses.asdict(self)
         fields.pop("sweep_dir")
+        fields["start_state"] = hashlib.sha256(self.start_state).hexdigest()
         text = json.dumps(fields, sort_keys=True, default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -138,6 +142,22 @@ def _read_worlds(reader, node, value, sweep_dir):
         except OSError as e:
             reader.fail(item, "worlds", f"cannot read {path}: {e.strerror}")
     return worlds
+
+
+def _read_start_state(reader, node, value, sweep_dir):
+    """`start_state:` a state file (relative to the sweep file), read once: its bytes travel
+    with each run, so workers need no shared folder."""
+    if value is None:
+        return b""
+    if not isinstance(value, str):
+        reader.fail(node, "start_state", "expected the path of a state file (ubot run "
+                    "--save-state, Simulation.save_state)")
+    path = os.path.join(sweep_dir, value)
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        reader.fail(node, "start_state", f"cannot read {path}: {e.strerror}")
 
 
 def _read_parameters(reader, node, value):
@@ -230,6 +250,8 @@ def from_text(text, file):
     grid = _read_parameters(reader, entries.get("parameters"), data.get("parameters"))
     metrics = _read_metrics(reader, entries.get("metrics"), data.get("metrics"))
     outputs = _read_outputs(reader, entries.get("outputs"), data.get("outputs"))
+    start_state = _read_start_state(reader, entries.get("start_state"), data.get("start_state"),
+                                    sweep_dir)
     name = data.get("name", os.path.splitext(os.path.basename(file))[0])
     if not isinstance(name, str):
         reader.fail(entries["name"], "name", "expected a string")
@@ -243,5 +265,5 @@ def from_text(text, file):
         seed = replica if isinstance(seeds, list) else run_seed(sweep_seed, index)
         params = tuple((path, v) for (path, _), v in zip(grid, combo))
         runs.append(Run(index, world, world_text, base_dir, seed, params, steps, metrics,
-                        outputs, sweep_dir))
+                        outputs, sweep_dir, start_state))
     return Sweep(name, file, tuple(p for p, _ in grid), runs, outputs)
