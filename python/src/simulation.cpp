@@ -197,19 +197,31 @@ void restore_snapshot(SimHandle& h, PySnapshot& snap) {
 }
 
 void bind_snapshot(py::module_& m) {
-  py::class_<PySnapshot>(
+  py::class_<PySnapshot> snapshot_class(
       m, "Snapshot",
       "A simulation's whole running state (Simulation.snapshot()): restorable any number of "
       "times into any simulation of the same world, picklable (docs/python.md, \"Snapshots, "
-      "state files and pickling\").")
-      .def_readonly("step_count", &PySnapshot::step_count)
+      "state files and pickling\").");
+  snapshot_class.def_readonly("step_count", &PySnapshot::step_count)
       .def_readonly("seed", &PySnapshot::seed)
       .def(
           "to_bytes", [](PySnapshot& s) { return to_py_bytes(s.state_bytes()); },
           "The state as bytes: what Simulation.save_state writes, what "
           "Simulation.snapshot_from_bytes reads (in any process). ubot.Error when a medium "
           "provider was added from Python.")
-      .def("__copy__", [](const PySnapshot& s) { return s; })
+      .def(
+          "__eq__",
+          [](PySnapshot& a, const py::object& other) -> py::object {
+            if (!py::isinstance<PySnapshot>(other))
+              return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            PySnapshot& b = other.cast<PySnapshot&>();
+            return py::bool_(a.state_bytes() == b.state_bytes());
+          },
+          py::arg("other"),
+          "Equal when the states are: the same bytes (of any process). ubot.Error when a medium "
+          "provider was added from Python.");
+  snapshot_class.attr("__hash__") = py::none();  // equal by value, and not immutable to Python
+  snapshot_class.def("__copy__", [](const PySnapshot& s) { return s; })
       .def(
           "__deepcopy__", [](const PySnapshot& s, const py::handle&) { return s; }, py::arg("memo"))
       .def("__repr__",

@@ -127,6 +127,21 @@ def test_an_unpickled_snapshot_restores_again_and_into_other_simulations():
     assert copy.copy(native).step_count == 4
 
 
+def test_snapshots_compare_by_their_state():
+    world = WORLDS["noisy"]
+    a, b = make(world), make(world)
+    drive(a, 5)
+    drive(b, 5)
+    at5 = a.snapshot()
+    assert at5 == b.snapshot()  # two simulations, the same state
+    assert at5 == pickle.loads(pickle.dumps(at5))
+    drive(b, 6)  # one more step
+    assert at5 != b.snapshot()
+    assert at5 != "a snapshot"
+    with pytest.raises(TypeError):
+        hash(at5)
+
+
 def test_snapshot_from_bytes_is_a_snapshot_of_this_world():
     sim = make(WORLDS["noisy"])
     drive(sim, 6)

@@ -358,6 +358,8 @@ void expect_bytes_continue(const std::function<std::shared_ptr<const WorldModel>
   const SimulationSnapshot read = elsewhere.snapshot_from_bytes(bytes);
   EXPECT_EQ(read.step_count(), k);
   EXPECT_EQ(read.to_bytes(), bytes);
+  EXPECT_FALSE(read == elsewhere.snapshot());  // step 3, not k
+  EXPECT_TRUE(read == SimulationSnapshot(read));
   elsewhere.restore(read);
   EXPECT_EQ(record_to(elsewhere, n, "elsewhere"), expected);
 }

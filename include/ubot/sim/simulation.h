@@ -63,6 +63,12 @@ class SimulationSnapshot {
   // back in any process. Throws ubot::Error when part of the state lives outside ubot (a medium
   // provider added from code, a group behaviour written in Python), or the snapshot is empty.
   std::vector<std::uint8_t> to_bytes() const;
+  // Equal when both are empty or their states are (the same bytes): snapshots of two
+  // simulations, or of two processes, compare. Throws as to_bytes does.
+  friend bool operator==(const SimulationSnapshot& a, const SimulationSnapshot& b) {
+    if (!a.data_ || !b.data_) return !a.data_ && !b.data_;
+    return a.data_ == b.data_ || a.to_bytes() == b.to_bytes();
+  }
 
   struct Data;  // what it holds: opaque here (src/sim/snapshot_data.h)
 
