@@ -194,7 +194,9 @@ class SceneCoherentRandom : public ::testing::TestWithParam<Eigen::Vector2d> {};
 TEST_P(SceneCoherentRandom, RandomScenesMatchEmbreeAndTheReference) {
   const Eigen::Vector2d centre = GetParam();
   Stats stats;
-  for (int scene = 0; scene < cases(12); ++scene) {
+  // All twelve scenes even under the sanitizers (about 2 s there): one scene alone is too few
+  // for the share of hits below, which guards that hits, not only misses, are compared.
+  for (int scene = 0; scene < 12; ++scene) {
     Rng rng(1000 + scene);
     TestWorld w;
     add_random_bodies(rng, centre, 10 + static_cast<int>(rng.uniform(0, 50)), 12.0, &w);
