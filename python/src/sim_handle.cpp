@@ -80,7 +80,7 @@ int SimHandle::object_id(const py::handle& name_or_id) const {
   if (py::isinstance<py::str>(name_or_id)) {
     const std::string name = name_or_id.cast<std::string>();
     const auto it = ids_.find(name);
-    if (it == ids_.end()) throw_value_error(fmt::format("no object named '{}'", name));
+    if (it == ids_.end()) throw_value_error(fmt::format("no object named {}", quote_value(name)));
     return it->second;
   }
   if (py::isinstance<py::int_>(name_or_id) && !py::isinstance<py::bool_>(name_or_id)) {
@@ -100,8 +100,9 @@ std::size_t SimHandle::sensor_index(int id, const std::string& name) const {
   for (std::size_t i = 0; i < sensors.size(); ++i) {
     if (sensors[i]->object_id() == id && sensors[i]->model().common.name == name) return i;
   }
-  throw_value_error(
-      fmt::format("{} has no sensor named '{}'", sim().world().object_model(id).name, name));
+  throw_value_error(fmt::format("{} has no sensor named {}",
+                                quote_value(sim().world().object_model(id).name),
+                                quote_value(name)));
 }
 
 void SimHandle::parse_commands(const py::handle& commands) {

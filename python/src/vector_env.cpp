@@ -33,8 +33,8 @@ void check_options(const VectorEnvOptions& o) {
     if (std::find_if(std::begin(kObservationNames), std::end(kObservationNames),
                      [&](const char* k) { return name == k; }) == std::end(kObservationNames)) {
       throw_value_error(fmt::format(
-          "VectorEnv: unknown observation '{}' (known: lidar, state, goal, flags, velocity)",
-          name));
+          "VectorEnv: unknown observation {} (known: lidar, state, goal, flags, velocity)",
+          quote_value(name)));
     }
   }
 }

@@ -24,6 +24,7 @@ except ImportError as error:  # ubot without the extra: say what to install
                       "pip install 'ubot[gym]' (or pip install gymnasium)") from error
 
 from ubot import _learning as L
+from ubot._quote import quote
 
 ENV_ID = "ubot/World-v0"
 OTHERS = ("behavior", "stand")
@@ -41,7 +42,7 @@ def _setup(sim, robot, observations, normalize, flatten, reward_fn, reward_weigh
     elif robot in layout.robot_names:
         index = layout.robot_names.index(robot)
     else:
-        raise ValueError(f"robot {robot!r} is not a robot of the world (robots: "
+        raise ValueError(f"robot {quote(robot)} is not a robot of the world (robots: "
                          f"{layout.robot_names})")
     return layout, observer, rewarder, actions, index
 
@@ -73,7 +74,7 @@ class UbotEnv(gymnasium.Env):
                  lidar=None, render_mode=None, live_address="127.0.0.1:0", clearance_margin=0.5,
                  observation_options=None, threads=1):
         if others not in OTHERS:
-            raise ValueError(f"others must be one of {OTHERS}, got {others!r}")
+            raise ValueError(f"others must be one of {OTHERS}, got {quote(others)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")

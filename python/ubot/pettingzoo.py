@@ -23,6 +23,7 @@ except ImportError as error:  # ubot without the extra: say what to install
                       "'ubot[pettingzoo]' (or pip install pettingzoo gymnasium)") from error
 
 from ubot import _learning as L
+from ubot._quote import quote
 
 
 class UbotParallelEnv(ParallelEnv):
@@ -129,9 +130,9 @@ class UbotParallelEnv(ParallelEnv):
                             f"{type(actions).__name__}")
         for a in actions:
             if a not in self._index:
-                raise ValueError(f"step: {a!r} is not an agent (agents: {self.possible_agents})")
+                raise ValueError(f"step: {quote(a)} is not an agent (agents: {self.possible_agents})")
             if a not in self.agents:
-                raise ValueError(f"step: agent {a!r} is no longer in the episode ("
+                raise ValueError(f"step: agent {quote(a)} is no longer in the episode ("
                                  f"{self._left.get(a, 'it left')}): its action is refused")
         missing = [a for a in self.agents if a not in actions]
         if missing:

@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from ubot import _core
+from ubot._quote import quote
 
 try:
     import gymnasium
@@ -51,7 +52,7 @@ def _whole(name, value):
     """`value` as an int if it is one (a Python or numpy integer, not a bool), else TypeError:
     int() would take 1.5 as 1 and "2" as 2, which Simulation refuses too."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"VectorEnv: {name} must be an int, got {value!r}")
+        raise TypeError(f"VectorEnv: {name} must be an int, got {quote(value)}")
     return int(value)
 
 

@@ -8,6 +8,8 @@ import numpy as np
 
 import ubot
 
+from ubot._quote import quote
+
 from .frames import Frame  # noqa: F401
 
 __all__ = ['Episodes', 'check_randomize', 'randomize', 'world_seed', 'make_core', 'load_sim',
@@ -42,7 +44,7 @@ def check_randomize(spec, layout):
             chosen = []
         bad = [n for n in chosen if n not in pool]
         if bad:
-            raise ValueError(f"randomize[{key!r}]: unknown names {bad} (known: {pool})")
+            raise ValueError(f"randomize[{quote(key)}]: unknown names {bad} (known: {pool})")
         out[key] = list(chosen)
     region = out.get("region", layout.world_size)
     if len(region) != 4 or not region[0] < region[1] or not region[2] < region[3]:

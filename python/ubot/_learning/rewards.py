@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import ubot
+from ubot._quote import quote
 
 __all__ = ['RewardContext', 'reward_context', 'built_in_terms', 'Terms', 'Rewarder',
            'broadcast_reward', 'TERMS', 'DEFAULT_WEIGHTS']
@@ -93,7 +94,7 @@ class Terms(Mapping):
     def __getitem__(self, name):
         if name not in self._values:
             if name not in self._makers:
-                raise KeyError(f"no reward term {name!r} (terms: {', '.join(self._makers)})")
+                raise KeyError(f"no reward term {quote(name)} (terms: {', '.join(self._makers)})")
             self._values[name] = self._makers[name]()
         return self._values[name]
 
@@ -119,7 +120,7 @@ class Rewarder:
             raise ValueError(f"reward_weights: unknown terms {unknown} (known: {', '.join(TERMS)})")
         for name, w in weights.items():
             if not isinstance(w, (int, float, np.integer, np.floating)) or not math.isfinite(w):
-                raise ValueError(f"reward_weights[{name!r}] must be a finite number, got {w!r}")
+                raise ValueError(f"reward_weights[{quote(name)}] must be a finite number, got {quote(w)}")
         if weights.get("clearance") and not has_lidar:
             raise ValueError("reward term 'clearance' needs a lidar2d on every robot")
         self.fn, self.weights = reward_fn, {k: float(w) for k, w in weights.items() if w}

@@ -6,6 +6,8 @@
 import os
 import sys
 
+from ubot._quote import quote
+
 from .env import EnvBase
 from .world.object_base import ObjectBase  # noqa: F401
 
@@ -19,7 +21,7 @@ def make(world_name=None, projection=None, step_mode=None, **kwargs) -> EnvBase:
     (display, save_ani, seed, ...) is EnvBase's.
     """
     if projection not in (None, "2d", "3d"):
-        raise ValueError(f"Unknown projection {projection!r}. Allowed: 2d, 3d")
+        raise ValueError(f"Unknown projection {quote(projection)}. Allowed: 2d, 3d")
     if world_name is None:
         world_name = os.path.basename(sys.argv[0]).split(".")[0] + ".yaml"
     if step_mode is not None:

@@ -12,6 +12,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ubot._quote import quote
+
 from .. import _render, _world_prep
 from .._behaviors import BehaviorRunner
 from ..util import random as irsim_random
@@ -44,7 +46,7 @@ class EnvBase:
         if step_mode is not None:
             self._step_mode_override = str(step_mode).strip().lower()
             if self._step_mode_override not in ("internal", "external"):
-                raise ValueError(f"step_mode must be 'internal' or 'external', got {step_mode!r}")
+                raise ValueError(f"step_mode must be 'internal' or 'external', got {quote(step_mode)}")
         irsim_random.set_seed(seed)
         self._seed = seed
         self._world_file = path
@@ -185,7 +187,7 @@ class EnvBase:
             index = int(key)
             obj = self._objects[index] if 0 <= index < len(self._objects) else None
         if obj is None:
-            raise ValueError(f"env.step: no object {key!r} (objects: {', '.join(self.names)})")
+            raise ValueError(f"env.step: no object {quote(key)} (objects: {', '.join(self.names)})")
         return obj
 
     def done(self, mode: str = "all"):
