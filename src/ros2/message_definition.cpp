@@ -22,8 +22,14 @@ std::string element_type(const types::Field& f) {
       return "int8";
     case types::kUint8:
       return "uint8";
+    case types::kInt16:
+      return "int16";
     case types::kUint16:
       return "uint16";
+    case types::kInt64:
+      return "int64";
+    case types::kUint64:
+      return "uint64";
     case types::kInt32:
       return "int32";
     case types::kUint32:

@@ -46,9 +46,9 @@ void to_point_cloud2(const PointCloudData& cloud, PointCloud2& out) {
   out.header = to_header(cloud.header);
   out.height = 1;
   out.width = static_cast<std::uint32_t>(cloud.points.size());
-  out.fields = {{"x", 0, PointField::kFloat32, 1},    {"y", 4, PointField::kFloat32, 1},
-                {"z", 8, PointField::kFloat32, 1},    {"intensity", 12, PointField::kFloat32, 1},
-                {"ring", 16, PointField::kUint16, 1}, {"time", 20, PointField::kFloat32, 1}};
+  out.fields = {{"x", 0, PointField::FLOAT32, 1},    {"y", 4, PointField::FLOAT32, 1},
+                {"z", 8, PointField::FLOAT32, 1},    {"intensity", 12, PointField::FLOAT32, 1},
+                {"ring", 16, PointField::UINT16, 1}, {"time", 20, PointField::FLOAT32, 1}};
   out.is_bigendian = false;
   out.point_step = kCloudPointStep;
   out.row_step = kCloudPointStep * out.width;

@@ -1,7 +1,8 @@
 #pragma once
 // The ROS 2 message definitions ubot speaks, field by field, in the model of rosidl's type
 // descriptions (type_description_interfaces): the one table from which the REP 2011 type hashes
-// (type_hash.cpp) and the .msg schema text of MCAP recordings (message_definition.cpp) derive.
+// (type_hash.cpp) and the .msg schema text of MCAP recordings (message_definition.cpp) derive,
+// generated from src/ros2/idl/*.idl (generate_messages.py).
 #include <set>
 #include <string>
 #include <string_view>
@@ -14,9 +15,12 @@ enum TypeId : int {
   kNested = 1,
   kInt8 = 2,
   kUint8 = 3,
+  kInt16 = 4,
   kUint16 = 5,
   kInt32 = 6,
   kUint32 = 7,
+  kInt64 = 8,
+  kUint64 = 9,
   kFloat = 10,
   kDouble = 11,
   kBool = 15,

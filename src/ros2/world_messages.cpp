@@ -37,7 +37,7 @@ class MarkerBuilder {
     m.ns = ns;
     m.id = next_id_[ns]++;
     m.type = type;
-    m.action = Marker::kAdd;
+    m.action = Marker::ADD;
     m.pose.orientation = yaw_quaternion(0.0);
     m.scale = {1.0, 1.0, 1.0};
     m.color = rgba(color);
@@ -46,7 +46,7 @@ class MarkerBuilder {
   void delete_all() {
     Marker& m = out_.markers.emplace_back();
     m.header = header_;
-    m.action = Marker::kDeleteAll;
+    m.action = Marker::DELETEALL;
   }
   MarkerArray take() { return std::move(out_); }
 
@@ -59,7 +59,7 @@ class MarkerBuilder {
 void add_line_strip(MarkerBuilder& b, const std::string& ns, const render::Color& color,
                     const std::vector<Eigen::Vector2d>& points, bool closed, double z) {
   if (points.size() < 2) return;
-  Marker& m = b.add(ns, Marker::kLineStrip, color);
+  Marker& m = b.add(ns, Marker::LINE_STRIP, color);
   m.scale = {kLineWidth, 0.0, 0.0};
   for (const Eigen::Vector2d& p : points) m.points.push_back(point_at(p, z));
   if (closed) m.points.push_back(m.points.front());
@@ -78,7 +78,7 @@ std::vector<Eigen::Vector2d> circle_points(const Eigen::Vector2d& c, double r) {
 void add_polygon_fill(MarkerBuilder& b, const std::string& ns, const render::Color& color,
                       const std::vector<Eigen::Vector2d>& polygon) {
   if (polygon.size() < 3) return;
-  Marker& m = b.add(ns, Marker::kTriangleList, color);
+  Marker& m = b.add(ns, Marker::TRIANGLE_LIST, color);
   for (const auto& piece : physics::convex_pieces(polygon)) {
     for (std::size_t k = 1; k + 1 < piece.size(); ++k) {
       for (const Eigen::Vector2d& p : {piece[0], piece[k], piece[k + 1]}) {
@@ -100,7 +100,7 @@ double object_size(const render::Shape& s) {
 void add_shape(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const render::Shape& s = o.shape;
   if (s.kind == render::Shape::Kind::kCircle) {
-    Marker& m = b.add("objects", Marker::kCylinder, o.fill);
+    Marker& m = b.add("objects", Marker::CYLINDER, o.fill);
     m.pose.position = point_at(s.center, 0.5 * kObjectHeight);
     m.scale = {2.0 * s.radius, 2.0 * s.radius, kObjectHeight};
     return;
@@ -114,7 +114,7 @@ void add_shape(MarkerBuilder& b, const render::ObjectDrawing& o) {
 void add_heading(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const Eigen::Vector3d& p = *o.pose;
   const double length = o.arrow_length > 0 ? o.arrow_length : 1.5 * object_size(o.shape);
-  Marker& m = b.add("headings", Marker::kArrow, o.edge);
+  Marker& m = b.add("headings", Marker::ARROW, o.edge);
   m.points = {point_at(p.head<2>(), kObjectHeight),
               {p.x() + length * std::cos(p.z()), p.y() + length * std::sin(p.z()), kObjectHeight}};
   m.scale = {0.2 * length, 0.4 * length, 0.3 * length};  // shaft and head diameter, head length
@@ -124,7 +124,7 @@ void add_goal(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const double r = o.goal_radius > 0 ? o.goal_radius : object_size(o.shape);
   render::Color c = o.fill;
   c.a = 0.5;
-  Marker& m = b.add("goals", Marker::kCylinder, c);
+  Marker& m = b.add("goals", Marker::CYLINDER, c);
   m.pose.position = point_at(o.goal->head<2>(), kGroundZ);
   m.scale = {2.0 * r, 2.0 * r, kGroundZ};
 }
@@ -142,7 +142,7 @@ void add_trajectory(MarkerBuilder& b, const render::ObjectDrawing& o) {
 // A field of view: a filled sector (a triangle fan from its apex).
 void add_fov(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const Eigen::Vector3d& p = *o.pose;
-  Marker& m = b.add("fov", Marker::kTriangleList, o.fov_color);
+  Marker& m = b.add("fov", Marker::TRIANGLE_LIST, o.fov_color);
   const Eigen::Vector2d apex = p.head<2>();
   const auto rim = [&](int k) {
     const double a = p.z() - 0.5 * o.fov + o.fov * k / kCircleSegments;
@@ -168,14 +168,14 @@ void add_highlight(MarkerBuilder& b, const render::HighlightDrawing& h) {
 }
 
 void add_smoke(MarkerBuilder& b, const render::DiscDrawing& d) {
-  Marker& m = b.add("smoke", Marker::kCylinder, d.color);
+  Marker& m = b.add("smoke", Marker::CYLINDER, d.color);
   m.pose.position = point_at(d.center, 3 * kGroundZ);
   m.scale = {2.0 * d.radius, 2.0 * d.radius, kGroundZ};
 }
 
 // The fog's unexplored cells, one cube each, in one marker.
 void add_fog(MarkerBuilder& b, const render::FogDrawing& f) {
-  Marker& m = b.add("fog", Marker::kCubeList, f.color);
+  Marker& m = b.add("fog", Marker::CUBE_LIST, f.color);
   m.scale = {f.cell_width, f.cell_height, kGroundZ};
   for (int i = 0; i < f.nx; ++i) {
     for (int j = 0; j < f.ny; ++j) {

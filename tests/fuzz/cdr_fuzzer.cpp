@@ -1,15 +1,19 @@
 // The path a DDS sample takes into ubot: CycloneDDS's normaliser checks the CDR bytes (what it
 // does on receipt), dds_stream_read fills the C sample, cyclone::from_c copies it into ubot's
-// message. The first byte picks the message type; then the encapsulation header and payload.
+// message. Then ubot's own generated reader (deserialize_cdr, what the live server uses) reads
+// the same bytes: it never crashes, and a little-endian sample CycloneDDS accepts it accepts too.
+// The first byte picks the message type; then the encapsulation header and payload.
 #include <dds/ddsi/ddsi_cdrstream.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "cyclone_convert.h"
+#include "ubot/ros2/cdr.h"
 
 namespace {
 
@@ -29,9 +33,15 @@ void decode(const std::uint8_t* bytes, std::size_t size) {
   payload.reserve(size - 4 + 1);
   payload.assign(bytes + 4, bytes + size);
   std::uint32_t offset = 0;
+  M ours;
+  const std::string our_error = deserialize_cdr(std::span(bytes, size), ours);
   if (dds_stream_normalize_data(payload.data(), &offset, static_cast<std::uint32_t>(payload.size()),
                                 bswap, kXcdr1, desc->m_ops) == nullptr) {
     return;  // refused by the normaliser: Cyclone drops such a sample
+  }
+  if (!bswap && !our_error.empty()) {
+    std::fprintf(stderr, "CycloneDDS reads a sample ubot refuses: %s\n", our_error.c_str());
+    std::abort();
   }
   void* sample = std::calloc(1, desc->m_size);
   dds_istream_t in;
@@ -48,7 +58,10 @@ void decode(const std::uint8_t* bytes, std::size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  int kind = data[0] % 10;
+#define UBOT_FUZZ_COUNT(T, pkg) +1
+  constexpr int kKinds = 0 UBOT_ROS2_MESSAGE_TYPES(UBOT_FUZZ_COUNT);  // every listed type
+#undef UBOT_FUZZ_COUNT
+  int kind = data[0] % kKinds;
 #define UBOT_FUZZ_KIND(T, pkg)     \
   if (kind-- == 0) {               \
     decode<T>(data + 1, size - 1); \

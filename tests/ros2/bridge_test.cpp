@@ -288,7 +288,7 @@ TEST(Bridge, PointCloudImuAndImageHooks) {
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(pc.fields[i].name, names[i]);
     EXPECT_EQ(pc.fields[i].offset, offsets[i]);
-    EXPECT_EQ(pc.fields[i].datatype, i == 4 ? PointField::kUint16 : PointField::kFloat32);
+    EXPECT_EQ(pc.fields[i].datatype, i == 4 ? PointField::UINT16 : PointField::FLOAT32);
     EXPECT_EQ(pc.fields[i].count, 1u);
   }
   ASSERT_EQ(pc.data.size(), 48u);

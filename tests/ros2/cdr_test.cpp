@@ -48,6 +48,16 @@ void expect_same_as_cyclone(const M& m) {
   std::vector<std::uint8_t> erased = {9, 9, 9};
   serialize_cdr(MessageTraits<M>::kind, &m, erased);
   EXPECT_EQ(erased, ours);
+  // The generated reader gives the message back, and refuses every shorter prefix of it.
+  M back;
+  ASSERT_EQ(deserialize_cdr(ours, back), "");
+  EXPECT_TRUE(back == m) << message_type(MessageTraits<M>::kind).ros_name;
+  for (std::size_t cut : {ours.size() - 1, ours.size() / 2, std::size_t{5}}) {
+    if (cut >= ours.size()) continue;  // no padding follows the last field: any cut loses bytes
+    M partial;
+    EXPECT_NE(deserialize_cdr(std::span(ours).first(cut), partial), "")
+        << message_type(MessageTraits<M>::kind).ros_name << " cut to " << cut << " bytes";
+  }
 }
 
 Header header(const std::string& frame) { return {{1234, 567'890'123}, frame}; }
@@ -172,7 +182,7 @@ TEST_P(CdrMatchesCyclone, MarkerArrayWithEveryFieldSet) {
   a.header = header(frame());
   a.ns = frame() + "ns";
   a.id = 7;
-  a.type = Marker::kSphereList;
+  a.type = Marker::SPHERE_LIST;
   a.pose.position = {1.0, 2.0, 3.0};
   a.scale = {0.06, 0.06, 0.06};
   a.color = {0.8f, 0.5f, 0.6f, 0.9f};
@@ -189,7 +199,7 @@ TEST_P(CdrMatchesCyclone, MarkerArrayWithEveryFieldSet) {
   a.mesh_use_embedded_materials = true;
   Marker b;
   b.ns = frame();
-  b.type = Marker::kLineList;
+  b.type = Marker::LINE_LIST;
   expect_same_as_cyclone(MarkerArray{{a, b}});
   expect_same_as_cyclone(MarkerArray{});
 }

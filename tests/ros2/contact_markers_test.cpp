@@ -53,8 +53,8 @@ TEST(ContactMarkers, PointsAndForceLinesOnTheRobotsContactsTopic) {
   EXPECT_EQ(points.header.stamp.sec, 3);
   EXPECT_EQ(points.header.stamp.nanosec, 0u);
   EXPECT_EQ(points.ns, "contact2d_0");
-  EXPECT_EQ(points.type, Marker::kSphereList);
-  EXPECT_EQ(lines.type, Marker::kLineList);
+  EXPECT_EQ(points.type, Marker::SPHERE_LIST);
+  EXPECT_EQ(lines.type, Marker::LINE_LIST);
   EXPECT_EQ(points.id, 0);
   EXPECT_EQ(lines.id, 1);
   EXPECT_DOUBLE_EQ(points.scale.x, 0.06);  // marker_size 6 at 1 cm per point

@@ -60,7 +60,7 @@ TEST_F(CycloneTransportTest, MarkerArrayRoundTrip) {
   Marker points;
   points.header = header("map");
   points.ns = "contact2d_0";
-  points.type = Marker::kSphereList;
+  points.type = Marker::SPHERE_LIST;
   points.scale = {0.06, 0.06, 0.06};
   points.color = {0.8f, 0.47f, 0.65f, 0.9f};
   points.points = {{2.5, 5.0, 0.0}, {3.0, 4.5, 0.0}};
@@ -69,7 +69,7 @@ TEST_F(CycloneTransportTest, MarkerArrayRoundTrip) {
   points.mesh_file = {"m.dae", {3}};
   Marker lines = points;
   lines.id = 1;
-  lines.type = Marker::kLineList;
+  lines.type = Marker::LINE_LIST;
   lines.colors = {{1.0f, 0.0f, 0.0f, 1.0f}};
   const MarkerArray m{{points, lines}};
   const auto got = round_trip(*transport_, "contacts", m);
@@ -103,7 +103,7 @@ TEST_F(CycloneTransportTest, PointCloud2RoundTrip) {
   m.header = header("robot_0/lidar3d");
   m.height = 1;
   m.width = 3;
-  m.fields = {{"x", 0, PointField::kFloat32, 1}, {"ring", 16, PointField::kUint16, 1}};
+  m.fields = {{"x", 0, PointField::FLOAT32, 1}, {"ring", 16, PointField::UINT16, 1}};
   m.is_bigendian = false;
   m.point_step = 24;
   m.row_step = 72;

@@ -53,7 +53,7 @@ MarkerArray markers_of(const Simulation& sim, MarkerPart part) {
 std::vector<const Marker*> in_namespace(const MarkerArray& a, const std::string& ns) {
   std::vector<const Marker*> out;
   for (const Marker& m : a.markers) {
-    if (m.ns == ns && m.action == Marker::kAdd) out.push_back(&m);
+    if (m.ns == ns && m.action == Marker::ADD) out.push_back(&m);
   }
   return out;
 }
@@ -64,7 +64,7 @@ TEST(WorldMarkers, TheStaticPartHoldsOnlyWhatNeverMoves) {
   ASSERT_EQ(fixed.markers.size(), 2u);  // the square: its fill and its outline
   const auto fill = in_namespace(fixed, "objects");
   ASSERT_EQ(fill.size(), 1u);
-  EXPECT_EQ(fill[0]->type, Marker::kTriangleList);
+  EXPECT_EQ(fill[0]->type, Marker::TRIANGLE_LIST);
   EXPECT_EQ(fill[0]->header.frame_id, "map");
   ASSERT_EQ(fill[0]->points.size(), 6u);  // a square: one convex piece, two triangles
   const std::vector<Eigen::Vector2d>& square = sim.world().shape(1).vertices;
@@ -77,7 +77,7 @@ TEST(WorldMarkers, TheStaticPartHoldsOnlyWhatNeverMoves) {
   }
   const auto outline = in_namespace(fixed, "outlines");
   ASSERT_EQ(outline.size(), 1u);
-  EXPECT_EQ(outline[0]->type, Marker::kLineStrip);
+  EXPECT_EQ(outline[0]->type, Marker::LINE_STRIP);
   ASSERT_EQ(outline[0]->points.size(), 5u);  // closed: back to the first vertex
   EXPECT_EQ(outline[0]->points.front(), outline[0]->points.back());
 }
@@ -87,12 +87,12 @@ TEST(WorldMarkers, TheMovingPartStartsWithDeleteAllAndFollowsTheObjects) {
   for (int k = 0; k < 10; ++k) sim.step();
   const MarkerArray moving = markers_of(sim, MarkerPart::kMoving);
   ASSERT_FALSE(moving.markers.empty());
-  EXPECT_EQ(moving.markers.front().action, Marker::kDeleteAll);
+  EXPECT_EQ(moving.markers.front().action, Marker::DELETEALL);
   const auto bodies = in_namespace(moving, "objects");
   ASSERT_EQ(bodies.size(), 2u);  // the robot and the moving circle, not the square
   const auto& robot = sim.world().object(0).state;
   const auto& circle = sim.world().object(2).state;
-  EXPECT_EQ(bodies[0]->type, Marker::kCylinder);
+  EXPECT_EQ(bodies[0]->type, Marker::CYLINDER);
   EXPECT_DOUBLE_EQ(bodies[0]->pose.position.x, robot[0]);
   EXPECT_DOUBLE_EQ(bodies[0]->pose.position.y, robot[1]);
   EXPECT_DOUBLE_EQ(bodies[0]->scale.x, 0.4);
@@ -104,7 +104,7 @@ TEST(WorldMarkers, TheMovingPartStartsWithDeleteAllAndFollowsTheObjects) {
   EXPECT_DOUBLE_EQ(goals[0]->pose.position.y, 1.0);
   const auto fov = in_namespace(moving, "fov");
   ASSERT_EQ(fov.size(), 1u);
-  EXPECT_EQ(fov[0]->type, Marker::kTriangleList);
+  EXPECT_EQ(fov[0]->type, Marker::TRIANGLE_LIST);
   EXPECT_DOUBLE_EQ(fov[0]->points.front().x, robot[0]);  // the sector's apex is the robot
 }
 
@@ -121,7 +121,7 @@ TEST(WorldMarkers, TrajectoriesEndWhereTheObjectIsAndStayThin) {
   EXPECT_TRUE(in_namespace(moving, "trajectories").empty());  // on their own topic
   const MarkerArray trajectories =
       world_markers(picture, sim.world(), MarkerPart::kTrajectories, sim.world().time_ns());
-  EXPECT_EQ(trajectories.markers.front().action, Marker::kDeleteAll);
+  EXPECT_EQ(trajectories.markers.front().action, Marker::DELETEALL);
   const auto trails = in_namespace(trajectories, "trajectories");
   ASSERT_EQ(trails.size(), 1u);  // the robot's (obstacles show one only with show_trajectory)
   ASSERT_EQ(trajectories.markers.size(), 2u);

@@ -27,11 +27,14 @@ void serialize_cdr(MessageKind kind, const void* message, std::vector<std::uint8
 
 namespace ubot::ros2 {
 
-// The command messages a client may send over a byte transport (the live server's Foxglove
-// clients): CDR as above, little-endian (CDR_LE or PL_CDR_LE encapsulation). Returns "" or
-// why the bytes are not one such message (too short, another encapsulation, a string past the
-// end); bytes left after the message are allowed, as rmw implementations pad to 4.
-std::string deserialize_cdr(std::span<const std::uint8_t> bytes, Twist& out);
-std::string deserialize_cdr(std::span<const std::uint8_t> bytes, TwistStamped& out);
+// Reads every message of the list: CDR as above, little-endian (CDR_LE or PL_CDR_LE
+// encapsulation), e.g. the commands the live server's Foxglove clients send. Returns "" or why
+// the bytes are not one such message (too short, another encapsulation, a string or sequence past
+// the end, naming the field); bytes left after the message are allowed, as rmw implementations
+// pad to 4. A sequence's count is checked against the bytes left before anything is allocated.
+#define UBOT_ROS2_DESERIALIZE(T, pkg) \
+  std::string deserialize_cdr(std::span<const std::uint8_t> bytes, T& out);
+UBOT_ROS2_MESSAGE_TYPES(UBOT_ROS2_DESERIALIZE)
+#undef UBOT_ROS2_DESERIALIZE
 
 }  // namespace ubot::ros2

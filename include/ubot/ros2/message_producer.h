@@ -42,10 +42,14 @@ struct Topic {
   Ros2QosModel qos;  // the robot's sensor_qos; /tf_static: reliable, transient local, depth 1
 };
 
-// One message, as the type its topic carries.
-using MessageRef = std::variant<const Clock*, const TFMessage*, const Odometry*, const LaserScan*,
-                                const PointCloud2*, const Imu*, const Image*, const CameraInfo*,
-                                const MarkerArray*, const OccupancyGrid*>;
+// One message, as the type its topic carries: a pointer to any type of UBOT_ROS2_MESSAGE_TYPES.
+template <class Ignored, class... Types>
+struct MessagePointers {
+  using type = std::variant<const Types*...>;
+};
+#define UBOT_ROS2_MESSAGE_POINTER(T, pkg) , T
+using MessageRef = MessagePointers<void UBOT_ROS2_MESSAGE_TYPES(UBOT_ROS2_MESSAGE_POINTER)>::type;
+#undef UBOT_ROS2_MESSAGE_POINTER
 
 // A message of the run: its topic (an index into MessageProducer::topics()), the simulation time
 // it belongs to (log time: the step's; header stamps are the samples' own) and the message,

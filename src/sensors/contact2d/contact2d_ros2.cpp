@@ -28,7 +28,7 @@ Marker base_marker(const Contact2d& s, Nanos now, std::int32_t id, std::int32_t 
   m.ns = s.model().common.name;
   m.id = id;
   m.type = type;
-  m.action = Marker::kAdd;
+  m.action = Marker::ADD;
   m.color = marker_color(s.params());
   return m;
 }
@@ -37,10 +37,10 @@ Marker base_marker(const Contact2d& s, Nanos now, std::int32_t id, std::int32_t 
 
 MarkerArray contact_markers(const Contact2d& s, Nanos now, double z) {
   const Contact2dModel& p = s.params();
-  Marker points = base_marker(s, now, 0, Marker::kSphereList);
+  Marker points = base_marker(s, now, 0, Marker::SPHERE_LIST);
   const double size = p.marker_size * kMetresPerPoint;
   points.scale = {size, size, size};
-  Marker lines = base_marker(s, now, 1, Marker::kLineList);
+  Marker lines = base_marker(s, now, 1, Marker::LINE_LIST);
   lines.scale = {p.linewidth * kMetresPerPoint, 0.0, 0.0};
   for (const ContactReport& c : s.reading().reports) {
     points.points.push_back(point_at(c.point, z));
