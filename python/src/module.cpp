@@ -87,4 +87,5 @@ PYBIND11_MODULE(_core, m) {
         pybind11::arg("kinematics") = pybind11::none(),
         "The group behaviours (`group_behavior: {name: ...}`) registered for that kinematics "
         "(None: for any), sorted.");
+  ubot::python::refuse_unbuilt_objects(m);
 }

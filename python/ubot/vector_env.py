@@ -82,6 +82,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     spec = None
     closed = False
 
+    def __getattr__(self, name):
+        # Only reached when normal lookup fails: an object made by VectorEnv.__new__ without
+        # __init__ has no core to run (issue 51), which is a TypeError, as the native classes say.
+        if not name.startswith("__") and "_env" not in self.__dict__:
+            raise TypeError("VectorEnv object was made without __init__ (e.g. by "
+                            "VectorEnv.__new__): it has nothing to read or run; make one with "
+                            "VectorEnv(...)")
+        raise AttributeError(f"'VectorEnv' object has no attribute {name!r}")
+
     def __init__(self, world, num_envs, seed=0, threads=0, max_steps=1000,
                  observations=DEFAULT_OBSERVATIONS, lidar="", auto_reset=True,
                  arrive_reward=1.0, collision_penalty=1.0, start_state=None):
