@@ -62,11 +62,11 @@ void record(SimHandle& h, const RecordOptions& o) {
   h.sim();  // closed?
   if (h.recording()) {
     // A second set of sinks would write a second recording beside the first (or over it, into
-    // the same folder): one recording per simulation, finished by close().
-    throw_value_error(fmt::format(
-        "record: the simulation is already recording into {}; a simulation records once "
-        "(close() finishes it; make another Simulation for another recording)",
-        quote_value(*h.recording())));
+    // the same folder): one recording at a time, finished by close(), reset() or restore().
+    throw_value_error(
+        fmt::format("record: the simulation is already recording into {}; one recording at a time "
+                    "(close(), reset(), restore() or load_state() finishes it)",
+                    quote_value(*h.recording())));
   }
   const std::int64_t every = frames_every(o.frames);
   outputs::FramesFormats formats;
@@ -81,17 +81,19 @@ void record(SimHandle& h, const RecordOptions& o) {
       o.map ? outputs::run_maps(sim.world().model(), *o.map) : std::vector<MappingModel>{};
   create_output_dir(o.out);
   // `ubot run`'s order (apps/ubot/run_command.cpp).
-  if (!maps.empty()) h.add_sink(outputs::mapper_sink(sim, maps, o.out, true));
-  if (every > 0 && formats.jsonl) h.add_sink(outputs::frames_sink(sim, o.out, every));
-  if (every > 0 && formats.parquet) h.add_sink(outputs::parquet_frames_sink(sim, o.out, every));
+  if (!maps.empty()) h.add_recording_sink(outputs::mapper_sink(sim, maps, o.out, true));
+  if (every > 0 && formats.jsonl) h.add_recording_sink(outputs::frames_sink(sim, o.out, every));
+  if (every > 0 && formats.parquet)
+    h.add_recording_sink(outputs::parquet_frames_sink(sim, o.out, every));
   if (o.sensor_files) {
-    h.add_sink(outputs::imu_outputs_sink(sim, o.out));
-    h.add_sink(outputs::camera_images_sink(sim, o.out));
+    h.add_recording_sink(outputs::imu_outputs_sink(sim, o.out));
+    h.add_recording_sink(outputs::camera_images_sink(sim, o.out));
   }
   if (o.picture || o.gif) {
-    h.add_sink(outputs::pictures_sink(sim, o.out, {.gif = o.gif, .png = o.picture}));
+    h.add_recording_sink(outputs::pictures_sink(sim, o.out, {.gif = o.gif, .png = o.picture}));
   }
-  if (o.mcap) h.add_sink(outputs::mcap_sink(sim, *o.mcap, compression, o.mcap_compression));
+  if (o.mcap)
+    h.add_recording_sink(outputs::mcap_sink(sim, *o.mcap, compression, o.mcap_compression));
   h.recording() = o.out.string();
 }
 

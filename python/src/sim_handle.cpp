@@ -72,6 +72,7 @@ void SimHandle::close() {
     std::vector<std::unique_ptr<Sink>> sinks = std::move(sinks_);
     for (const auto& sink : sinks) sink->on_finish(*sim_);
   }
+  finish_recording();
   live_.reset();  // after its sink: the server closes its connections and stops listening
 }
 
@@ -177,6 +178,9 @@ void SimHandle::run_steps(std::int64_t n, bool with_commands) {
     sim_->step(step_commands(with_commands));
     // Sinks only read the simulation (no Python inside).
     for (const auto& sink : sinks_) sink->on_step(*sim_, {.step = sim_->world().step_count()});
+    for (const auto& sink : recording_sinks_) {
+      sink->on_step(*sim_, {.step = sim_->world().step_count()});
+    }
   }
 }
 
@@ -197,6 +201,7 @@ double SimHandle::bench_step(std::int64_t n) {
 
 void SimHandle::reset(std::optional<std::uint64_t> seed) {
   const std::uint64_t s = seed.value_or(sim().world().seed());
+  finish_recording();
   BusyGuard guard(busy_);
   sim_->reset(s);
 }
@@ -223,6 +228,19 @@ void SimHandle::add_sink(std::unique_ptr<Sink> sink) {
   sim();
   sink->on_start(*sim_);
   sinks_.push_back(std::move(sink));
+}
+
+void SimHandle::add_recording_sink(std::unique_ptr<Sink> sink) {
+  sim();
+  sink->on_start(*sim_);
+  recording_sinks_.push_back(std::move(sink));
+}
+
+void SimHandle::finish_recording() {
+  std::vector<std::unique_ptr<Sink>> sinks = std::move(recording_sinks_);
+  recording_sinks_.clear();
+  recording_.reset();
+  for (const auto& sink : sinks) sink->on_finish(*sim_);
 }
 
 }  // namespace ubot::python

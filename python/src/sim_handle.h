@@ -47,8 +47,14 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
 
   // Adds a sink told of every later step; finished by close().
   void add_sink(std::unique_ptr<Sink> sink);
-  // Where record() writes, once it was called (a simulation records once; close() finishes it).
+  // Adds a sink of the recording (record()): finished by close() or finish_recording().
+  void add_recording_sink(std::unique_ptr<Sink> sink);
+  // Where record() writes while it records (one recording at a time).
   std::optional<std::string>& recording() { return recording_; }
+  // A recording covers one continuous run: reset(), restore() and load_state() finish it (every
+  // file complete) before the state jumps back, so that no file's steps and times go backwards;
+  // record() may then start another (docs/python.md, "Recording").
+  void finish_recording();
 
   // Serves the live page and the Foxglove protocol on `address` ("[HOST:]PORT"); returns the
   // page's URL. From then on each step() waits while a client has paused the run, and the
@@ -93,6 +99,7 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   std::vector<Command> commands_;         // one per object, reused
   std::unique_ptr<live::LiveView> live_;  // before sinks_: its sink goes first
   std::vector<std::unique_ptr<Sink>> sinks_;
+  std::vector<std::unique_ptr<Sink>> recording_sinks_;  // after sinks_: told of a step after them
   std::optional<std::string> recording_;
   std::optional<Source> source_;
   std::string pickle_refusal_;

@@ -172,9 +172,12 @@ struct PySnapshot {
   }
 };
 
+// A restore ends the recording first (SimHandle::finish_recording), once the snapshot is known
+// to fit: a refused one leaves both as they were.
 void restore_snapshot(SimHandle& h, PySnapshot& snap) {
   Simulation& sim = h.sim();
   if (snap.native && snap.model == sim.model()) {
+    h.finish_recording();
     sim.restore(*snap.native);
     return;
   }
@@ -189,6 +192,7 @@ void restore_snapshot(SimHandle& h, PySnapshot& snap) {
     }
   }
   SimulationSnapshot read = sim.snapshot_from_bytes(*snap.bytes, "restore");
+  h.finish_recording();
   sim.restore(read);
   if (!snap.native) {  // unpickled: keep the one read, for the next restore here
     snap.native = std::move(read);
@@ -485,7 +489,9 @@ void bind_simulation(py::module_& m) {
       .def(
           "load_state",
           [](SimHandle& h, const std::filesystem::path& path) {
-            h.sim().load_state(path.string());
+            SimulationSnapshot read = h.sim().read_state(path.string());
+            h.finish_recording();  // once the file is known to fit
+            h.sim().restore(read);
           },
           py::arg("path"),
           "Puts back the state save_state wrote (in any process, for a simulation of the same "

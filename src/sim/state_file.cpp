@@ -206,13 +206,15 @@ void Simulation::save_state(const std::string& path) const {
   publish_output(path);
 }
 
-void Simulation::load_state(const std::string& path) {
+SimulationSnapshot Simulation::read_state(const std::string& path) const {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open the state file", path));
   const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                                         std::istreambuf_iterator<char>());
   if (in.bad()) throw Error(fmt::format("{}: cannot read the state file", path));
-  restore(snapshot_from_bytes(bytes, "state file " + path));
+  return snapshot_from_bytes(bytes, "state file " + path);
 }
+
+void Simulation::load_state(const std::string& path) { restore(read_state(path)); }
 
 }  // namespace ubot

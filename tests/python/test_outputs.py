@@ -1,6 +1,7 @@
 """Simulation.record writes `ubot run`'s files byte for byte; write_picture / picture; Python
 medium providers (docs/python.md, "Outputs" and "Media")."""
 
+import json
 import os
 import subprocess
 
@@ -441,11 +442,11 @@ def test_parquet_frames_are_whole_after_a_signal(tmp_path, sig):
     assert not list(out.glob("*.part"))
 
 
-def test_a_simulation_records_once(tmp_path):
+def test_a_simulation_records_one_recording_at_a_time(tmp_path):
     sim = ubot.Simulation(example("lidar_world.yaml"))
     sim.record(tmp_path / "first", picture=False)
     with pytest.raises(ValueError, match="record: the simulation is already recording into "
-                                         "'.*; a simulation records once"):
+                                         "'.*; one recording at a time"):
         sim.record(tmp_path / "second", picture=False)
     for _ in range(3):
         sim.step()
@@ -454,3 +455,51 @@ def test_a_simulation_records_once(tmp_path):
     assert not (tmp_path / "second").exists()  # refused before anything was made
     with pytest.raises(ubot.Error, match="closed"):
         sim.record(tmp_path / "third")
+
+
+def frame_steps(path):
+    lines = read(path).splitlines()[1:]
+    return [(json.loads(l)["step"], json.loads(l)["time"]) for l in lines]
+
+
+@pytest.mark.parametrize("jump", ["reset", "restore", "load_state"])
+def test_a_jump_back_finishes_the_recording_and_record_starts_another(tmp_path, jump):
+    """Issue 51: reset() / restore() while recording restarted the step count inside one
+    frames.jsonl. A recording covers one continuous run: the jump finishes it (every file whole),
+    and record() may start the next one."""
+    sim = ubot.Simulation(example("lidar_world.yaml"))
+    snap = sim.snapshot()
+    state = tmp_path / "start.bin"
+    sim.save_state(state)
+    sim.record(tmp_path / "first", picture=True, gif=True)
+    for _ in range(3):
+        sim.step()
+    if jump == "reset":
+        sim.reset()
+    elif jump == "restore":
+        sim.restore(snap)
+    else:
+        sim.load_state(state)
+    # The first recording is complete: its frames and its pictures, drawn before the jump.
+    assert frame_steps(tmp_path / "first" / "frames.jsonl") == [(1, 0.1), (2, 0.2), (3, 0.3)]
+    assert (tmp_path / "first" / "world.png").stat().st_size > 0
+    assert (tmp_path / "first" / "run.gif").stat().st_size > 0
+    sim.step()  # not recorded anywhere
+    sim.record(tmp_path / "second", picture=False)
+    sim.step()
+    sim.close()
+    assert frame_steps(tmp_path / "first" / "frames.jsonl") == [(1, 0.1), (2, 0.2), (3, 0.3)]
+    assert frame_steps(tmp_path / "second" / "frames.jsonl") == [(2, 0.2)]
+
+
+def test_a_refused_restore_keeps_the_recording(tmp_path):
+    sim = ubot.Simulation(example("lidar_world.yaml"))
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"UBOTSTAT but not really")
+    sim.record(tmp_path / "out", picture=False)
+    sim.step()
+    with pytest.raises(ubot.Error):
+        sim.load_state(bad)
+    sim.step()
+    sim.close()
+    assert frame_steps(tmp_path / "out" / "frames.jsonl") == [(1, 0.1), (2, 0.2)]

@@ -118,6 +118,9 @@ class Simulation {
   // load_state(path) = restore(snapshot_from_bytes(file)).
   void save_state(const std::string& path) const;
   void load_state(const std::string& path);
+  // The snapshot a state file holds, checked against this simulation's world (load_state's
+  // first half): ubot::Error for a missing, damaged or foreign file.
+  SimulationSnapshot read_state(const std::string& path) const;
 
   const World& world() const { return world_; }
   const scene::Scene& scene() const { return *scene_; }
