@@ -218,7 +218,9 @@ class WorldLoader {
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
     model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
     int group = 0;
-    if (options_.progress) expected_objects_ = count_objects(top);
+    expected_objects_ = count_objects(top);
+    config::check_memory_for_declared_objects(model_.file, expected_objects_,
+                                              options_.memory_limit);
     if (auto robots = top.get("robot")) group = read_groups(*robots, Role::kRobot, 0);
     if (auto obstacles = top.get("obstacle")) read_groups(*obstacles, Role::kObstacle, group);
     // Before the simulation allocates images, point buffers and bodies.
@@ -349,11 +351,26 @@ class WorldLoader {
                          const Eigen::Vector3d& high, int number, double min_distance) {
     if (!(min_distance > 0.0)) return;
     const double most = config::max_points_apart(low, high, min_distance);
-    if (number <= most) return;
-    distribution.fail(fmt::format(
-        "{} objects cannot be placed min_distance {:g} m apart in range_low..range_high "
-        "({:g} m x {:g} m holds at most {:.0f}); lower number or min_distance, or widen the range",
-        number, min_distance, high.x() - low.x(), high.y() - low.y(), std::floor(most)));
+    if (number > most) {
+      distribution.fail(fmt::format(
+          "{} objects cannot be placed min_distance {:g} m apart in range_low..range_high "
+          "({:g} m x {:g} m holds at most {:.0f}); lower number or min_distance, or widen the "
+          "range",
+          number, min_distance, high.x() - low.x(), high.y() - low.y(), std::floor(most)));
+    }
+    // Well beyond the jamming limit random draws can only end in refuse_full below, after 1000
+    // draws for every object near the jam: say so now. The margin covers the objects placed
+    // crowded on the way there (a 294 m square jams at about 60 600 apart and is found full at
+    // about 70 000 placed, 1.15 x).
+    const double jammed = config::max_points_by_random_draws(low, high, min_distance);
+    if (number > 1.3 * jammed + 100) {
+      distribution.fail(fmt::format(
+          "{} objects cannot be drawn at random min_distance {:g} m apart in range_low.."
+          "range_high ({:g} m x {:g} m): random draws jam at about {:.0f} (54.7 % of the range "
+          "covered); lower number or min_distance, widen the range, or place them with another "
+          "distribution",
+          number, min_distance, high.x() - low.x(), high.y() - low.y(), std::floor(jammed)));
+    }
   }
 
   [[noreturn]] static void refuse_full(const Field& distribution, const config::RandomPoints& r,

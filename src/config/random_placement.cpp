@@ -109,4 +109,12 @@ double max_points_apart(const Eigen::Vector3d& low, const Eigen::Vector3d& high,
   return 2.0 / std::sqrt(3.0) * w * h + (w + h) + 1.0;
 }
 
+double max_points_by_random_draws(const Eigen::Vector3d& low, const Eigen::Vector3d& high,
+                                  double min_distance) {
+  constexpr double kJammingCover = 0.547;
+  constexpr double kPi = 3.14159265358979323846;
+  const double area = (high.x() - low.x() + min_distance) * (high.y() - low.y() + min_distance);
+  return kJammingCover * area / (kPi * min_distance * min_distance / 4.0);
+}
+
 }  // namespace ubot::config

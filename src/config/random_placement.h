@@ -29,4 +29,11 @@ RandomPoints random_points(RandomStream& rng, const Eigen::Vector3d& low,
 double max_points_apart(const Eigen::Vector3d& low, const Eigen::Vector3d& high,
                         double min_distance);
 
+// About the most points random draws place min_distance apart before the range jams (random
+// sequential adsorption of disks of diameter min_distance: 54.7 % of the area covered at the
+// jamming limit, Zhang & Torquato 2013), counting the half disk a point on the border adds. A
+// group well beyond it can only end "the range is full", after minutes of draws.
+double max_points_by_random_draws(const Eigen::Vector3d& low, const Eigen::Vector3d& high,
+                                  double min_distance);
+
 }  // namespace ubot::config

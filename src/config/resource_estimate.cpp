@@ -94,6 +94,19 @@ void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t>
                   gib(largest.bytes > 0 ? largest.bytes : total), objects, gib(allowed), source));
 }
 
+void check_memory_for_declared_objects(const std::string& file, std::uint64_t objects,
+                                       std::optional<std::uint64_t> limit) {
+  std::string source;
+  const std::uint64_t allowed = memory_limit(limit, &source);
+  if (objects <= allowed / kBytesPerObject) return;
+  throw Error(ErrorLocation(file),
+              fmt::format("the world declares {} objects, which would need at least {} of memory "
+                          "({} each before their sensors), more than the limit of {} ({}); raise "
+                          "it with --memory-limit SIZE or UBOT_MEMORY_LIMIT (e.g. 32G)",
+                          objects, gib(objects * kBytesPerObject), gib(kBytesPerObject),
+                          gib(allowed), source));
+}
+
 }  // namespace ubot::config
 
 namespace ubot {

@@ -26,4 +26,9 @@ std::uint64_t memory_limit(std::optional<std::uint64_t> limit, std::string* sour
 // world's estimate exceeds the limit.
 void check_memory_estimate(const WorldModel& world, std::optional<std::uint64_t> limit);
 
+// The same check from the object count the file declares (its groups' `number`), before any
+// object is read or placed: a 400-byte file asking for 10^6 random objects reached 2 GB first.
+void check_memory_for_declared_objects(const std::string& file, std::uint64_t objects,
+                                       std::optional<std::uint64_t> limit);
+
 }  // namespace ubot::config

@@ -72,6 +72,14 @@ CASES = [
      "4:19: obstacle[0].distribution: 100000 objects cannot be placed min_distance 1 m apart in "
      "range_low..range_high (9 m x 9 m holds at most 112); lower number or min_distance, or widen "
      "the range"),
+    # Was 63 s of draws and 2 GB (issue 51): room for 1.15 M apart, but random draws jam first.
+    ("1 000 000 objects 1 m apart in 999 m x 999 m", "world: {width: 1000, height: 1000}\n"
+     "obstacle:\n  - number: 1000000\n    distribution: {name: random}\n"
+     "    shape: {name: circle, radius: 0.01}\n",
+     "4:19: obstacle[0].distribution: 1000000 objects cannot be drawn at random min_distance 1 m "
+     "apart in range_low..range_high (999 m x 999 m): random draws jam at about 696462 (54.7 % of "
+     "the range covered); lower number or min_distance, widen the range, or place them with "
+     "another distribution"),
 ]
 
 
@@ -172,6 +180,30 @@ class MemoryEstimates(unittest.TestCase):
             self.assertIn("(robot_0/lidar3d_0: a lidar3d of 1024 x 9765 points: 1.2 GiB;",
                           r.stderr)
 
+    def test_declared_objects_are_counted_against_the_limit_before_any_is_made(self):
+        # Issue 51: a 400-byte file asking for 10^6 random objects reached 2.1 GB under
+        # --memory-limit 1G before the estimate was checked; now the count is, before placing.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-memcount-{os.getpid()}-") as tmp:
+            world = write(os.path.join(tmp, "w.yaml"),
+                          "world: {width: 4000, height: 4000}\nobstacle:\n"
+                          "  - number: 1000000\n    distribution: {name: random}\n"
+                          "    shape: {name: circle, radius: 0.1}\n")
+            # Run from a fresh interpreter whose only child is ubot: its children's peak RSS is
+            # ubot's own.
+            measure = ("import resource, subprocess, sys\n"
+                       "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+                       "sys.stderr.write(r.stderr)\n"
+                       "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+                       "sys.exit(r.returncode)\n")
+            r = subprocess.run([sys.executable, "-c", measure, UBOT, "validate", world,
+                                "--memory-limit", "1G"], capture_output=True, text=True,
+                               timeout=60)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"{world}: the world declares 1000000 objects, which would need at least "
+                          "3.8 GiB of memory (4.0 KiB each before their sensors), more than the "
+                          "limit of 1.0 GiB (--memory-limit)", r.stderr)
+            self.assertLess(int(r.stdout), 300 * 1024)  # KiB: was 2.1 GB
+
     def test_bad_sizes_are_refused_naming_the_option(self):
         world = os.path.join(ROOT, "examples", "lidar_world.yaml")
         for size in ("0", "lots", "-5G", "8X", "1e30"):
@@ -236,18 +268,20 @@ class LargeWorlds(unittest.TestCase):
             self.assertIn("ok (1000000 objects)", v.stdout)
 
     def test_a_full_range_is_refused_once_a_hundred_in_a_row_find_no_spot(self):
-        # 100 000 fit by the packing bound (294 m x 294 m holds 100 400 at most), but random draws
-        # fill a range at about 70 000: the rest made 1000 draws each, 38 s, to overlap anyway.
+        # 75 000 fit by the packing bound (294 m x 294 m holds 100 400 at most) and are not far
+        # enough past the jamming limit (about 60 600 apart) to be refused before drawing, but
+        # random draws fill the range at about 70 000: the rest made 1000 draws each, 38 s, to
+        # overlap anyway. (100 000 are refused before drawing: test_hostile_worlds CASES.)
         with tempfile.TemporaryDirectory(prefix=f"ubot-full-{os.getpid()}-") as tmp:
             world = write(os.path.join(tmp, "w.yaml"), (
-                "world: {width: 300, height: 300}\nobstacle:\n  - number: 100000\n"
+                "world: {width: 300, height: 300}\nobstacle:\n  - number: 75000\n"
                 "    distribution: {name: random, range_low: [0, 0, 0], range_high: [294, 294, 0]}\n"
                 "    shape: {name: circle, radius: 0.01}\n"))
             v = ubot("validate", world)
             self.assertEqual(v.returncode, 2, v.stderr)
             self.assertRegex(v.stderr, rf"ubot: error: {re.escape(world)}:4:19: "
                              r"obstacle\[0\]\.distribution: the range is full: after \d+ of "
-                             r"100000 objects \(\d+ of them too close to another\), 100 in a row "
+                             r"75000 objects \(\d+ of them too close to another\), 100 in a row "
                              r"found no spot min_distance 1 m from the others in 1000 draws each")
 
     def test_a_crowded_group_is_placed_as_irsim_places_it_and_said_once(self):
