@@ -14,6 +14,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/media/provider.h"
 
@@ -37,8 +38,26 @@ py::array_t<double> rows(const py::handle& value, py::ssize_t columns, py::ssize
   return a;
 }
 
+// A step's memory per cell of a provider, measured as peak RSS over steps of 10^6 and 3x10^6
+// cells (175-182 B: the cells, the medium's index, the rays' lists; docs/hostile-input.md).
+constexpr std::uint64_t kBytesPerProviderCell = 200;
+
+// The array's row count, checked against the memory limit before it is copied or converted:
+// 10^7 cells took 1.8 GB a step.
+void check_cell_count(const py::handle& cells) {
+  const auto a = py::reinterpret_borrow<py::object>(cells);
+  if (!py::isinstance<py::array>(a)) return;  // a list: rows() converts it, and counts
+  const auto array = py::reinterpret_borrow<py::array>(a);
+  if (array.ndim() < 1) return;
+  const auto n = static_cast<std::uint64_t>(array.shape(0));
+  check_memory_for_items(n, kBytesPerProviderCell, fmt::format("medium provider: {} cells", n));
+}
+
 void read_cells(const py::handle& cells, media::MediumSnapshot& out) {
+  check_cell_count(cells);
   const auto c = rows(cells, 5, -1, "cells [x, y, z, radius, density]");
+  check_memory_for_items(static_cast<std::uint64_t>(c.shape(0)), kBytesPerProviderCell,
+                         fmt::format("medium provider: {} cells", c.shape(0)));
   const auto r = c.unchecked<2>();
   out.cells.resize(static_cast<std::size_t>(c.shape(0)));
   for (py::ssize_t i = 0; i < c.shape(0); ++i) {

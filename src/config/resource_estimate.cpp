@@ -21,6 +21,7 @@ std::string gib(std::uint64_t bytes) {
   if (b >= 1024.0 * 1024.0 * 1024.0)
     return fmt::format("{:.1f} GiB", b / (1024.0 * 1024.0 * 1024.0));
   if (b >= 1024.0 * 1024.0) return fmt::format("{:.1f} MiB", b / (1024.0 * 1024.0));
+  if (bytes < 1024) return fmt::format("{} B", bytes);
   return fmt::format("{:.1f} KiB", b / 1024.0);
 }
 
@@ -127,6 +128,21 @@ void check_memory_for_copies(const WorldModel& world, std::uint64_t copies, cons
           ? std::string("more than 16 EiB")
           : config::gib(one * copies),
       config::gib(one), config::gib(allowed), source));
+}
+
+void check_memory_for_items(std::uint64_t count, std::uint64_t bytes_each, const std::string& what,
+                            std::optional<std::uint64_t> limit) {
+  std::string source;
+  const std::uint64_t allowed = config::memory_limit(limit, &source);
+  if (bytes_each == 0 || count <= allowed / bytes_each) return;
+  throw Error(fmt::format(
+      "{} would need about {} of memory ({} each), more than the limit of {} ({}); use fewer, or "
+      "raise UBOT_MEMORY_LIMIT (e.g. 32G)",
+      what,
+      count > std::numeric_limits<std::uint64_t>::max() / bytes_each
+          ? std::string("more than 16 EiB")
+          : config::gib(count * bytes_each),
+      config::gib(bytes_each), config::gib(allowed), source));
 }
 
 std::uint64_t parse_size(const std::string& text, const std::string& what) {

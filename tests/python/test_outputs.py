@@ -503,3 +503,23 @@ def test_a_refused_restore_keeps_the_recording(tmp_path):
     sim.step()
     sim.close()
     assert frame_steps(tmp_path / "out" / "frames.jsonl") == [(1, 0.1), (2, 0.2)]
+
+
+def test_a_provider_past_the_memory_limit_is_refused_before_its_cells_are_read(monkeypatch):
+    """Issue 51: 10^7 cells took 1.8 GB a step, and a provider may return any count; the count is
+    checked against the memory limit (200 B a cell) before anything is copied."""
+    class Many:
+        def snapshot(self, time):
+            return np.zeros((1_000_000, 5), np.float32)  # 200 MB to read, converted to float64
+
+    monkeypatch.setenv("UBOT_MEMORY_LIMIT", "100M")
+    with ubot.Simulation.from_yaml(WALL_WORLD, seed=0, threads=1) as sim:
+        sim.add_medium_provider(Many())
+        with pytest.raises(ubot.Error, match=r"medium provider: 1000000 cells would need about "
+                                             r"190\.7 MiB of memory \(200 B each\), more than "
+                                             r"the limit of 100\.0 MiB \(UBOT_MEMORY_LIMIT\)"):
+            sim.step()
+    monkeypatch.setenv("UBOT_MEMORY_LIMIT", "1G")
+    with ubot.Simulation.from_yaml(WALL_WORLD, seed=0, threads=1) as sim:
+        sim.add_medium_provider(Many())
+        sim.step()  # under the limit: read as before

@@ -36,6 +36,12 @@ std::uint64_t parse_size(const std::string& text, const std::string& what);
 void check_memory_for_copies(const WorldModel& world, std::uint64_t copies, const std::string& who,
                              std::optional<std::uint64_t> limit = std::nullopt);
 
+// Throws an ubot::Error when `count` items of `bytes_each` (a medium provider's cells) would need
+// more memory than `limit` (unset: UBOT_MEMORY_LIMIT, else half of the machine's memory), before
+// they are allocated; `what` names them ("medium provider: 10000000 cells").
+void check_memory_for_items(std::uint64_t count, std::uint64_t bytes_each, const std::string& what,
+                            std::optional<std::uint64_t> limit = std::nullopt);
+
 // Reads a world file; throws ubot::Error with file, line, column and key path on bad input.
 WorldModel load_world(const std::string& path, const LoadOptions& options = {});
 
