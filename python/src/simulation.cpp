@@ -16,6 +16,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "interrupt.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/core/numbers.h"
@@ -62,15 +63,19 @@ Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t>
   // Loaded from the file's text under the file's name, which is what load_world does: the text
   // kept for pickling is the text that was loaded.
   std::optional<std::string> text = world_text(path.string());
-  WorldModel model = load_or_raise([&] {
-    return text ? load_world_from_string(*text, path.string(), {.seed = seed})
-                : load_world(path.string(), {.seed = seed});
+  // Loading and building a large world take seconds: Ctrl-C stops them (interrupt.h).
+  return interruptible([&] {
+    const LoadOptions options{.seed = seed, .progress = stop_point};
+    WorldModel model = load_or_raise([&] {
+      return text ? load_world_from_string(*text, path.string(), options)
+                  : load_world(path.string(), options);
+    });
+    auto h = std::make_shared<SimHandle>(std::move(model), threads);
+    if (text) {
+      h->source() = SimHandle::Source{std::move(*text), path.string(), current_dir(), threads};
+    }
+    return h;
   });
-  auto h = std::make_shared<SimHandle>(std::move(model), threads);
-  if (text) {
-    h->source() = SimHandle::Source{std::move(*text), path.string(), current_dir(), threads};
-  }
-  return h;
 }
 
 // A world given as text: relative paths in it (meshes) resolve against base_dir, as they would
@@ -80,11 +85,13 @@ Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int
   checked_threads(threads, "Simulation.from_yaml");
   const std::filesystem::path dir = base_dir.value_or(std::filesystem::current_path());
   const std::string name = (dir / "<string>").string();
-  WorldModel model =
-      load_or_raise([&] { return load_world_from_string(text, name, {.seed = seed}); });
-  auto h = std::make_shared<SimHandle>(std::move(model), threads);
-  h->source() = SimHandle::Source{text, name, current_dir(), threads};
-  return h;
+  return interruptible([&] {
+    WorldModel model = load_or_raise(
+        [&] { return load_world_from_string(text, name, {.seed = seed, .progress = stop_point}); });
+    auto h = std::make_shared<SimHandle>(std::move(model), threads);
+    h->source() = SimHandle::Source{text, name, current_dir(), threads};
+    return h;
+  });
 }
 
 // Finite float values of a 1-D sequence, for set_state / set_goals.

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "errors.h"
+#include "interrupt.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/core/random.h"
@@ -75,6 +76,7 @@ VectorEnv::VectorEnv(std::shared_ptr<const WorldModel> model, VectorEnvOptions o
   check_memory_for_copies(*model_, static_cast<std::uint64_t>(options_.num_envs), "VectorEnv");
   episode_.assign(static_cast<std::size_t>(options_.num_envs), 0);
   for (int i = 0; i < options_.num_envs; ++i) {
+    throw_if_stop_requested();  // Ctrl-C from Python (interrupt.h)
     envs_.push_back(std::make_unique<Simulation>(model_, SimulationOptions{.threads = 1}));
     if (i == 0 && !options_.start_state.empty()) {
       // Read once (every env shares the model object, so one snapshot restores into each).
@@ -434,18 +436,22 @@ void bind_vector_env(py::module_& m) {
                        std::int64_t max_steps, std::vector<std::string> observations,
                        std::string lidar, bool auto_reset, double arrive_reward,
                        double collision_penalty, const py::bytes& start_state) {
-             std::shared_ptr<const WorldModel> model;
-             try {
-               model = std::make_shared<const WorldModel>(load_world(world));
-             } catch (const Error& e) {
-               throw WorldLoadError{e};
-             }
-             const std::string_view state = start_state;
-             return std::make_unique<VectorEnv>(
-                 model,
-                 VectorEnvOptions{num_envs, seed, threads, max_steps, std::move(observations),
-                                  std::move(lidar), auto_reset, arrive_reward, collision_penalty,
-                                  std::vector<std::uint8_t>(state.begin(), state.end())});
+             // Loading and building 10^5 copies take seconds: Ctrl-C stops them (interrupt.h).
+             return interruptible([&] {
+               std::shared_ptr<const WorldModel> model;
+               try {
+                 model = std::make_shared<const WorldModel>(
+                     load_world(world, {.progress = stop_point}));
+               } catch (const Error& e) {
+                 throw WorldLoadError{e};
+               }
+               const std::string_view state = start_state;
+               return std::make_unique<VectorEnv>(
+                   model,
+                   VectorEnvOptions{num_envs, seed, threads, max_steps, std::move(observations),
+                                    std::move(lidar), auto_reset, arrive_reward, collision_penalty,
+                                    std::vector<std::uint8_t>(state.begin(), state.end())});
+             });
            }),
            py::arg("world"), py::arg("num_envs"), py::arg("seed") = 0, py::arg("threads") = 0,
            py::arg("max_steps") = 1000,

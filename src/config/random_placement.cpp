@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ubot/core/stop.h"
+
 namespace ubot::config {
 namespace {
 
@@ -85,6 +87,8 @@ RandomPoints random_points(RandomStream& rng, const Eigen::Vector3d& low,
   PointGrid grid(low, high, n, min_distance);
   int crowded_in_a_row = 0;
   for (int i = 0; i < n; ++i) {
+    // Near a full range each point takes up to 1000 draws: a long placement stops on a signal.
+    if (i % 256 == 0) throw_if_stop_requested();
     std::vector<double> candidate(3);
     bool apart = false;
     for (int attempt = 0; attempt < 1000 && !apart; ++attempt) {
