@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""fuzz_python (issue 27, item 1): atheris drives the Python module's entry points.
+"""fuzz_python (issue 27, item 1; issue 51): atheris drives the Python module's entry points.
 
 Each input is a short program of calls on a small world: Simulation(...) / from_yaml (a bundled
 world, maybe with bytes spliced in), then step, set_state, set_velocity, set_goals, sensor,
 object, reset, snapshot / restore, clearance, picture, add_medium_provider, close and calls on
 the closed object, with arguments of every kind: NaN and inf, huge and negative integers,
 arrays of any shape and dtype, long strings, objects of the wrong type; and the VectorEnv core
-with as wild arguments. A call may raise only a Python exception that says what is wrong (the
+with as wild arguments; Simulation.serve (loopback only: never with a token, so any other
+address is refused), ubot.gym's and ubot.pettingzoo's environments, ubot.irsim (headless) and
+the sweep spec reader, each on fuzzed worlds, options and actions. A call may raise only a Python exception that says what is wrong (the
 REFUSALS below); a crash, an abort, another exception type, more than -timeout seconds or more
 than -rss_limit_mb fails the run. Atheris is libFuzzer for Python: the module's Python code is
 instrumented, and so is this harness (each @atheris.instrument_func), whose branches (which
@@ -278,17 +280,154 @@ def vector_env(fdp, tmp):
             pass
 
 
+def write_world(fdp, tmp, name):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(world_text(fdp))
+    return path
+
+
+@atheris.instrument_func
+def serve(fdp, sim):
+    """Simulation.serve on a fuzzed address, always without a token: a loopback one listens
+    (port 0, or whatever port the text names, on loopback only), any other is refused."""
+    address = ["127.0.0.1:0", "localhost:0", "[::1]:0", "0", ""][fdp.ConsumeIntInRange(0, 4)] \
+        if fdp.ConsumeBool() else text(fdp)
+    trace("serve", address)
+    sim.serve(address) if fdp.ConsumeBool() else sim.serve(value(fdp))
+    sim.live_url
+    sim.step()
+
+
+@atheris.instrument_func
+def learning_env(fdp, tmp):
+    """ubot.gym.UbotEnv and ubot.pettingzoo.UbotParallelEnv with fuzzed options and actions."""
+    import ubot.gym
+    import ubot.pettingzoo
+    path = write_world(fdp, tmp, "g.yaml")
+    options = {}
+    for _ in range(fdp.ConsumeIntInRange(0, 3)):
+        key = ["observations", "reward_weights", "max_steps", "randomize", "lidar", "normalize",
+               "clip_actions", "clearance_margin", "observation_options", "threads"][
+            fdp.ConsumeIntInRange(0, 9)]
+        options[key] = value(fdp)
+    trace("learning env", options)
+    if fdp.ConsumeBool():
+        if fdp.ConsumeBool():
+            options["robot"] = value(fdp)
+        env = ubot.gym.UbotEnv(path, **options)
+        try:
+            env.reset(seed=fdp.ConsumeIntInRange(0, 2**32 - 1) if fdp.ConsumeBool() else None)
+            for _ in range(fdp.ConsumeIntInRange(0, 4)):
+                env.step(value(fdp) if fdp.ConsumeBool() else env.action_space.sample())
+        finally:
+            env.close()
+    else:
+        env = ubot.pettingzoo.UbotParallelEnv(path, **options)
+        try:
+            env.reset(seed=fdp.ConsumeIntInRange(0, 2**32 - 1) if fdp.ConsumeBool() else None)
+            for _ in range(fdp.ConsumeIntInRange(0, 4)):
+                if fdp.ConsumeBool():
+                    env.step(value(fdp))
+                else:
+                    env.step({a: env.action_space(a).sample() for a in env.agents})
+        finally:
+            env.close()
+
+
+@atheris.instrument_func
+def irsim_env(fdp, tmp):
+    """ubot.irsim.make (IR-SIM's API) on a fuzzed world, headless, and its calls."""
+    import ubot.irsim
+    path = write_world(fdp, tmp, "i.yaml")
+    trace("irsim")
+    env = ubot.irsim.make(path, display=False, disable_all_plot=True,
+                          seed=fdp.ConsumeIntInRange(0, 2**31) if fdp.ConsumeBool() else None)
+    try:
+        for _ in range(fdp.ConsumeIntInRange(0, 5)):
+            op = fdp.ConsumeIntInRange(0, 7)
+            trace("irsim op", op)
+            if op == 0:
+                env.step(value(fdp))
+            elif op == 1:
+                env.step()
+            elif op == 2:
+                env.done(text(fdp) if fdp.ConsumeBool() else "all")
+            elif op == 3:
+                env.reset(fdp.ConsumeBool())
+            elif op == 4:
+                try:
+                    env.get_lidar_scan(value(fdp))
+                except AttributeError as e:  # what IR-SIM raises for a robot without a lidar
+                    if "has no 2D lidar" not in str(e):
+                        raise
+            elif op == 5:
+                env.get_object_by_name(value(fdp))
+            elif op == 6:
+                env.random_obstacle_position(value(fdp), value(fdp))
+            else:
+                env.get_robot_info(value(fdp))
+    finally:
+        env.end(0)
+
+
+SWEEP = """name: fuzz
+worlds: [w.yaml]
+steps: 3
+seeds: 2
+parameters:
+  world.step_time: [0.1, 0.2]
+metrics: [collisions, min_clearance]
+outputs: [frames]
+"""
+
+
+@atheris.instrument_func
+def sweep_spec(fdp, tmp):
+    """ubot.sweep's spec reader on a fuzzed sweep file (and its worlds), then its runs' worlds."""
+    from ubot.sweep import spec as sweep_spec_module
+    from ubot.sweep import run as sweep_run
+    write_world(fdp, tmp, "w.yaml")
+    sweep = SWEEP
+    if fdp.ConsumeBool():
+        at = fdp.ConsumeIntInRange(0, len(sweep))
+        sweep = sweep[:at] + fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 32)) + \
+            sweep[at + fdp.ConsumeIntInRange(0, 16):]
+    path = os.path.join(tmp, "s.yaml")
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(sweep)
+    trace("sweep", sweep)
+    loaded = sweep_spec_module.load(path)
+    for run in loaded.runs[:2]:
+        sweep_run.world_text(run)
+
+
 @atheris.instrument_func
 def TestOneInput(data):
     fdp = atheris.FuzzedDataProvider(data)
     with tempfile.TemporaryDirectory(prefix="ubot-fuzz-python-") as tmp:
         try:
-            if fdp.ConsumeIntInRange(0, 4) == 0:
+            kind = fdp.ConsumeIntInRange(0, 9)
+            if kind == 0:
                 vector_env(fdp, tmp)
+                return
+            if kind == 1:
+                learning_env(fdp, tmp)
+                return
+            if kind == 2:
+                irsim_env(fdp, tmp)
+                return
+            if kind == 3:
+                sweep_spec(fdp, tmp)
                 return
             sim = new_simulation(fdp, tmp)
         except REFUSALS:
             return
+        if kind == 4:
+            try:
+                serve(fdp, sim)
+            except REFUSALS:
+                pass
         try:
             for _ in range(fdp.ConsumeIntInRange(0, 12)):
                 try:

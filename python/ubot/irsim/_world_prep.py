@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import yaml
 
 import ubot
+from ubot._world_yaml import parse_world
 
 _SECTIONS = ("robot", "obstacle")
 
@@ -141,7 +142,10 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
     loaded from the file's text with world.step_mode set."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    doc = yaml.safe_load(text) or {}
+    doc = parse_world(text, path) or {}
+    if not isinstance(doc, dict):
+        ubot.Simulation(path, seed=seed)  # the native loader's error names what the top level is
+        doc = {}
     edited = step_mode is not None and world_step_mode(doc) != step_mode
     if edited:
         doc["world"] = dict(doc.get("world") or {}, step_mode=step_mode)

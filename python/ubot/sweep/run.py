@@ -16,6 +16,7 @@ import numpy as np
 import yaml
 
 import ubot
+from ubot._world_yaml import parse_world
 from ubot.sweep import metrics as builtin
 from ubot.sweep.spec import BUILTIN_METRICS, parse_key_path
 
@@ -62,7 +63,7 @@ def world_text(run):
     """The run's world: the file unchanged without parameters, else re-written with them."""
     if not run.params:
         return run.world_text
-    world = yaml.safe_load(run.world_text)
+    world = parse_world(run.world_text, os.path.join(run.base_dir, os.path.basename(run.world)))
     for path, value in run.params:
         set_key_path(world, path, value)
     return yaml.safe_dump(world, sort_keys=False)

@@ -101,6 +101,13 @@ class _Reader:
             mark = e.problem_mark or e.context_mark
             what = e.problem or str(e)
             raise SweepError(file, mark.line + 1, mark.column + 1, "", what) from None
+        except yaml.reader.ReaderError as e:  # a character YAML does not allow (fuzz_python)
+            before = text[:e.position]
+            line, column = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+            raise SweepError(file, line, column, "",
+                             f"character #x{e.character:04x} is not allowed in YAML") from None
+        except yaml.YAMLError as e:
+            raise SweepError(file, 0, 0, "", str(e).splitlines()[0]) from None
 
     def fail(self, node, key, what):
         mark = node.start_mark if node is not None else None
