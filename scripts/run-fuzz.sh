@@ -28,6 +28,11 @@ fuzz_one() {
   # fuzz_python is atheris (libFuzzer for Python) on the module installed in FUZZ_PYTHON's venv.
   if [ "$t" = python ]; then
     command=("${FUZZ_PYTHON:-$root/build/venv/bin/python}" "$root/tests/fuzz/python_module_fuzzer.py")
+    # It serves on fuzzed loopback addresses: in a private network namespace with only loopback
+    # up when this machine allows one (as tests/ros2/interop/run_isolated.sh does).
+    if unshare -n true 2>/dev/null && command -v ip >/dev/null 2>&1; then
+      command=(unshare -n sh -c 'ip link set lo up && exec "$@"' sh "${command[@]}")
+    fi
   else
     command=("$build/tests/fuzz/fuzz_$t")
   fi
