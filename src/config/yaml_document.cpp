@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <unordered_map>
@@ -66,8 +67,31 @@ class YamlBuilder {
   };
   static constexpr std::size_t kLinearKeys = 16;
   static constexpr std::size_t kMaxDepth = 256;
+  // Names, numbers, paths and colours are short: 1 MiB is far beyond any of them.
+  static constexpr std::size_t kMaxScalarBytes = 1 << 20;
 
   ErrorLocation at(const yaml_mark_t& mark) const { return mark_in(name_, mark); }
+
+  // The key path of the node the next event adds ("robot[0].name"; a key adds its mapping's),
+  // from the open containers: a mapping's last pending child is the key whose value is open, a
+  // sequence's pending children count the items before.
+  std::string key_path_here() const {
+    std::string path;
+    for (std::size_t i = 0; i < open_.size(); ++i) {
+      const Open& o = open_[i];
+      const std::size_t end = i + 1 < open_.size() ? open_[i + 1].first_pending : pending_.size();
+      if (doc_.nodes_[o.node].kind == YamlKind::kSequence) {
+        path += fmt::format("[{}]", end - o.first_pending);
+      } else if (!o.key_next && end > o.first_pending) {
+        const std::uint32_t key = pending_[end - 1];
+        const std::string_view text =
+            doc_.nodes_[key].kind == YamlKind::kScalar ? doc_.scalar(key) : "?";
+        if (!path.empty()) path += '.';
+        path += text;
+      }
+    }
+    return path;
+  }
 
   std::uint32_t new_node(YamlKind kind, const yaml_event_t& e) {
     if (doc_.nodes_.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
@@ -91,6 +115,15 @@ class YamlBuilder {
 
   void add_scalar(const yaml_event_t& e) {
     const auto& s = e.data.scalar;
+    if (s.length > kMaxScalarBytes) {
+      // Refused before it is copied into the document (issue 51: a 25 MB name was read, copied
+      // and carried through the loader before an error named it).
+      ErrorLocation where = at(e.start_mark);
+      where.key_path = key_path_here();
+      throw Error(where, fmt::format("a value {} is beyond the 1 MiB a value in a world may have",
+                                     quote_value(std::string_view(
+                                         reinterpret_cast<const char*>(s.value), s.length))));
+    }
     const std::uint32_t id = new_node(is_null(e) ? YamlKind::kNull : YamlKind::kScalar, e);
     if (doc_.nodes_[id].kind == YamlKind::kScalar) {
       doc_.nodes_[id].begin = static_cast<std::uint32_t>(doc_.scalars_.size());

@@ -106,17 +106,41 @@ class RefusedAtLoad(unittest.TestCase):
                     self.assertIn(f"ubot: error: {world}:{message}", v.stderr)
                     self.assertEqual(v.stderr, r.stderr)
 
-    def test_a_25_mb_key_is_refused_at_once_and_shown_cut_short(self):
+    def test_a_1_mb_key_is_refused_at_once_and_shown_cut_short(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-key-{os.getpid()}-") as tmp:
-            # An explicit key ("? KEY"): YAML limits implicit keys to 1024 characters.
-            world = write(os.path.join(tmp, "w.yaml"), "world:\n  ? " + "k" * 25_000_000 + "\n  : 1\n")
+            # An explicit key ("? KEY"): YAML limits implicit keys to 1024 characters. Just under
+            # the 1 MiB a value may have (a 25 MB one was 60 s and 3.7 GB, then the hint).
+            world = write(os.path.join(tmp, "w.yaml"), "world:\n  ? " + "k" * 1_000_000 + "\n  : 1\n")
             start = time.monotonic()
             v = ubot("validate", world)
-            self.assertLess(time.monotonic() - start, 30)  # was 60 s and 3.7 GB, then the hint
+            self.assertLess(time.monotonic() - start, 30)
             self.assertEqual(v.returncode, 2)
-            self.assertIn(f"{world}:2:5: world: unknown key '{'k' * 64}...' (25000000 "
+            self.assertIn(f"{world}:2:5: world: unknown key '{'k' * 64}...' (1000000 "
                           "bytes)", v.stderr)
-            self.assertLess(len(v.stderr), 400)  # was a 50 MB "did you mean"
+            self.assertLess(len(v.stderr), 400)  # was a 2 MB "did you mean"
+
+    def test_a_25_mb_value_is_refused_before_it_is_copied(self):
+        # Issue 51: a 25 MB name was read into the document, carried and echoed before an error
+        # named it (3.4 GB, 20 s before messages were quoted); any key or value over 1 MiB is
+        # refused as the parser delivers it, in libyaml's own buffers only.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-value-{os.getpid()}-") as tmp:
+            for what, text, at in (
+                    ("name", ROBOT + "    name: " + "k" * 25_000_000 + "\n", "3:11: robot[0].name"),
+                    ("key", "world:\n  ? " + "k" * 25_000_000 + "\n  : 1\n", "2:5: world")):
+                with self.subTest(what=what):
+                    world = write(os.path.join(tmp, f"{what}.yaml"), text)
+                    measure = ("import resource, subprocess, sys\n"
+                               "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+                               "sys.stderr.write(r.stderr)\n"
+                               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+                               "sys.exit(r.returncode)\n")
+                    r = subprocess.run([sys.executable, "-c", measure, UBOT, "validate", world],
+                                       capture_output=True, text=True, timeout=60)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn(f"{world}:{at}: a value '{'k' * 64}...' (25000000 bytes) is "
+                                  "beyond the 1 MiB a value in a world may have", r.stderr)
+                    self.assertLess(len(r.stderr), 400)
+                    self.assertLess(int(r.stdout), 4 * 25_000)  # KiB: under 4x the file
 
 
 def camera_world(width, height, kind="rgb_camera"):
