@@ -21,11 +21,30 @@ try {
   });
   await page.screenshot({ path: `${outdir}/live_page.png` });
 
-  // A drive key with nothing selected drives nothing, and raises nothing (it threw a TypeError).
+  // Every key with nothing selected (issue 51: 'w' threw a TypeError and drove nothing): the
+  // drive keys drive the first robot, as IR-SIM's keyboard control does, the page says which,
+  // and no key raises anything (the run's errors are collected throughout). n (one step, then
+  // pause) and p (play) go last, so the run is playing again after them.
+  result.drivesUnselected = (await state()).drives;
+  const others = [..."abcdefghijklmoqrstuvwxyz0123456789", " ", "ArrowUp", "ArrowDown",
+    "ArrowLeft", "ArrowRight", "Escape", "Tab", "Enter", "Backspace", "Shift", "Alt", "F1"];
+  for (const key of others) await page.keyboard.press(key);
+  // Tab moved the focus to a control, whose own keys the page leaves alone: back to the page.
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
   await page.keyboard.down("w");
   await sleep(300);
   await page.keyboard.up("w");
-  result.commandsUnselected = (await state()).commandsSent;
+  const unselected = await state();
+  result.commandsUnselected = unselected.commandsSent;
+  result.lastCommandUnselected = unselected.lastCommand;
+  result.selectedAfterKeys = unselected.selected;
+  await page.keyboard.press("n");
+  await until("paused after one step", (s) => s.paused === true);
+  await page.keyboard.press("p");
+  await until("playing again", (s) => s.paused === false);
+  await page.setViewportSize({ width: 700, height: 500 });  // and a resize
+  await sleep(200);
+  await page.setViewportSize({ width: 1100, height: 700 });  // browser.mjs's
 
   // Select the rover (object 0) by clicking where the page draws it.
   const pose = await page.evaluate(() => window.ubotLive.pose(0));

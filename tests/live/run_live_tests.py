@@ -245,8 +245,13 @@ def scenario_page(a):
     r = node(a.npm_dir, "page_test.mjs", run.url, a.out, timeout=180)
     run.stop()
     check(not r["errors"], f"the page reported errors: {r['errors']}")
-    check(r["commandsUnselected"] == 0,
-          f"a drive key with nothing selected sent {r['commandsUnselected']} commands")
+    # Nothing selected: the keys drive the first robot (the rover), and the page says so.
+    check(r["drivesUnselected"] == "keys drive: rover",
+          f"the page says the keys drive {r['drivesUnselected']!r}, not the rover")
+    check(r["commandsUnselected"] > 0 and r["selectedAfterKeys"] is None and
+          r["lastCommandUnselected"]["topic"].endswith("rover/cmd_vel"),
+          f"a drive key with nothing selected: {r['commandsUnselected']} commands, last "
+          f"{r['lastCommandUnselected']}, selected {r['selectedAfterKeys']}")
     outside = [u for u in r["requests"] if not u.startswith(f"http://{run.host}:{run.port}/")
                and not u.startswith("ws://")]
     check(not outside, f"the page asked for something its server does not serve: {outside}")

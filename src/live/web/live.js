@@ -169,6 +169,7 @@
       const robot = w.objects.find((o) => o.role === "robot");
       if (robot) select(robot.id);
     }
+    showDriveTarget();
     dirty = true;
   }
 
@@ -532,6 +533,7 @@
     }
     publish("/ubot/select", "ubot/Select", { ids: id === null ? [] : [id] });
     updatePanel();
+    showDriveTarget();
     dirty = true;
   }
 
@@ -623,16 +625,28 @@
   const joystick = { active: false, x: 0, y: 0 };  // x right, y forward, each in [-1, 1]
   let driving = false;
 
+  // What the keys and the joystick drive: the selected robot, or with nothing selected the first
+  // robot that takes commands (IR-SIM's keyboard control drives robot 0). Null: nothing can be
+  // driven (an obstacle is selected, or no robot takes commands).
   function commandTopic() {
-    const info = world && selected !== null ? world.objects[selected] : null;
-    return info && info.cmdVel ? info : null;
+    if (!world) return null;
+    if (selected !== null) {
+      const info = world.objects[selected];
+      return info && info.cmdVel ? info : null;
+    }
+    return world.objects.find((o) => o && o.role === "robot" && o.cmdVel) || null;
+  }
+
+  function showDriveTarget() {
+    const info = replay ? null : commandTopic();
+    $("drives").textContent = info ? `keys drive: ${info.name}` : "keys drive: nothing";
   }
 
   // IR-SIM's keys: full speed within the robot's limits (vel_max ahead / left, vel_min back /
   // right); the last component of the limits is the turn rate, the second an omni's sideways.
   function twist() {
     const info = commandTopic();
-    if (!info) return stopTwist();  // nothing selected to drive: a key drives nothing
+    if (!info) return stopTwist();  // nothing that takes commands: a key drives nothing
     const vmax = info.velMax && info.velMax.length ? info.velMax : [1, 1];
     const vmin = info.velMin && info.velMin.length ? info.velMin : vmax.map((v) => -v);
     const scale = (k, max, min) => (k >= 0 ? k * Math.abs(max) : k * Math.abs(min));
@@ -755,6 +769,7 @@
   window.ubotLive = {
     state: () => ({
       connected, frames, selected, commandsSent, lastCommand, lastStatus,
+      drives: $("drives").textContent,
       world: world ? { name: world.name, objects: world.objects.length } : null,
       step: frame ? frame.step : null,
       paused: frame ? frame.paused : null,
