@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -20,6 +21,10 @@
 
 namespace ubot::app {
 namespace {
+
+// The journal's line naming its run (pid, start time), for the message of the run that removes
+// a killed one's files.
+constexpr const char* kRunLinePrefix = "# run:";
 
 namespace fs = std::filesystem;
 
@@ -171,11 +176,24 @@ OutputFolder::~OutputFolder() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // last: the lock guards the manifest too
 }
 
+// "pid 123, started 2026-12-07 12:20:01 UTC": the run a journal's "# run:" line names, or "".
+static std::string journal_run(const fs::path& journal) {
+  std::ifstream in(journal);
+  std::string line;
+  for (int i = 0; i < 4 && std::getline(in, line); ++i) {
+    if (line.rfind(kRunLinePrefix, 0) == 0 && line.size() < 200) {
+      return line.substr(std::strlen(kRunLinePrefix) + 1);
+    }
+  }
+  return "";
+}
+
 void OutputFolder::remove_previous_outputs() {
   const fs::path manifest = dir_ / kManifestName;
   // The journal first: it is a `.part` file, which remove_partial_files removes.
   const fs::path journal = partial_path(manifest.string());
   const bool killed = fs::exists(fs::symlink_status(journal));
+  const std::string run = killed ? journal_run(journal) : "";
   const std::size_t published = remove_listed_files(dir_, journal);
   remove_listed_files(dir_, manifest);  // the last finished run's: replaced, as documented
   std::size_t partial = remove_partial_files(dir_);
@@ -184,9 +202,9 @@ void OutputFolder::remove_previous_outputs() {
   if (killed || partial > 0) {
     // Not this run's doing, and files the user may have wanted to look at: said once, on stderr.
     std::fprintf(stderr,
-                 "ubot: %s: an earlier run into this folder did not finish (killed); removed the "
-                 "%zu files it had written and %zu unfinished .part files\n",
-                 dir_.string().c_str(), published, partial);
+                 "ubot: %s: an earlier run into this folder did not finish (killed%s%s); removed "
+                 "the %zu files it had written and %zu unfinished .part files\n",
+                 dir_.string().c_str(), run.empty() ? "" : ": ", run.c_str(), published, partial);
   }
 }
 
@@ -200,6 +218,14 @@ void OutputFolder::start_journal() {
       "# The files a `ubot run` still running or killed has written here; the next run into "
       "this folder removes them first.\n",
       journal_);
+  // Which run: the next one names it when it removes these files.
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char started[32];
+  std::strftime(started, sizeof started, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  std::fprintf(journal_, "%s pid %ld, started %s\n", kRunLinePrefix, static_cast<long>(::getpid()),
+               started);
   std::fflush(journal_);
   set_publish_journal([dir = dir_, file = journal_](const std::string& path) {
     const fs::path rel = inside(dir, path);

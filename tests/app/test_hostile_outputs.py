@@ -155,8 +155,10 @@ class SafeWrites(unittest.TestCase):
                      out, "--quiet")
             self.assertEqual(r.returncode, 0, r.stderr)
             # Said once, even with --quiet: these were not this run's files.
+            # Naming the killed run: its pid and when it started (UTC).
             self.assertRegex(r.stderr, rf"ubot: {out}: an earlier run into this folder did not "
-                             r"finish \(killed\); removed the \d+ files it had written and "
+                             rf"finish \(killed: pid {p.pid}, started \d{{4}}-\d\d-\d\d "
+                             r"\d\d:\d\d:\d\d UTC\); removed the \d+ files it had written and "
                              r"[1-9]\d* unfinished \.part files\n")
             names = files_under(out)
             self.assertEqual([n for n in names if n.endswith(".part")], [])
