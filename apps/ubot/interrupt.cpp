@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "ubot/core/stop.h"
 
@@ -16,6 +18,8 @@ namespace {
 // async-signal-safe). The request itself is ubot::request_stop's, which long work reads.
 std::atomic<std::int64_t> g_first_ns{0};
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);
+std::atomic<bool> g_exit_at_once{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 // A second signal this soon after the first is the same interrupt delivered twice: GNU timeout
 // signals ubot and then its process group, a terminal's Ctrl-C reaches every process of the
@@ -37,6 +41,15 @@ extern "C" void on_stop_signal(int signal) {
   // Only async-signal-safe calls here: clock_gettime(2), write(2), _exit(2) and
   // ubot::request_stop (lock-free atomics).
   const std::int64_t now = monotonic_ns();
+  if (g_exit_at_once) {
+    // Nothing written yet: unwinding a half-built world of 10^6 objects took seconds.
+    if (signal == SIGINT) {
+      say("\nubot: SIGINT: stopped before the first step, nothing written\n");
+    } else {
+      say("\nubot: SIGTERM: stopped before the first step, nothing written\n");
+    }
+    _exit(interrupted_exit_code(signal));
+  }
   if (stop_requested() == 0) {
     g_first_ns = now;
     request_stop(signal);
@@ -72,6 +85,13 @@ InterruptHandlers::~InterruptHandlers() {
 }
 
 int stop_signal() { return stop_requested(); }
+
+void exit_at_once_on_signal(bool on) { g_exit_at_once = on; }
+
+void exit_now(int code) {
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
 
 const char* signal_name(int signal) {
   switch (signal) {

@@ -27,6 +27,17 @@ class InterruptHandlers {
 // The first signal received since the handlers were installed (SIGINT or SIGTERM), 0 if none.
 int stop_signal();
 
+// While on (loading the world and building the simulation, before the output folder is taken:
+// nothing is written yet), the first signal exits the process at once from the handler, with
+// "stopped before the first step, nothing written": unwinding a half-built world of 10^6
+// objects took seconds, past the 2 s a stop may take.
+void exit_at_once_on_signal(bool on);
+
+// Ends a run stopped by a signal once its outputs are closed and its messages printed: stdio
+// flushed, then _Exit, without freeing the world (seconds for a large one; the kernel takes the
+// memory back at once).
+[[noreturn]] void exit_now(int code);
+
 // Before the first step (loading the world, building the simulation) a stop signal throws
 // ubot::Stopped (throw_if_stop_requested): there is no step to finish, so the run ends there,
 // having written nothing.

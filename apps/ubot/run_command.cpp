@@ -204,6 +204,7 @@ int run_world(const RunOptions& options) {
   // A bad state file, like a bad world, leaves the previous outputs in place.
   if (!options.resume.empty()) sim.load_state(options.resume);
   load_progress.finish();
+  exit_at_once_on_signal(false);  // from here on a signal ends the run with its outputs closed
   throw_if_stop_requested();
   const std::int64_t first_step = sim.world().step_count();  // 0, or the resumed state's
   // After the world loaded and its scene was built (a bad world, or a signal before here, leaves
@@ -213,16 +214,21 @@ int run_world(const RunOptions& options) {
   const std::filesystem::path& out = folder.path();
   if (!options.save_state.empty()) check_writable(options.save_state);
   // What the run writes, in the order each is made, told of each step and finished.
+  // Some take seconds to make for a world of 10^6 objects (the frames header, the first
+  // drawing): once a signal came, the rest are not made, and the run closes those it has.
   std::vector<std::unique_ptr<Sink>> sinks;
+  const auto go_on = [] { return stop_signal() == 0; };
   if (!maps.empty()) sinks.push_back(mapper_sink(sim, maps, out, options.quiet));
-  if (every > 0 && formats.jsonl) sinks.push_back(frames_sink(sim, out, every));
-  if (every > 0 && formats.parquet) sinks.push_back(parquet_frames_sink(sim, out, every));
-  sinks.push_back(imu_outputs_sink(sim, out));
-  sinks.push_back(camera_images_sink(sim, out));
-  if (options.picture || options.render) {
+  if (every > 0 && formats.jsonl && go_on()) sinks.push_back(frames_sink(sim, out, every));
+  if (every > 0 && formats.parquet && go_on()) {
+    sinks.push_back(parquet_frames_sink(sim, out, every));
+  }
+  if (go_on()) sinks.push_back(imu_outputs_sink(sim, out));
+  if (go_on()) sinks.push_back(camera_images_sink(sim, out));
+  if ((options.picture || options.render) && go_on()) {
     sinks.push_back(pictures_sink(sim, out, {.gif = options.render, .png = options.picture}));
   }
-  if (!options.mcap.empty()) {
+  if (!options.mcap.empty() && go_on()) {
     sinks.push_back(mcap_sink(sim, options.mcap, parse_mcap_compression(options.mcap_compression),
                               options.mcap_compression));
   }
@@ -336,7 +342,10 @@ int run_world(const RunOptions& options) {
     }
   }
   if (options.timings) print_timings(sim.timings(), outputs_ns, finish_ns);
-  return interrupted != 0 ? interrupted_exit_code(interrupted) : 0;
+  // Stopped by a signal: every output is closed, every message printed; freeing a large world
+  // would take seconds more (exit_now).
+  if (interrupted != 0) exit_now(interrupted_exit_code(interrupted));
+  return 0;
 }
 
 }  // namespace
@@ -345,6 +354,10 @@ int run(const RunOptions& options) {
   // From here on Ctrl-C ends the run after its current step, with every output closed; before
   // the first step (loading, building), at once, with nothing written.
   const InterruptHandlers interrupts;
+  exit_at_once_on_signal(true);  // until the world is built (run_world turns it off)
+  struct Off {
+    ~Off() { exit_at_once_on_signal(false); }  // also when loading fails
+  } off;
   try {
     return run_world(options);
   } catch (const Stopped& i) {

@@ -157,6 +157,37 @@ class StopInEveryPhase(unittest.TestCase):
             else:
                 self.assert_frames_whole(out, self.stopped_after(stderr))
 
+    def test_making_the_outputs_of_300000_objects(self):
+        # Issue 51: after a large world was built, writing the frames header and drawing the
+        # first picture of 749 000 obstacles took about 10 s before SIGTERM was honoured. The
+        # outputs not yet made are not made, those made are closed, and the process does not
+        # free the world on its way out.
+        with tempfile.TemporaryDirectory(prefix=f"ubot-phase-outputs-{os.getpid()}-") as d:
+            world = os.path.join(d, "w.yaml")
+            with open(world, "w") as f:
+                f.write("world: {width: 2000, height: 2000}\nobstacle:\n")
+                for i in range(300_000):
+                    f.write(f"  - {{shape: {{name: circle, radius: 0.3}}, state: "
+                            f"[{i % 1000 * 2 + 1}, {i // 1000 * 2 + 1}, 0]}}\n")
+            out = os.path.join(d, "out")
+            p = subprocess.Popen([UBOT, "run", world, "--out", out, "--steps", "3"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            part = os.path.join(out, "frames.jsonl.part")
+            deadline = time.monotonic() + 300
+            while not os.path.exists(part) and p.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.assertTrue(os.path.exists(part), "the frames header was never begun")
+            sent = time.monotonic()
+            p.send_signal(signal.SIGTERM)
+            stdout, stderr = p.communicate(timeout=120)
+            took = time.monotonic() - sent
+            print(f"\n  {self.id().split('.')[-1]}: exit {took:.2f} s after the signal",
+                  file=sys.stderr)
+            self.assertEqual(p.returncode, 143, stderr)
+            self.assertLess(took, BUDGET_S, stderr)
+            self.assertIn("ubot: SIGTERM: stopped after step 0", stderr)
+            self.assert_frames_whole(out, 0)  # the header, whole, and no step
+
     def test_stepping_a_huge_world(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-phase-step-{os.getpid()}-") as d:
             world = os.path.join(d, "w.yaml")
