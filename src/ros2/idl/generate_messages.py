@@ -21,9 +21,10 @@ Usage: generate_messages.py IDL_DIR OUT_DIR
 """
 import os
 import re
+import string
 import sys
 
-# IDL type -> (C++ type, rosidl FieldType id name, .msg name, size in bytes).
+# IDL type -> (C++ type, rosidl FieldType id name, size in bytes).
 PRIMITIVES = {
     "boolean": ("bool", "kBool", 1),
     "octet": ("std::uint8_t", "kUint8", 1),
@@ -254,15 +255,13 @@ class Parser:
         self.by_scoped[s.scoped] = s
 
 
-def cpp_type(p, f, element=False):
+def cpp_type(p, f):
     if f.primitive:
         t = PRIMITIVES[f.idl_type][0]
     elif f.string:
         t = "std::string"
     else:
         t = p.by_scoped[f.idl_type].name
-    if element:
-        return t
     if f.sequence:
         return f"std::vector<{t}>"
     if f.array is not None:
@@ -283,13 +282,92 @@ def initializer(f):
 def plain(p, s):
     """The element size if the struct's CDR layout is its C++ layout (only scalars of one size:
     no padding in either), else 0: a sequence of them is one copy."""
-    sizes = {PRIMITIVES[f.idl_type][2] for f in s.fields
-             if f.primitive and f.array is None and not f.sequence and f.idl_type != "boolean"}
-    if len(sizes) != 1 or len(s.fields) != sum(
-            1 for f in s.fields if f.primitive and f.array is None and not f.sequence
-            and f.idl_type != "boolean"):
-        return 0
-    return sizes.pop()
+    scalars = [f for f in s.fields if f.primitive and f.array is None and not f.sequence
+               and f.idl_type != "boolean"]
+    sizes = {PRIMITIVES[f.idl_type][2] for f in scalars}
+    return sizes.pop() if len(scalars) == len(s.fields) and len(sizes) == 1 else 0
+
+
+def kind(p, f):
+    """(container, element) of a field, the key of every emitter's templates below: container
+    "seq", "array" or "one"; element "prim", "str", "plain" (a sequence's struct of scalars of
+    one size: copied whole) or "struct"."""
+    container = "seq" if f.sequence else "array" if f.array is not None else "one"
+    if f.primitive:
+        return container, "prim"
+    if f.string:
+        return container, "str"
+    if container == "seq" and plain(p, p.by_scoped[f.idl_type]):
+        return container, "plain"
+    return container, "struct"
+
+
+def emit(templates, p, f, **names):
+    """The code of field `f` from `templates` (string.Template, keyed by kind(); "plain" falls
+    back to "struct"), with $N its array size and $size its plain element size."""
+    container, element = kind(p, f)
+    template = templates.get((container, element)) or templates[(container, "struct")]
+    size = plain(p, p.by_scoped[f.idl_type]) if element == "plain" else 0
+    return string.Template(template).substitute(names, N=f.array, size=size)
+
+
+# XCDR1 writer and reader (src/ros2/cdr.cpp's CdrWriter / CdrReader): $v the member, $n its name.
+PUT = {
+    ("seq", "prim"): "  w.put_sequence($v);\n",
+    ("seq", "plain"): "  w.put_plain_sequence<$size>($v);\n",
+    ("seq", "str"): "  w.put(static_cast<std::uint32_t>($v.size()));\n"
+                    "  for (const auto& e : $v) w.put(e);\n",
+    ("seq", "struct"): "  w.put(static_cast<std::uint32_t>($v.size()));\n"
+                       "  for (const auto& e : $v) put(w, e);\n",
+    ("array", "prim"): "  w.put($v);\n",
+    ("array", "str"): "  for (const auto& e : $v) w.put(e);\n",
+    ("array", "struct"): "  for (const auto& e : $v) put(w, e);\n",
+    ("one", "prim"): "  w.put($v);\n",
+    ("one", "str"): "  w.put($v);\n",
+    ("one", "struct"): "  put(w, $v);\n",
+}
+GET = {
+    ("seq", "prim"): "  if (!r.get_sequence($v, $n)) return false;\n",
+    ("seq", "plain"): "  if (!r.get_plain_sequence<$size>($v, $n)) return false;\n",
+    ("seq", "str"): "  if (!r.get_size($v, $n)) return false;\n"
+                    "  for (auto& e : $v) {\n    if (!r.get(e, $n)) return false;\n  }\n",
+    ("seq", "struct"): "  if (!r.get_size($v, $n)) return false;\n"
+                       "  for (auto& e : $v) {\n    if (!get(r, e)) return false;\n  }\n",
+    ("array", "prim"): "  if (!r.get_array($v, $n)) return false;\n",
+    ("array", "str"): "  for (auto& e : $v) {\n    if (!r.get(e, $n)) return false;\n  }\n",
+    ("array", "struct"): "  for (auto& e : $v) {\n    if (!get(r, e)) return false;\n  }\n",
+    ("one", "prim"): "  if (!r.get($v, $n)) return false;\n",
+    ("one", "str"): "  if (!r.get($v, $n)) return false;\n",
+    ("one", "struct"): "  if (!get(r, $v)) return false;\n",
+}
+# idlc's C types (src/ros2/cyclone_convert.cpp): $a the C++ member, $b the C one.
+_SEQ_TO_C = ("  {\n    auto* buffer = scratch.make<std::remove_pointer_t<decltype($b._buffer)>>"
+             "($a.size());\n    for (std::size_t i = 0; i < $a.size(); ++i) {\n"
+             "      ELEMENT\n    }\n    set_view(buffer, $a.size(), $b);\n  }\n")
+TO_C = {
+    ("seq", "prim"): "  view($a, $b);\n",
+    ("seq", "str"): _SEQ_TO_C.replace("ELEMENT", "buffer[i] = c_str($a[i]);"),
+    ("seq", "struct"): _SEQ_TO_C.replace("ELEMENT", "to_c($a[i], buffer[i], scratch);"),
+    ("array", "prim"): "  std::copy($a.begin(), $a.end(), $b);\n",
+    ("array", "str"): "  for (std::size_t i = 0; i < $N; ++i) $b[i] = c_str($a[i]);\n",
+    ("array", "struct"): "  for (std::size_t i = 0; i < $N; ++i) to_c($a[i], $b[i], scratch);\n",
+    ("one", "prim"): "  $b = $a;\n",
+    ("one", "str"): "  $b = c_str($a);\n",
+    ("one", "struct"): "  to_c($a, $b, scratch);\n",
+}
+FROM_C = {
+    ("seq", "prim"): "  $b.assign($a._buffer, $a._buffer + $a._length);\n",
+    ("seq", "str"): "  $b.resize($a._length);\n"
+                    "  for (std::size_t i = 0; i < $b.size(); ++i) $b[i] = from_c_str($a._buffer[i]);\n",
+    ("seq", "struct"): "  $b.resize($a._length);\n"
+                       "  for (std::size_t i = 0; i < $b.size(); ++i) from_c($a._buffer[i], $b[i]);\n",
+    ("array", "prim"): "  std::copy($a, $a + $N, $b.begin());\n",
+    ("array", "str"): "  for (std::size_t i = 0; i < $N; ++i) $b[i] = from_c_str($a[i]);\n",
+    ("array", "struct"): "  for (std::size_t i = 0; i < $N; ++i) from_c($a[i], $b[i]);\n",
+    ("one", "prim"): "  $b = $a;\n",
+    ("one", "str"): "  $b = from_c_str($a);\n",
+    ("one", "struct"): "  from_c($a, $b);\n",
+}
 
 
 HEADER = "// Generated by src/ros2/idl/generate_messages.py from src/ros2/idl/*.idl: do not edit.\n"
@@ -323,50 +401,13 @@ def cdr_inc(p):
         out.append(f"[[maybe_unused]] void put(CdrWriter& w, const {s.name}& m);\n"
                    f"[[maybe_unused]] bool get(CdrReader& r, {s.name}& m);\n")
     for s in p.structs:
-        out.append(f"\nvoid put(CdrWriter& w, const {s.name}& m) {{\n")
-        if not s.fields:
-            out.append("  (void)w;\n  (void)m;\n")
-        for f in s.fields:
-            v = f"m.{f.name}"
-            if f.sequence and f.primitive:
-                out.append(f"  w.put_sequence({v});\n")
-            elif f.sequence and f.nested and plain(p, p.by_scoped[f.idl_type]):
-                out.append(f"  w.put_plain_sequence<{plain(p, p.by_scoped[f.idl_type])}>({v});\n")
-            elif f.sequence:
-                out.append(f"  w.put(static_cast<std::uint32_t>({v}.size()));\n"
-                           f"  for (const auto& e : {v}) {'w.put(e)' if f.string else 'put(w, e)'};\n")
-            elif f.array is not None and f.primitive:
-                out.append(f"  w.put({v});\n")
-            elif f.array is not None:
-                out.append(f"  for (const auto& e : {v}) {'w.put(e)' if f.string else 'put(w, e)'};\n")
-            elif f.nested:
-                out.append(f"  put(w, {v});\n")
-            else:
-                out.append(f"  w.put({v});\n")
+        unused = "" if s.fields else "  (void)w;\n  (void)m;\n"
+        out.append(f"\nvoid put(CdrWriter& w, const {s.name}& m) {{\n{unused}")
+        out += [emit(PUT, p, f, v=f"m.{f.name}") for f in s.fields]
         out.append("}\n")
-        out.append(f"\nbool get(CdrReader& r, {s.name}& m) {{\n")
-        if not s.fields:
-            out.append("  (void)r;\n  (void)m;\n")
-        for f in s.fields:
-            v, n = f"m.{f.name}", f'"{f.name}"'
-            if f.sequence and f.primitive:
-                out.append(f"  if (!r.get_sequence({v}, {n})) return false;\n")
-            elif f.sequence and f.nested and plain(p, p.by_scoped[f.idl_type]):
-                size = plain(p, p.by_scoped[f.idl_type])
-                out.append(f"  if (!r.get_plain_sequence<{size}>({v}, {n})) return false;\n")
-            elif f.sequence:
-                get_e = f"r.get(e, {n})" if f.string else "get(r, e)"
-                out.append(f"  if (!r.get_size({v}, {n})) return false;\n"
-                           f"  for (auto& e : {v}) {{\n    if (!{get_e}) return false;\n  }}\n")
-            elif f.array is not None and f.primitive:
-                out.append(f"  if (!r.get_array({v}, {n})) return false;\n")
-            elif f.array is not None:
-                get_e = f"r.get(e, {n})" if f.string else "get(r, e)"
-                out.append(f"  for (auto& e : {v}) {{\n    if (!{get_e}) return false;\n  }}\n")
-            elif f.nested:
-                out.append(f"  if (!get(r, {v})) return false;\n")
-            else:
-                out.append(f"  if (!r.get({v}, {n})) return false;\n")
+        unused = "" if s.fields else "  (void)r;\n  (void)m;\n"
+        out.append(f"\nbool get(CdrReader& r, {s.name}& m) {{\n{unused}")
+        out += [emit(GET, p, f, v=f"m.{f.name}", n=f'"{f.name}"') for f in s.fields]
         out.append("  return true;\n}\n")
     return "".join(out)
 
@@ -382,69 +423,12 @@ def cyclone_header(p):
 def cyclone_inc(p):
     out = [HEADER, "// Included by src/ros2/cyclone_convert.cpp in namespace ubot::ros2::cyclone.\n"]
     for s in p.structs:
-        out.append(f"\nvoid to_c(const {s.name}& in, {s.c_type}& out, Scratch& scratch) {{\n")
-        uses_scratch = False
-        for f in s.fields:
-            a, b = f"in.{f.name}", f"out.{f.name}"
-            if f.sequence and f.primitive:
-                out.append(f"  view({a}, {b});\n")
-            elif f.sequence:
-                uses_scratch = True
-                conv = "c_str(in_e)" if f.string else None
-                out.append(f"  {{\n    auto* buffer = scratch.make<std::remove_pointer_t<"
-                           f"decltype({b}._buffer)>>({a}.size());\n"
-                           f"    for (std::size_t i = 0; i < {a}.size(); ++i) {{\n")
-                if conv:
-                    out.append(f"      buffer[i] = c_str({a}[i]);\n")
-                else:
-                    out.append(f"      to_c({a}[i], buffer[i], scratch);\n")
-                out.append(f"    }}\n    set_view(buffer, {a}.size(), {b});\n  }}\n")
-            elif f.array is not None and f.nested:
-                uses_scratch = True
-                out.append(f"  for (std::size_t i = 0; i < {f.array}; ++i) "
-                           f"to_c({a}[i], {b}[i], scratch);\n")
-            elif f.array is not None and f.string:
-                out.append(f"  for (std::size_t i = 0; i < {f.array}; ++i) {b}[i] = c_str({a}[i]);\n")
-            elif f.array is not None:
-                out.append(f"  std::copy({a}.begin(), {a}.end(), {b});\n")
-            elif f.nested:
-                uses_scratch = True
-                out.append(f"  to_c({a}, {b}, scratch);\n")
-            elif f.string:
-                out.append(f"  {b} = c_str({a});\n")
-            else:
-                out.append(f"  {b} = {a};\n")
-        if not uses_scratch:
-            out.append("  (void)scratch;\n")
-        if not s.fields:
-            out.append("  (void)in;\n  (void)out;\n")
-        out.append("}\n")
-        out.append(f"\nvoid from_c(const {s.c_type}& in, {s.name}& out) {{\n")
-        for f in s.fields:
-            a, b = f"in.{f.name}", f"out.{f.name}"
-            if f.sequence and f.primitive:
-                out.append(f"  {b}.assign({a}._buffer, {a}._buffer + {a}._length);\n")
-            elif f.sequence:
-                out.append(f"  {b}.resize({a}._length);\n"
-                           f"  for (std::size_t i = 0; i < {b}.size(); ++i) ")
-                out.append(f"{b}[i] = from_c_str({a}._buffer[i]);\n" if f.string
-                           else f"from_c({a}._buffer[i], {b}[i]);\n")
-            elif f.array is not None and f.nested:
-                out.append(f"  for (std::size_t i = 0; i < {f.array}; ++i) from_c({a}[i], {b}[i]);\n")
-            elif f.array is not None and f.string:
-                out.append(f"  for (std::size_t i = 0; i < {f.array}; ++i) "
-                           f"{b}[i] = from_c_str({a}[i]);\n")
-            elif f.array is not None:
-                out.append(f"  std::copy({a}, {a} + {f.array}, {b}.begin());\n")
-            elif f.nested:
-                out.append(f"  from_c({a}, {b});\n")
-            elif f.string:
-                out.append(f"  {b} = from_c_str({a});\n")
-            else:
-                out.append(f"  {b} = {a};\n")
-        if not s.fields:
-            out.append("  (void)in;\n  (void)out;\n")
-        out.append("}\n")
+        unused = "" if s.fields else "  (void)in;\n  (void)out;\n"
+        body = "".join(emit(TO_C, p, f, a=f"in.{f.name}", b=f"out.{f.name}") for f in s.fields)
+        out.append(f"\nvoid to_c(const {s.name}& in, {s.c_type}& out, Scratch& scratch) {{\n"
+                   f"{body}{'' if 'scratch' in body else '  (void)scratch;' + chr(10)}{unused}}}\n")
+        body = "".join(emit(FROM_C, p, f, a=f"in.{f.name}", b=f"out.{f.name}") for f in s.fields)
+        out.append(f"\nvoid from_c(const {s.c_type}& in, {s.name}& out) {{\n{body}{unused}}}\n")
     return "".join(out)
 
 
