@@ -3,12 +3,11 @@
 // pointer then runs on a null `this` (SIGSEGV). pybind11 checks this only for Python subclasses
 // that forget super().__init__, so every class of the module reads its attributes through a guard
 // that refuses them with TypeError until the object is built. The guard is the attribute lookup
-// itself (one flag test per lookup), not a check in each of the module's ~300 functions.
+// itself (one pointer test per lookup), not a check in each of the module's ~300 functions.
 #include <pybind11/pybind11.h>
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,12 +17,6 @@ namespace ubot::python {
 namespace {
 
 namespace py = pybind11;
-
-// The lookups of each guarded type before the guard (object's generic one, in practice).
-std::unordered_map<PyTypeObject*, getattrofunc>& original_lookups() {
-  static auto* lookups = new std::unordered_map<PyTypeObject*, getattrofunc>;
-  return *lookups;
-}
 
 bool built(PyObject* self) {
   auto* inst = reinterpret_cast<py::detail::instance*>(self);
@@ -50,24 +43,20 @@ bool allowed_unbuilt(PyObject* name) {
          n == "__dict__" || n == "__dir__" || n == "__sizeof__";
 }
 
+std::string unbuilt_message(PyTypeObject* type) {
+  const std::string name = type->tp_name;
+  return name + " object was made without __init__ (e.g. by " + name +
+         ".__new__): it has nothing to read or run; make one with " + name + "(...)";
+}
+
+// Every attribute lookup of a guarded class: the value pointer test first (what a built object,
+// the only kind a program normally has, pays), the name only for an object not built.
 PyObject* guarded_getattro(PyObject* self, PyObject* name) {
-  PyTypeObject* type = Py_TYPE(self);
-  getattrofunc original = PyObject_GenericGetAttr;
-  for (PyTypeObject* t = type; t != nullptr; t = t->tp_base) {
-    const auto it = original_lookups().find(t);
-    if (it != original_lookups().end()) {
-      original = it->second;
-      break;
-    }
-  }
-  if (!allowed_unbuilt(name) && !built(self)) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s object was made without __init__ (e.g. by %s.__new__): it has nothing "
-                 "to read or run; make one with %s(...)",
-                 type->tp_name, type->tp_name, type->tp_name);
+  if (!built(self) && !allowed_unbuilt(name)) {
+    PyErr_SetString(PyExc_TypeError, unbuilt_message(Py_TYPE(self)).c_str());
     return nullptr;
   }
-  return original(self, name);
+  return PyObject_GenericGetAttr(self, name);
 }
 
 // A class without pickling of its own refuses pickle at every protocol, as Python's own C types
@@ -100,14 +89,11 @@ void guard_special_methods(PyTypeObject* type) {
     specials.emplace_back(name, py::reinterpret_borrow<py::object>(value));
   }
   for (auto& [name, method] : specials) {
-    const std::string type_name = type->tp_name;
     py::setattr(cls, name.c_str(),
                 py::cpp_function(
-                    [method, type_name](const py::args& args, const py::kwargs& kwargs) {
-                      if (!args.empty() && !built(args[0].ptr())) {
-                        throw py::type_error(type_name + " object was made without __init__: " +
-                                             "it has nothing to read or run");
-                      }
+                    [method, type](const py::args& args, const py::kwargs& kwargs) {
+                      if (!args.empty() && !built(args[0].ptr()))
+                        throw py::type_error(unbuilt_message(type));
                       return method(*args, **kwargs);
                     },
                     py::is_method(cls), py::name(name.c_str())));
@@ -115,10 +101,11 @@ void guard_special_methods(PyTypeObject* type) {
 }
 
 void guard(PyTypeObject* type) {
-  if (original_lookups().count(type) != 0) return;
-  original_lookups().emplace(type, type->tp_getattro);
+  // pybind11's classes look attributes up as every object does; one that did otherwise would
+  // keep its own lookup (and its special methods' guard).
+  if (type->tp_getattro == guarded_getattro) return;
+  if (type->tp_getattro == PyObject_GenericGetAttr) type->tp_getattro = guarded_getattro;
   guard_special_methods(type);
-  type->tp_getattro = guarded_getattro;
   refuse_pickle_unless_defined(type);
   PyType_Modified(type);
 }
