@@ -112,28 +112,11 @@ void check_memory_for_declared_objects(const std::string& file, std::uint64_t ob
 
 namespace ubot {
 
-void check_memory_for_copies(const WorldModel& world, std::uint64_t copies, const std::string& who,
-                             std::optional<std::uint64_t> limit) {
-  config::Part largest;
-  const std::uint64_t one = config::estimate(world, largest);
-  std::string source;
-  const std::uint64_t allowed = config::memory_limit(limit, &source);
-  // Compared without the product overflowing.
-  if (copies == 0 || one <= allowed / copies) return;
-  throw Error(fmt::format(
-      "{}: {} copies of {} would need about {} of memory ({} each), more than the limit of {} "
-      "({}); use fewer, or raise UBOT_MEMORY_LIMIT (e.g. 32G)",
-      who, copies, world.file,
-      copies > std::numeric_limits<std::uint64_t>::max() / std::max<std::uint64_t>(one, 1)
-          ? std::string("more than 16 EiB")
-          : config::gib(one * copies),
-      config::gib(one), config::gib(allowed), source));
-}
-
 void check_memory_for_items(std::uint64_t count, std::uint64_t bytes_each, const std::string& what,
                             std::optional<std::uint64_t> limit) {
   std::string source;
   const std::uint64_t allowed = config::memory_limit(limit, &source);
+  // Compared without the product overflowing.
   if (bytes_each == 0 || count <= allowed / bytes_each) return;
   throw Error(fmt::format(
       "{} would need about {} of memory ({} each), more than the limit of {} ({}); use fewer, or "
@@ -143,6 +126,13 @@ void check_memory_for_items(std::uint64_t count, std::uint64_t bytes_each, const
           ? std::string("more than 16 EiB")
           : config::gib(count * bytes_each),
       config::gib(bytes_each), config::gib(allowed), source));
+}
+
+void check_memory_for_copies(const WorldModel& world, std::uint64_t copies, const std::string& who,
+                             std::optional<std::uint64_t> limit) {
+  config::Part largest;
+  check_memory_for_items(copies, config::estimate(world, largest),
+                         fmt::format("{}: {} copies of {}", who, copies, world.file), limit);
 }
 
 std::uint64_t parse_size(const std::string& text, const std::string& what) {
