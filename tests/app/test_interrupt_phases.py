@@ -187,6 +187,9 @@ class StopInEveryPhase(unittest.TestCase):
             self.assertLess(took, BUDGET_S, stderr)
             self.assertIn("ubot: SIGTERM: stopped after step 0", stderr)
             self.assert_frames_whole(out, 0)  # the header, whole, and no step
+            # The picture sink, asked for after the signal, was not made: no world.png drawn
+            # from 300 000 objects on the way out (it was, within the finishing budget).
+            self.assertFalse(os.path.exists(os.path.join(out, "world.png")), stderr)
 
     def test_stepping_a_huge_world(self):
         with tempfile.TemporaryDirectory(prefix=f"ubot-phase-step-{os.getpid()}-") as d:

@@ -402,28 +402,23 @@ def sweep_spec(fdp, tmp):
         sweep_run.world_text(run)
 
 
+# The entry points that make their own objects; the rest of the inputs drive a Simulation.
+OTHER_ENTRIES = (vector_env, learning_env, irsim_env, sweep_spec)
+
+
 @atheris.instrument_func
 def TestOneInput(data):
     fdp = atheris.FuzzedDataProvider(data)
     with tempfile.TemporaryDirectory(prefix="ubot-fuzz-python-") as tmp:
         try:
             kind = fdp.ConsumeIntInRange(0, 9)
-            if kind == 0:
-                vector_env(fdp, tmp)
-                return
-            if kind == 1:
-                learning_env(fdp, tmp)
-                return
-            if kind == 2:
-                irsim_env(fdp, tmp)
-                return
-            if kind == 3:
-                sweep_spec(fdp, tmp)
+            if kind < len(OTHER_ENTRIES):  # each entry point a tenth of the inputs
+                OTHER_ENTRIES[kind](fdp, tmp)
                 return
             sim = new_simulation(fdp, tmp)
         except REFUSALS:
             return
-        if kind == 4:
+        if kind == len(OTHER_ENTRIES):
             try:
                 serve(fdp, sim)
             except REFUSALS:
