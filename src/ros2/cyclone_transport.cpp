@@ -66,6 +66,7 @@ class QosHandle {
 template <class M>
 void write_as_c(dds_entity_t writer, const void* message, cyclone::Scratch& scratch) {
   typename cyclone::CType<M>::type c{};
+  scratch.reset();  // the last message's blocks, reused: a run's writes must not grow it
   cyclone::to_c(*static_cast<const M*>(message), c, scratch);
   // Errors (e.g. a reliable write timing out on a stalled reader) drop this sample: a sink must
   // not stop the simulation.

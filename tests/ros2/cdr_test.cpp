@@ -242,5 +242,20 @@ TEST(Cdr, OdometryAlignmentByHand) {
   EXPECT_EQ(b.size(), 4u + 24 + 8 * (3 + 4 + 36 + 6 + 36));
 }
 
+TEST(CycloneScratch, ResetReusesItsBlocksAndZeroesThem) {
+  // The DDS writer resets its Scratch before each message: the blocks come back (no growth over
+  // a run of writes) and hold value-initialised C structs again.
+  cyclone::Scratch scratch;
+  auto* first = scratch.make<geometry_msgs_msg_dds__Point_>(100);
+  auto* second = scratch.make<std_msgs_msg_dds__ColorRGBA_>(10);
+  first[5].x = 7.0;
+  EXPECT_NE(static_cast<void*>(first), static_cast<void*>(second));
+  EXPECT_EQ(scratch.make<geometry_msgs_msg_dds__Point_>(0), nullptr);
+  scratch.reset();
+  auto* again = scratch.make<geometry_msgs_msg_dds__Point_>(100);
+  EXPECT_EQ(static_cast<void*>(again), static_cast<void*>(first));  // the same block
+  EXPECT_EQ(again[5].x, 0.0);
+}
+
 }  // namespace
 }  // namespace ubot::ros2
