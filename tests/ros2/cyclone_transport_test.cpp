@@ -81,6 +81,11 @@ TEST_F(CycloneTransportTest, MarkerArrayRoundTrip) {
 // The writer's C view of a message keeps its struct arrays in a Scratch it reuses: before the
 // writer reset it, each write of a MarkerArray added the view's blocks for good (240 KB here).
 TEST_F(CycloneTransportTest, WritingManyMarkerArraysDoesNotGrowMemory) {
+#ifdef UBOT_SANITIZED
+  // ASan keeps freed memory resident in its quarantine (256 MB), so the resident size says
+  // nothing about growth there (it grew 300 MB with the reset); the Release run checks it.
+  GTEST_SKIP() << "resident size is not a measure of growth under AddressSanitizer";
+#endif
   Marker cloud;
   cloud.header = header("map");
   cloud.type = Marker::SPHERE_LIST;
