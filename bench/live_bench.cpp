@@ -121,6 +121,8 @@ ubot::Simulation fleet(int robots) {
       ubot::bench::lidar_robots_yaml(robots, robots / 2, size, "unobstructed"), "fleet"));
 }
 
+bool no_stop() { return false; }
+
 std::unique_ptr<ubot::live::LiveView> view_of(const ubot::Simulation& sim) {
   ubot::live::LiveServerOptions o;
   o.address.port = 0;
@@ -135,12 +137,13 @@ void BM_LiveStep(benchmark::State& state) {
   std::unique_ptr<Client> client =
       watch >= kPage ? std::make_unique<Client>(view->server().port(), watch) : nullptr;
   if (view) view->publish(sim);
-  // Where the live view's time goes: taking the clients' commands, and publishing the step.
+  // Where the live view's time goes: its turn before the step (the clients' commands), and
+  // publishing the step.
   Clock::duration commands{}, publish{};
   for (auto _ : state) {
     const auto start = Clock::now();
     const std::span<const ubot::Command> c =
-        view ? view->commands(sim) : std::span<const ubot::Command>{};
+        view ? *view->turn(sim, no_stop) : std::span<const ubot::Command>{};
     const auto stepped = Clock::now();
     sim.step(c);
     const auto published = Clock::now();
@@ -176,12 +179,12 @@ void BM_ScanLatency(benchmark::State& state) {
   Client client(view->server().port(), kEverything);
   // The subscription takes effect on the server's thread: step until the first scan arrives.
   while (client.scans() == 0) {
-    sim.step(view->commands(sim));
+    sim.step(*view->turn(sim, no_stop));
     view->publish(sim);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   for (auto _ : state) {
-    sim.step(view->commands(sim));
+    sim.step(*view->turn(sim, no_stop));
     const std::uint64_t seen = client.scans();
     const auto published = Clock::now();
     view->publish(sim);

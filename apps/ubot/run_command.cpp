@@ -113,45 +113,27 @@ class Progress {
   Clock::time_point last_{};
 };
 
-// --realtime FACTOR (or the live view's speed): step k ends no earlier than k * step_time /
-// FACTOR after the start. A slow step is not made up by skipping: the simulation then runs
-// behind. A new speed (or a pause) starts the count again from the step it applies to; a
-// factor of 0 does not wait.
+// --realtime FACTOR without the live view (whose session paces a live run the same way): step
+// k ends no earlier than k * step_time / FACTOR after the start, on the session's clock. A slow
+// step is not made up by skipping: the simulation then runs behind.
 class Pacer {
  public:
-  explicit Pacer(double step_time) : step_time_(step_time) {}
+  explicit Pacer(std::optional<double> factor) : factor_(factor.value_or(0.0)) {}
   // Returns early when the run is interrupted (a slow --realtime would otherwise keep Ctrl-C
-  // waiting for a whole step period). `generation` changes when the factor's source does.
-  void wait(std::int64_t step, std::optional<double> factor, std::uint64_t generation = 0) {
-    if (!factor || *factor <= 0.0) {
-      started_ = false;
+  // waiting for a whole step period).
+  void wait(std::int64_t time_ns) {
+    if (factor_ <= 0.0) return;
+    const auto t = static_cast<std::uint64_t>(time_ns);
+    if (!clock_.anchored()) {
+      clock_.anchor(t, factor_);  // the first step ends the interval the pace counts from
       return;
     }
-    if (!started_ || generation != generation_ || *factor != factor_) {
-      started_ = true;
-      generation_ = generation;
-      factor_ = *factor;
-      start_ = Clock::now();
-      start_step_ = step - 1;
-      return;  // this step ends the interval the new pace is counted from
-    }
-    const double period = step_time_ / factor_;
-    const Clock::time_point until =
-        start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                     period * static_cast<double>(step - start_step_)));
-    constexpr auto kSlice = std::chrono::milliseconds(50);
-    while (stop_signal() == 0 && Clock::now() < until) {
-      std::this_thread::sleep_until(std::min(until, Clock::now() + kSlice));
-    }
+    clock_.sleep_until(t, [] { return stop_signal() != 0; });
   }
 
  private:
-  double step_time_;
-  bool started_ = false;
-  std::uint64_t generation_ = 0;
-  double factor_ = 0.0;
-  Clock::time_point start_{};
-  std::int64_t start_step_ = 0;
+  double factor_;
+  live::PlaybackClock clock_;
 };
 
 // --timings: the steps' wall time by phase, in milliseconds per step (a stable line, read by
@@ -263,15 +245,18 @@ int run_world(const RunOptions& options) {
   };
   auto stopped = [] { return stop_signal() != 0; };
   Progress progress(!options.quiet, options.progress, max_steps);
-  Pacer pacer(sim.world().step_time());
+  Pacer pacer(options.realtime);
   const auto start = Clock::now();
   bool step_cut_short = false;  // a huge world's step, stopped part way (ubot/core/stop.h)
   while (!finished()) {
-    if (live_view && !live_view->wait_turn(sim, stopped)) break;
-    const std::span<const Command> from_dds =
-        bridge ? bridge->commands(sim) : std::span<const Command>{};
+    std::span<const Command> commands = bridge ? bridge->commands(sim) : std::span<const Command>{};
+    if (live_view) {
+      const auto turn = live_view->turn(sim, stopped, commands);
+      if (!turn) break;
+      commands = *turn;
+    }
     try {
-      sim.step(live_view ? live_view->commands(sim, from_dds) : from_dds);
+      sim.step(commands);
     } catch (const Stopped&) {
       step_cut_short = true;
       break;
@@ -282,11 +267,7 @@ int run_world(const RunOptions& options) {
       for (const auto& sink : sinks) sink->on_step(sim, step);
     }
     progress.update(taken(), nanos_to_seconds(sim.world().time_ns()));
-    if (live_view) {
-      pacer.wait(taken(), live_view->control().speed(), live_view->control().generation());
-    } else {
-      pacer.wait(taken(), options.realtime);
-    }
+    if (!live_view) pacer.wait(sim.world().time_ns());
   }
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   progress.finish();

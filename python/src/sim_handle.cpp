@@ -151,31 +151,30 @@ void SimHandle::parse_command_array(const py::handle& commands) {
   }
 }
 
-std::span<const Command> SimHandle::step_commands(bool with_commands) {
-  const std::span<const Command> own =
-      with_commands ? std::span<const Command>(commands_) : std::span<const Command>{};
-  return live_ ? live_->commands(*sim_, own) : own;
-}
-
-bool SimHandle::wait_live_turn() {
-  bool interrupted = false;
-  const bool go = live_->wait_turn(*sim_, [&interrupted] {
-    py::gil_scoped_acquire gil;
-    interrupted = interrupted || PyErr_CheckSignals() != 0;
-    return interrupted;
-  });
-  return go && !interrupted;
-}
-
 void SimHandle::run_steps(std::int64_t n, bool with_commands) {
   BusyGuard guard(busy_);
   py::gil_scoped_release release;
+  const std::span<const Command> own =
+      with_commands ? std::span<const Command>(commands_) : std::span<const Command>{};
   for (std::int64_t k = 0; k < n; ++k) {
-    if (live_ && !wait_live_turn()) {
-      py::gil_scoped_acquire gil;
-      throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
+    std::span<const Command> commands = own;
+    if (live_) {
+      bool interrupted = false;
+      const auto turn = live_->turn(
+          *sim_,
+          [&interrupted] {
+            py::gil_scoped_acquire gil;
+            interrupted = interrupted || PyErr_CheckSignals() != 0;
+            return interrupted;
+          },
+          own);
+      if (!turn || interrupted) {
+        py::gil_scoped_acquire gil;
+        throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
+      }
+      commands = *turn;
     }
-    sim_->step(step_commands(with_commands));
+    sim_->step(commands);
     // Sinks only read the simulation (no Python inside).
     for (const auto& sink : sinks_) sink->on_step(*sim_, {.step = sim_->world().step_count()});
     for (const auto& sink : recording_sinks_) {

@@ -88,11 +88,9 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
   void parse_commands(const pybind11::handle& commands);
   void parse_command_array(const pybind11::handle& commands);
   void parse_command_dict(const pybind11::dict& commands);
+  // n steps; with a live view, each waits for its turn there (pace, pause) and takes the live
+  // clients' commands where they drive. A signal pending in Python (Ctrl-C) raises.
   void run_steps(std::int64_t n, bool with_commands);
-  // The commands of the next step: the live clients' where they drive, else `own` (or none).
-  std::span<const Command> step_commands(bool with_commands);
-  // Waits while a live client pauses the run; false when Python has a signal pending (Ctrl-C).
-  bool wait_live_turn();
 
   std::unique_ptr<Simulation> sim_;
   std::map<std::string, int, std::less<>> ids_;

@@ -368,15 +368,21 @@ void VectorEnv::close() {
   live_env_ = -1;
 }
 
-bool VectorEnv::wait_live_turn() {
+bool VectorEnv::live_turn() {
   bool interrupted = false;
   py::gil_scoped_release release;
-  const bool go = live_->wait_turn(*envs_[live_env_], [&interrupted] {
-    py::gil_scoped_acquire gil;
-    interrupted = interrupted || PyErr_CheckSignals() != 0;
-    return interrupted;
-  });
-  return go && !interrupted;
+  auto& own = commands_[live_env_];
+  const auto turn = live_->turn(
+      *envs_[live_env_],
+      [&interrupted] {
+        py::gil_scoped_acquire gil;
+        interrupted = interrupted || PyErr_CheckSignals() != 0;
+        return interrupted;
+      },
+      own);
+  if (!turn || interrupted) return false;
+  if (turn->data() != own.data()) std::copy(turn->begin(), turn->end(), own.begin());
+  return true;
 }
 
 void VectorEnv::publish_live() {
@@ -400,24 +406,26 @@ py::tuple VectorEnv::step(const py::handle& actions) {
     if (!std::isfinite(v[k])) throw_value_error("VectorEnv.step: actions must be finite");
   }
   const Buffers b = buffers();
-  if (live_ && !wait_live_turn()) throw py::error_already_set();  // KeyboardInterrupt
+  const auto set_actions = [&](int i) {
+    for (std::size_t k = 0; k < robots_.size(); ++k) {
+      const double* u = v + (static_cast<std::size_t>(i) * robots_.size() + k) * 2;
+      commands_[i][robots_[k]] = Eigen::Vector2d(u[0], u[1]);
+    }
+  };
+  if (live_) {  // the watched copy's turn: pace, pause, and a client's teleop over the action
+    set_actions(live_env_);
+    if (!live_turn()) throw py::error_already_set();  // KeyboardInterrupt
+  }
   {
     py::gil_scoped_release release;
     arena_->execute([&] {
-      tbb::parallel_for(
-          tbb::blocked_range<int>(0, options_.num_envs), [&](const tbb::blocked_range<int>& range) {
-            for (int i = range.begin(); i != range.end(); ++i) {
-              for (std::size_t k = 0; k < robots_.size(); ++k) {
-                const double* u = v + (static_cast<std::size_t>(i) * robots_.size() + k) * 2;
-                commands_[i][robots_[k]] = Eigen::Vector2d(u[0], u[1]);
-              }
-              if (i == live_env_) {  // a client's teleop drives its robot over the action
-                const std::span<const Command> merged = live_->commands(*envs_[i], commands_[i]);
-                std::copy(merged.begin(), merged.end(), commands_[i].begin());
-              }
-              step_env(i, b);
-            }
-          });
+      tbb::parallel_for(tbb::blocked_range<int>(0, options_.num_envs),
+                        [&](const tbb::blocked_range<int>& range) {
+                          for (int i = range.begin(); i != range.end(); ++i) {
+                            if (i != live_env_) set_actions(i);
+                            step_env(i, b);
+                          }
+                        });
     });
     publish_live();
   }

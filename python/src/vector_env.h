@@ -93,9 +93,9 @@ class VectorEnv {
   void step_env(int i, const Buffers& b);
   void write_obs(int i, const Buffers& b, bool final_obs);
   Buffers buffers() const;
-  // The live view, when serving: before a step, waits while a client pauses (false: Ctrl-C);
-  // after a step or reset, shows the served env.
-  bool wait_live_turn();
+  // The live view, when serving: before a step, the served env's turn (its pace, a client's
+  // pause, a client's teleop over its action; false: Ctrl-C); after a step or reset, shows it.
+  bool live_turn();
   void publish_live();
 
   std::shared_ptr<const WorldModel> model_;

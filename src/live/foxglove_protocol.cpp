@@ -148,7 +148,40 @@ ClientTextOp parse_client_text(std::string_view text) {
   throw ProtocolError(fmt::format("unknown op '{}'", op.substr(0, 64)));
 }
 
-ClientMessageData parse_client_binary(std::span<const std::uint8_t> frame) {
+namespace {
+
+// Little-endian reads from a binary frame whose size was checked.
+std::uint64_t get_le(std::span<const std::uint8_t> frame, std::size_t at, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(frame[at + i]) << (8 * i);
+  return v;
+}
+
+PlaybackControlRequest parse_playback_control(std::span<const std::uint8_t> frame) {
+  constexpr std::string_view op = "playback control request";
+  constexpr std::size_t kFixed = 1 + 1 + 4 + 1 + 8 + 4;  // opcode .. request_id_len
+  if (frame.size() < kFixed) {
+    fail(op,
+         fmt::format("{} bytes, fewer than the {} before its request id", frame.size(), kFixed));
+  }
+  PlaybackControlRequest r;
+  if (frame[1] > 1) fail(op, fmt::format("command {} is neither play (0) nor pause (1)", frame[1]));
+  r.command = static_cast<PlaybackCommand>(frame[1]);
+  const auto speed_bits = static_cast<std::uint32_t>(get_le(frame, 2, 4));
+  std::memcpy(&r.speed, &speed_bits, sizeof r.speed);
+  if (frame[6] != 0) r.seek_ns = get_le(frame, 7, 8);  // had_seek: any non-zero byte, as the SDK
+  const std::uint64_t id_size = get_le(frame, 15, 4);
+  if (id_size > frame.size() - kFixed) {
+    fail(op, fmt::format("its request id is said to have {} bytes, and only {} follow", id_size,
+                         frame.size() - kFixed));
+  }
+  r.request_id.assign(reinterpret_cast<const char*>(frame.data() + kFixed), id_size);
+  return r;
+}
+
+}  // namespace
+
+ClientBinaryOp parse_client_binary(std::span<const std::uint8_t> frame) {
   if (frame.empty()) throw ProtocolError("an empty binary message");
   const std::uint8_t opcode = frame[0];
   if (opcode == 0x02) {
@@ -156,15 +189,13 @@ ClientMessageData parse_client_binary(std::span<const std::uint8_t> frame) {
         "service call request: this server does not have the 'services' "
         "capability");
   }
+  if (opcode == 0x03) return parse_playback_control(frame);
   if (opcode != 0x01) throw ProtocolError(fmt::format("unknown binary opcode 0x{:02x}", opcode));
   if (frame.size() < 5) {
     throw ProtocolError(fmt::format(
         "client message data: {} bytes, fewer than the 5 of opcode and channel id", frame.size()));
   }
-  const std::uint32_t channel =
-      static_cast<std::uint32_t>(frame[1]) | static_cast<std::uint32_t>(frame[2]) << 8 |
-      static_cast<std::uint32_t>(frame[3]) << 16 | static_cast<std::uint32_t>(frame[4]) << 24;
-  return {channel, frame.subspan(5)};
+  return ClientMessageData{static_cast<std::uint32_t>(get_le(frame, 1, 4)), frame.subspan(5)};
 }
 
 namespace {
@@ -190,7 +221,17 @@ std::string server_info_json(const ServerInfo& info) {
   w.key("metadata").begin_object();
   for (const auto& [k, v] : info.metadata) w.key(k).value(v);
   w.end_object();
-  w.key("sessionId").value(info.session_id).end_object();
+  w.key("sessionId").value(info.session_id);
+  if (info.data_range) {
+    // {sec, nsec}: a u64 of nanoseconds would lose precision as a JSON number.
+    const auto time = [&w](std::string_view key, std::uint64_t ns) {
+      w.key(key).begin_object().key("sec").value(ns / 1000000000u);
+      w.key("nsec").value(ns % 1000000000u).end_object();
+    };
+    time("dataStartTime", info.data_range->start);
+    time("dataEndTime", info.data_range->end);
+  }
+  w.end_object();
   return std::move(w.str());
 }
 
@@ -274,6 +315,22 @@ std::array<std::uint8_t, 9> time_frame(std::uint64_t timestamp_ns) {
   out[0] = 0x02;
   put_le(out, 1, timestamp_ns, 8);
   return out;
+}
+
+std::string playback_state_frame(const PlaybackState& state) {
+  std::string out(1 + 1 + 8 + 4 + 1 + 4, '\0');
+  const auto put = [&out](std::size_t at, std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out[at + i] = static_cast<char>(v >> (8 * i));
+  };
+  std::uint32_t speed_bits = 0;
+  std::memcpy(&speed_bits, &state.speed, sizeof speed_bits);
+  put(0, 0x05, 1);
+  put(1, static_cast<std::uint8_t>(state.status), 1);
+  put(2, state.current_ns, 8);
+  put(10, speed_bits, 4);
+  put(14, state.did_seek ? 1 : 0, 1);
+  put(15, state.request_id.size(), 4);
+  return out + state.request_id;
 }
 
 }  // namespace ubot::live

@@ -232,6 +232,10 @@ void LiveServer::set_publish_handler(PublishHandler handler) {
   impl_->on_publish = std::move(handler);
 }
 
+void LiveServer::set_playback_handler(PlaybackHandler handler) {
+  impl_->on_playback = std::move(handler);
+}
+
 void LiveServer::set_parameter_handlers(GetParametersHandler get, SetParameterHandler set) {
   impl_->get_parameters = std::move(get);
   impl_->set_parameter = std::move(set);
@@ -292,6 +296,23 @@ void LiveServer::broadcast_parameters(std::vector<ParameterValue> values) {
   asio::post(*s.io, [&s, values = std::move(values)] {
     const std::string text = parameter_values_json(values, "");
     s.for_each_session([&text](WsSession& session) { session.send_text(text); });
+  });
+}
+
+void LiveServer::broadcast_playback_state(const PlaybackState& state) {
+  Impl& s = *impl_;
+  auto frame = std::make_shared<const std::string>(playback_state_frame(state));
+  std::shared_ptr<const std::string> latest = frame;
+  if (!state.request_id.empty()) {
+    PlaybackState plain = state;
+    plain.request_id.clear();
+    latest = std::make_shared<const std::string>(playback_state_frame(plain));
+  }
+  asio::post(*s.io, [&s, frame = std::move(frame), latest = std::move(latest)] {
+    s.playback_state = latest;
+    s.for_each_session([&frame](WsSession& session) {
+      if (session.speaks_playback()) session.send_binary({}, frame, false);
+    });
   });
 }
 

@@ -20,83 +20,18 @@ constexpr int kFrameDutyFactor = 50;  // a frame that took d waits ≥ 50 d: ≤
 
 }  // namespace
 
-// ---- LiveControl ---------------------------------------------------------------------------
-
-bool LiveControl::paused() const {
-  const std::lock_guard lock(mutex_);
-  return paused_;
-}
-double LiveControl::speed() const {
-  const std::lock_guard lock(mutex_);
-  return speed_;
-}
-std::uint64_t LiveControl::generation() const {
-  const std::lock_guard lock(mutex_);
-  return generation_;
-}
-bool LiveControl::resting() const {
-  const std::lock_guard lock(mutex_);
-  return paused_ && steps_ == 0;
-}
-void LiveControl::set_paused(bool paused) {
-  {
-    const std::lock_guard lock(mutex_);
-    paused_ = paused;
-    steps_ = 0;
-    ++generation_;
-  }
-  changed_.notify_all();
-}
-void LiveControl::set_speed(double speed) {
-  {
-    const std::lock_guard lock(mutex_);
-    speed_ = speed;
-    ++generation_;
-  }
-  changed_.notify_all();
-}
-void LiveControl::request_steps(int n) {
-  {
-    const std::lock_guard lock(mutex_);
-    paused_ = true;
-    steps_ += n;
-    ++generation_;
-  }
-  changed_.notify_all();
-}
-
-bool LiveControl::wait_turn(const std::function<bool()>& stop, const std::function<void()>& idle) {
-  std::unique_lock lock(mutex_);
-  while (paused_ && steps_ == 0) {
-    if (stop()) return false;
-    if (idle) {
-      lock.unlock();
-      idle();
-      lock.lock();
-      if (!paused_ || steps_ > 0) break;
-    }
-    // Woken by a change, or every 50 ms to look at the stop flag (signals cannot notify).
-    changed_.wait_for(lock, std::chrono::milliseconds(50));
-  }
-  if (stop()) return false;
-  if (paused_ && steps_ > 0) {
-    --steps_;
-    ++generation_;  // a single step is not paced against the steps before the pause
-  }
-  return true;
-}
-
 // ---- LiveView ------------------------------------------------------------------------------
 
 LiveView::LiveView(const Simulation& sim, LiveServerOptions options, double speed)
-    : server_([&] {
-        check_live_access(options.address, options.token, options.origin);
-        if (options.name == "ubot") options.name = "ubot: " + sim.world().model().world.name;
-        return std::move(options);
-      }()),
+    : session_(
+          [&] {
+            if (options.name == "ubot") options.name = "ubot: " + sim.world().model().world.name;
+            return std::move(options);
+          }(),
+          {.speed = speed, .steps = true, .range = std::nullopt, .what = "--realtime"}),
+      server_(session_.server()),
       transport_(server_),
       drawing_(sim),
-      control_(speed),
       object_count_(static_cast<int>(sim.world().size())) {
   world_channel_ = server_.add_channel({.topic = "/ubot/world",
                                         .encoding = "json",
@@ -110,8 +45,6 @@ LiveView::LiveView(const Simulation& sim, LiveServerOptions options, double spee
                                         .schema = "",
                                         .schema_encoding = "jsonschema"});
   server_.set_publish_handler([this](const ClientPublish& m) { return on_publish(m); });
-  server_.set_parameter_handlers([this] { return parameters(); },
-                                 [this](const ParameterValue& p) { return set_parameter(p); });
   transport_.set_time(sim.world().time_ns());
   bridge_ = std::make_unique<ros2::Bridge>(transport_, sim);
   server_.publish(world_channel_, static_cast<std::uint64_t>(sim.world().time_ns()),
@@ -121,10 +54,18 @@ LiveView::LiveView(const Simulation& sim, LiveServerOptions options, double spee
 
 LiveView::~LiveView() { finish(); }
 
-bool LiveView::wait_turn(const Simulation& sim, const std::function<bool()>& stop) {
-  return control_.wait_turn(stop, [&] {
-    if (changed_.exchange(false) && server_.has_subscribers(frame_channel_)) publish_frame(sim);
+std::optional<std::span<const Command>> LiveView::turn(const Simulation& sim,
+                                                       const std::function<bool()>& stop,
+                                                       std::span<const Command> own) {
+  session_.pace(static_cast<std::uint64_t>(sim.world().time_ns()), stop);
+  const bool go = session_.wait_turn(stop, [&] {
+    // While paused: a new selection, or a control that changed, is shown at once.
+    const bool changed =
+        selection_changed_.exchange(false) || session_.generation() != shown_generation_;
+    if (changed && server_.has_subscribers(frame_channel_)) publish_frame(sim);
   });
+  if (!go) return std::nullopt;
+  return commands(sim, own);
 }
 
 std::span<const Command> LiveView::commands(const Simulation& sim, std::span<const Command> own) {
@@ -159,7 +100,7 @@ std::string LiveView::on_publish(const ClientPublish& m) {
     }
     const std::lock_guard lock(select_mutex_);
     selected_[m.client] = std::move(ids);
-    changed_ = true;
+    selection_changed_ = true;
     return "";
   }
   return transport_.receive(m);
@@ -170,36 +111,6 @@ std::set<int> LiveView::selected() const {
   std::set<int> all;
   for (const auto& [client, ids] : selected_) all.insert(ids.begin(), ids.end());
   return all;
-}
-
-std::vector<ParameterValue> LiveView::parameters() const {
-  return {{"/ubot/paused", control_.paused() ? "true" : "false"},
-          {"/ubot/speed", fmt::format("{}", control_.speed())}};
-}
-
-std::string LiveView::set_parameter(const ParameterValue& p) {
-  const auto v = nlohmann::json::parse(p.value_json, nullptr, false);
-  if (p.name == "/ubot/paused") {
-    if (!v.is_boolean()) return "must be true or false";
-    control_.set_paused(v.get<bool>());
-  } else if (p.name == "/ubot/speed") {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0 ||
-        v.get<double>() > kMaxSpeed) {
-      return fmt::format("must be a number in [0, {}] (× real time; 0 = as fast as possible)",
-                         kMaxSpeed);
-    }
-    control_.set_speed(v.get<double>());
-  } else if (p.name == "/ubot/step") {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 100000) {
-      return "must be a whole number of steps in [1, 100000]";
-    }
-    control_.request_steps(v.get<int>());
-  } else {
-    return "unknown parameter (ubot has /ubot/paused, /ubot/speed and /ubot/step)";
-  }
-  server_.broadcast_parameters(parameters());
-  changed_ = true;
-  return "";
 }
 
 void LiveView::publish(const Simulation& sim) {
@@ -222,7 +133,7 @@ void LiveView::publish(const Simulation& sim) {
   }
   if (!server_.has_subscribers(frame_channel_)) return;
   // The step a pause rests on is always shown; otherwise frames are paced (see the header).
-  if (!control_.resting() &&
+  if (!session_.resting() &&
       now - last_frame_ < std::max<Clock::duration>(kFramePeriod, kFrameDutyFactor * last_build_)) {
     return;
   }
@@ -231,6 +142,7 @@ void LiveView::publish(const Simulation& sim) {
 
 void LiveView::publish_frame(const Simulation& sim) {
   const auto start = Clock::now();
+  shown_generation_ = session_.generation();
   auto frame = std::make_shared<const std::string>(frame_json(sim));
   server_.publish(frame_channel_, static_cast<std::uint64_t>(sim.world().time_ns()),
                   std::move(frame));
@@ -250,8 +162,8 @@ std::string LiveView::world_json(const Simulation& sim) const {
 
 std::string LiveView::frame_json(const Simulation& sim) {
   return page_frame_json(sim, drawing_,
-                         {.paused = control_.paused(),
-                          .speed = control_.speed(),
+                         {.paused = session_.paused(),
+                          .speed = session_.speed(),
                           .steps_per_second = steps_per_second_,
                           .realtime_factor = realtime_factor_,
                           .selected = selected(),

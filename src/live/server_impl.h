@@ -89,6 +89,8 @@ struct LiveServer::Impl {
   PublishHandler on_publish;
   GetParametersHandler get_parameters;
   SetParameterHandler set_parameter;
+  PlaybackHandler on_playback;
+  std::shared_ptr<const std::string> playback_state;  // the latest, without a request id
 
   void accept();
   bool authorized(const http::request<http::string_body>& request) const;
@@ -122,6 +124,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
                    bool droppable);
   void status(StatusLevel level, const std::string& message);
   void close();
+  // Whether this client gets Playback State frames (LiveServer::broadcast_playback_state).
+  bool speaks_playback() const { return speaks_playback_; }
 
  private:
   void read();
@@ -135,6 +139,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void handle(const GetParametersOp& op);
   void handle(const SetParametersOp& op);
   void handle(const SubscribeParameterUpdatesOp& op);
+  void handle(const ClientMessageData& data);
+  void handle(const PlaybackControlRequest& request);
   void enqueue(OutFrame frame);
   void write();
 
@@ -149,6 +155,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool open_ = false;
+  bool speaks_playback_ = false;
   int errors_ = 0;  // protocol errors; past a limit the client is dropped
 };
 

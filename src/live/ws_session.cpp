@@ -50,18 +50,34 @@ void WsSession::start(http::request<http::string_body> request, std::string subp
       }));
   ws_.read_message_max(server_->options.max_incoming_bytes);
   ws_.auto_fragment(false);
-  ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
+  const bool sdk_client = subprotocol == "foxglove.sdk.v1";
+  ws_.async_accept(request, [self = shared_from_this(), sdk_client](beast::error_code ec) {
     if (ec) return;
     self->open_ = true;
     ++self->server_->clients;
-    ServerInfo info{.name = self->server_->options.name,
+    const LiveServerOptions& options = self->server_->options;
+    ServerInfo info{.name = options.name,
                     .capabilities = {"clientPublish", "parameters", "time"},
                     .supported_encodings = {"cdr", "json"},
                     .metadata = {{"ROS_DISTRO", "jazzy"}},
-                    .session_id = self->server_->session_id};
+                    .session_id = self->server_->session_id,
+                    .data_range = options.playback_range};
+    if (options.playback_range) {
+      // The Foxglove SDK 0.30 (the version the tests run beside ubot) names the capability
+      // playbackControl; other versions of its source name it rangedPlayback. Clients ignore
+      // names they do not know, so both are given.
+      info.capabilities.emplace_back("playbackControl");
+      info.capabilities.emplace_back("rangedPlayback");
+    }
     self->send_text(server_info_json(info));
     const std::vector<ServerChannel> channels = self->server_->channel_list();
     if (!channels.empty()) self->send_text(advertise_json(channels));
+    // The SDK's subprotocol is a client that knows Playback State: it learns where the playback
+    // is at once.
+    self->speaks_playback_ = options.playback_range && sdk_client;
+    if (self->speaks_playback_ && self->server_->playback_state) {
+      self->send_binary({}, self->server_->playback_state, false);
+    }
     self->read();
   });
 }
@@ -99,19 +115,34 @@ void WsSession::handle_text(std::string_view text) {
 
 void WsSession::handle_binary(std::span<const std::uint8_t> frame) {
   try {
-    const ClientMessageData data = parse_client_binary(frame);
-    const auto channel = client_channels_.find(data.channel_id);
-    if (channel == client_channels_.end()) {
-      throw ProtocolError(fmt::format(
-          "client message data: channel {} was not advertised by this client", data.channel_id));
-    }
-    if (!server_->on_publish) return;
-    const std::string refused = server_->on_publish({id_, channel->second, data.payload});
-    if (!refused.empty()) status(StatusLevel::kWarning, refused);
+    std::visit([this](const auto& op) { handle(op); }, parse_client_binary(frame));
   } catch (const ProtocolError& e) {
     ++errors_;
     status(StatusLevel::kError, e.what());
   }
+}
+
+void WsSession::handle(const ClientMessageData& data) {
+  const auto channel = client_channels_.find(data.channel_id);
+  if (channel == client_channels_.end()) {
+    throw ProtocolError(fmt::format(
+        "client message data: channel {} was not advertised by this client", data.channel_id));
+  }
+  if (!server_->on_publish) return;
+  const std::string refused = server_->on_publish({id_, channel->second, data.payload});
+  if (!refused.empty()) status(StatusLevel::kWarning, refused);
+}
+
+void WsSession::handle(const PlaybackControlRequest& request) {
+  if (!server_->options.playback_range || !server_->on_playback) {
+    throw ProtocolError(
+        "playback control request: this server does not have the 'playbackControl' capability "
+        "(a live run has no recorded range: pause, step and pace it with the /ubot/paused, "
+        "/ubot/step and /ubot/speed parameters)");
+  }
+  speaks_playback_ = true;
+  const std::string refused = server_->on_playback(request);
+  if (!refused.empty()) status(StatusLevel::kWarning, "playback control request: " + refused);
 }
 
 void WsSession::handle(const SubscribeOp& op) {

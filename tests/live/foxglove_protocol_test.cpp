@@ -88,7 +88,7 @@ TEST(FoxgloveProtocol, RefusesWhatTheProtocolDoesNotDefine) {
 
 TEST(FoxgloveProtocol, ParsesClientMessageData) {
   const std::vector<std::uint8_t> frame{0x01, 0x02, 0x01, 0x00, 0x00, 'h', 'i'};
-  const ClientMessageData d = parse_client_binary(frame);
+  const auto d = std::get<ClientMessageData>(parse_client_binary(frame));
   EXPECT_EQ(d.channel_id, 0x0102u);
   ASSERT_EQ(d.payload.size(), 2u);
   EXPECT_EQ(d.payload[0], 'h');
@@ -103,7 +103,8 @@ TEST(FoxgloveProtocol, WritesServerMessagesAsTheSpecSpellsThem) {
                               .capabilities = {"time"},
                               .supported_encodings = {"cdr"},
                               .metadata = {{"k", "v"}},
-                              .session_id = "1"}),
+                              .session_id = "1",
+                              .data_range = std::nullopt}),
             R"({"op":"serverInfo","name":"s","capabilities":["time"],"supportedEncodings":["cdr"],)"
             R"("metadata":{"k":"v"},"sessionId":"1"})");
   const ServerChannel c{7, "/clock", "cdr", "rosgraph_msgs/msg/Clock", "x", "ros2msg"};
@@ -123,6 +124,82 @@ TEST(FoxgloveProtocol, WritesServerMessagesAsTheSpecSpellsThem) {
   EXPECT_EQ(header[12], 0x01);
   EXPECT_EQ(time_frame(1)[0], 0x02);
   EXPECT_EQ(time_frame(1)[1], 0x01);
+}
+
+// The bytes are the Foxglove SDK's own encoding tests' snapshots (foxglove/foxglove-sdk,
+// rust/foxglove/src/protocol/common/{client,server}/snapshots: play_with_seek and
+// playing_with_request_id), after the opcode.
+TEST(FoxgloveProtocol, ReadsPlaybackControlRequestsAsTheSdkWritesThem) {
+  std::vector<std::uint8_t> frame{0x03, 0x00, 0x00, 0x00, 0x80, 0x3f, 0x01, 0x15, 0xcd, 0x5b,
+                                  0x07, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00};
+  for (const char c : std::string_view("some-id")) frame.push_back(static_cast<std::uint8_t>(c));
+  const auto r = std::get<PlaybackControlRequest>(parse_client_binary(frame));
+  EXPECT_EQ(r.command, PlaybackCommand::kPlay);
+  EXPECT_EQ(r.speed, 1.0f);
+  EXPECT_EQ(r.seek_ns, std::optional<std::uint64_t>(123456789));
+  EXPECT_EQ(r.request_id, "some-id");
+  frame[6] = 0;  // had_seek false: the seek time is ignored
+  frame[1] = 1;  // pause
+  const auto paused = std::get<PlaybackControlRequest>(parse_client_binary(frame));
+  EXPECT_EQ(paused.command, PlaybackCommand::kPause);
+  EXPECT_FALSE(paused.seek_ns);
+
+  EXPECT_THAT(binary_error_of({0x03, 0, 0, 0}), HasSubstr("fewer than the 19"));
+  std::vector<std::uint8_t> bad = frame;
+  bad[1] = 2;
+  EXPECT_THAT(binary_error_of(bad), HasSubstr("command 2 is neither play (0) nor pause (1)"));
+  bad = frame;
+  bad[15] = 8;  // an id of 8 bytes, 7 follow
+  EXPECT_THAT(binary_error_of(bad), HasSubstr("said to have 8 bytes, and only 7 follow"));
+}
+
+TEST(FoxgloveProtocol, WritesPlaybackStateAsTheSdkReadsIt) {
+  std::string expected{0x05,
+                       0x00,
+                       0x39,
+                       0x30,
+                       0x00,
+                       0x00,
+                       0x00,
+                       0x00,
+                       0x00,
+                       0x00,
+                       0x00,
+                       0x00,
+                       static_cast<char>(0x80),
+                       0x3f,
+                       0x00,
+                       0x0e,
+                       0x00,
+                       0x00,
+                       0x00};
+  expected += "i-am-a-request";
+  EXPECT_EQ(playback_state_frame({.status = PlaybackStatus::kPlaying,
+                                  .current_ns = 12345,
+                                  .speed = 1.0f,
+                                  .did_seek = false,
+                                  .request_id = "i-am-a-request"}),
+            expected);
+  const std::string ended = playback_state_frame({.status = PlaybackStatus::kEnded,
+                                                  .current_ns = 0,
+                                                  .speed = 2.0f,
+                                                  .did_seek = true,
+                                                  .request_id = ""});
+  ASSERT_EQ(ended.size(), 19u);
+  EXPECT_EQ(ended[1], 3);   // ended
+  EXPECT_EQ(ended[14], 1);  // did_seek
+  EXPECT_EQ(ended[15], 0);  // no request id
+}
+
+TEST(FoxgloveProtocol, ServerInfoGivesTheDataRangeAsSecondsAndNanoseconds) {
+  const std::string json = server_info_json({.name = "p",
+                                             .capabilities = {"rangedPlayback"},
+                                             .supported_encodings = {},
+                                             .metadata = {},
+                                             .session_id = "1",
+                                             .data_range = TimeRange{1500000000, 4000000001}});
+  EXPECT_THAT(json, HasSubstr(R"("dataStartTime":{"sec":1,"nsec":500000000})"));
+  EXPECT_THAT(json, HasSubstr(R"("dataEndTime":{"sec":4,"nsec":1})"));
 }
 
 TEST(TwistCdr, ReadsWhatTheWriterWrites) {

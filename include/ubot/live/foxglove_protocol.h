@@ -9,6 +9,7 @@
 // op and the field; the server answers it with a status message and goes on.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -88,7 +89,18 @@ struct ClientMessageData {
   std::uint32_t channel_id;
   std::span<const std::uint8_t> payload;
 };
-ClientMessageData parse_client_binary(std::span<const std::uint8_t> frame);
+// Playback Control Request (opcode 0x03, capability `playbackControl`; Foxglove SDK's
+// PlaybackControlRequest): play or pause, at a speed, optionally from a seek time. Little endian:
+// command u8, speed f32, had_seek u8, seek_time u64 (ns), request_id_len u32, request_id.
+enum class PlaybackCommand : std::uint8_t { kPlay = 0, kPause = 1 };
+struct PlaybackControlRequest {
+  PlaybackCommand command = PlaybackCommand::kPlay;
+  float speed = 1.0f;
+  std::optional<std::uint64_t> seek_ns;
+  std::string request_id;
+};
+using ClientBinaryOp = std::variant<ClientMessageData, PlaybackControlRequest>;
+ClientBinaryOp parse_client_binary(std::span<const std::uint8_t> frame);
 
 // ---- server -> client ----------------------------------------------------------------------
 
@@ -103,12 +115,19 @@ struct ServerChannel {
 
 enum class StatusLevel { kInfo = 0, kWarning = 1, kError = 2 };
 
+// The log time a server plays back (ns): serverInfo's dataStartTime / dataEndTime, which the
+// `playbackControl` capability requires.
+struct TimeRange {
+  std::uint64_t start = 0, end = 0;
+};
+
 struct ServerInfo {
   std::string name;
   std::vector<std::string> capabilities;
   std::vector<std::string> supported_encodings;
   std::vector<std::pair<std::string, std::string>> metadata;
   std::string session_id;
+  std::optional<TimeRange> data_range;
 };
 
 std::string server_info_json(const ServerInfo& info);
@@ -123,5 +142,19 @@ std::array<std::uint8_t, 13> message_data_header(std::uint32_t subscription_id,
                                                  std::uint64_t timestamp_ns);
 // A Time frame: opcode 0x02, timestamp (ns), LE.
 std::array<std::uint8_t, 9> time_frame(std::uint64_t timestamp_ns);
+
+// Playback State (opcode 0x05, capability `playbackControl`): the answer to a Playback Control
+// Request (with its request_id) and the news of any other change (request_id empty). Little
+// endian: opcode, status u8, current_time u64 (ns), speed f32, did_seek u8, request_id_len u32,
+// request_id.
+enum class PlaybackStatus : std::uint8_t { kPlaying = 0, kPaused = 1, kBuffering = 2, kEnded = 3 };
+struct PlaybackState {
+  PlaybackStatus status = PlaybackStatus::kPaused;
+  std::uint64_t current_ns = 0;
+  float speed = 1.0f;
+  bool did_seek = false;
+  std::string request_id;
+};
+std::string playback_state_frame(const PlaybackState& state);
 
 }  // namespace ubot::live

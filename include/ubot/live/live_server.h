@@ -23,9 +23,6 @@
 
 namespace ubot::live {
 
-// The fastest a client may set a run or a replay (the /ubot/speed parameter): 1000x real time.
-inline constexpr double kMaxSpeed = 1000.0;
-
 struct LiveAddress {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8765;  // 0: any free port (tests)
@@ -49,6 +46,9 @@ struct LiveServerOptions {
   std::size_t client_queue_bytes = 8u << 20;  // a slow client's queue beyond this drops frames
   std::size_t max_incoming_bytes = 1u << 20;  // a larger client frame closes the connection
   int request_timeout_ms = 10000;             // an HTTP request must arrive whole within this
+  // What a recording spans: advertised with Foxglove's `playbackControl` capability, whose
+  // Playback Control Requests go to the playback handler. A live run has none.
+  std::optional<TimeRange> playback_range;
 };
 
 // A message a client published on a channel it advertised.
@@ -65,6 +65,8 @@ class LiveServer {
   // "" or why the value was refused.
   using SetParameterHandler = std::function<std::string(const ParameterValue&)>;
   using GetParametersHandler = std::function<std::vector<ParameterValue>()>;
+  // "" or why the request was refused; the handler answers with broadcast_playback_state.
+  using PlaybackHandler = std::function<std::string(const PlaybackControlRequest&)>;
 
   // Binds and listens, then serves on its own thread. ubot::Error when the address cannot be
   // bound (a port in use: the message names it).
@@ -80,6 +82,7 @@ class LiveServer {
   // Handlers run on the server's thread; set them before clients connect.
   void set_publish_handler(PublishHandler handler);
   void set_parameter_handlers(GetParametersHandler get, SetParameterHandler set);
+  void set_playback_handler(PlaybackHandler handler);
 
   // Advertises a channel to every client, now and on connection. A latched channel keeps its
   // latest message and sends it to each new subscriber (ROS's transient local). Any thread.
@@ -95,6 +98,11 @@ class LiveServer {
   void publish_time(std::uint64_t time_ns);
   // Sends parameterValues of the named parameters to every client (after a change).
   void broadcast_parameters(std::vector<ParameterValue> values);
+  // Sends a Playback State to every client that speaks Foxglove's playback control (one that
+  // negotiated `foxglove.sdk.v1` or sent a Playback Control Request: older clients, such as
+  // @foxglove/ws-protocol 0.8, refuse binary opcodes they do not know). The latest state without
+  // a request id is also what such a client gets when it connects. Any thread.
+  void broadcast_playback_state(const PlaybackState& state);
   // Connected WebSocket clients, and frames dropped for slow clients so far.
   std::size_t client_count() const;
   // Subscriptions over every channel and client.
