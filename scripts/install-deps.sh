@@ -18,16 +18,19 @@ build_pkgs=(
   pybind11-dev python3-dev python3-numpy python3-venv python3-setuptools python3-pip
   # ubot.sweep / `ubot sweep` (docs/sweeps.md): Dask, the table, the summary plot, sweep files.
   python3-dask python3-distributed python3-pandas python3-matplotlib python3-yaml
+  # node: the live page's ROS 2 reader is bundled from npm (esbuild) at build time (src/live).
+  nodejs
 )
-# node + npm: the LAS files are checked with npm @loaders.gl/las (tests/mapping), the MCAP files
-# with npm @mcap/core and Foxglove's ROS 2 message readers (tests/record).
+# Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
+command -v npm >/dev/null 2>&1 || build_pkgs+=(npm)
+# node + npm (installed for the build): the tests also check the LAS files with npm
+# @loaders.gl/las (tests/mapping), the MCAP files with npm @mcap/core and Foxglove's ROS 2 message
+# readers (tests/record).
 # valgrind: `make valgrind-test` (memcheck over the Embree packet paths, docs/testing.md).
 # python3-pytest: the tests of the Python module (tests/python, docs/python.md).
-test_pkgs=(clang-format python3 python3-pytest nodejs valgrind)
+test_pkgs=(clang-format python3 python3-pytest valgrind)
 # numpy + Pillow: tests/app/test_grid_maps.py reads IR-SIM's map images independently of ubot.
 test_pkgs+=(python3-numpy python3-pil)
-# Debian's npm, unless nodejs already brings its own (NodeSource builds do; the two conflict).
-command -v npm >/dev/null 2>&1 || test_pkgs+=(npm)
 # clang with libFuzzer and the sanitizer runtimes: the fuzz targets of tests/fuzz (make fuzz);
 # libclang-rt-dev is the runtime of the release's default clang (14 on Debian 12, 19 on 13).
 test_pkgs+=(clang libclang-rt-dev)

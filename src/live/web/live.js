@@ -116,19 +116,28 @@
     const subscription = data.getUint32(1, true);
     const sensor = sensorViews.get(subscription);
     if (sensor) {  // CDR of a ROS 2 channel
-      sensor.onMessage(new Uint8Array(buffer, 13));
+      sensor.onMessage(decode(channels.get(sensor.topic), buffer));
       return;
     }
     const topic = subscriptions.get(subscription);
     if (replay) {
+      const channel = channels.get(topic);
       if (topic === "/ubot/playback") setPlayback(JSON.parse(decoder.decode(new Uint8Array(buffer, 13))));
-      else if (channels.has(topic)) replay.onMessage(topic, channels.get(topic).schemaName, new Uint8Array(buffer, 13));
+      else if (channel) replay.onMessage(topic, channel.schemaName, decode(channel, buffer));
       dirty = true;
       return;
     }
     const message = JSON.parse(decoder.decode(new Uint8Array(buffer, 13)));
     if (topic === "/ubot/world") setWorld(message);
     else if (topic === "/ubot/frame") setFrame(message);
+  }
+
+  // A Message Data frame's ROS 2 message, decoded through its channel's schema by Foxglove's
+  // reader (ros2_reader.js, made once per channel). The payload is copied out of the frame: it
+  // starts at byte 13, where the reader's typed arrays (float32[], float64[]) could not view it.
+  function decode(channel, frame) {
+    if (!channel.read) channel.read = window.ubotRos2.reader(channel.schemaName, channel.schema);
+    return channel.read(new Uint8Array(frame.slice(13)));
   }
 
   function publish(topic, schemaName, message) {
@@ -241,8 +250,6 @@
 
   // The selected robot's panel: its odometry, a polar plot per scan, and the sensor views of
   // its other channels (sensors.js), subscribed while it is selected.
-  const REPLAY_VIEWS = { "sensor_msgs/msg/Image": "rgb_camera", "sensor_msgs/msg/Imu": "imu",
-    "sensor_msgs/msg/PointCloud2": "lidar3d" };
 
   function updateReplayPanel() {
     const o = selected !== null ? replay.odom(selected) : null;
@@ -258,7 +265,7 @@
     }));
     const prefix = selected === null ? null : `${selected === "/" ? "" : selected}/`;
     const topics = prefix === null ? [] : [...channels.values()].filter((c) => c.topic.startsWith(prefix) &&
-      (c.schemaName === "sensor_msgs/msg/LaserScan" || c.schemaName in REPLAY_VIEWS));
+      (c.schemaName === "sensor_msgs/msg/LaserScan" || window.ubotSensors.shows(c.schemaName)));
     const sensors = $("sensors");
     const wanted = topics.map((c) => c.topic).join("|");
     if (sensors.dataset.names !== wanted) {
@@ -273,7 +280,7 @@
         if (c.schemaName === "sensor_msgs/msg/LaserScan") {
           div.append(Object.assign(document.createElement("canvas"), { width: 260, height: 260, id: `scan-${name}` }));
         } else {
-          const view = window.ubotSensors.view({ type: REPLAY_VIEWS[c.schemaName] });
+          const view = window.ubotSensors.view(c.schemaName);
           view.canvas.id = `view-${name}`;
           view.topic = c.topic;
           sensorViews.set(subscribe(c), view);
@@ -588,7 +595,7 @@
         div.append(Object.assign(document.createElement("canvas"), { width: 260, height: 260, id: `scan-${s.name}` }));
       }
       const topic = info && window.ubotSensors.topicOf(robotNamespace(info), s, channels);
-      const view = topic && window.ubotSensors.view(s);
+      const view = topic && window.ubotSensors.view(channels.get(topic).schemaName);
       if (view) {
         view.canvas.id = `view-${s.name}`;
         view.topic = topic;

@@ -3,84 +3,38 @@
 // Foxglove's 3D panel would, seen from above: the world's markers (/ubot/markers/static,
 // /ubot/markers, /ubot/trajectories, every other MarkerArray such as contacts), the grid map
 // (nav_msgs/OccupancyGrid), every LaserScan placed through /tf and /tf_static, and the robots
-// from their odometry (click one to see its pose, velocity, scans and sensor views). It decodes
-// the ROS 2 messages with sensors.js's XCDR1 reader. live.js owns the connection and the view;
-// this file holds the recording's state and draws it.
+// from their odometry (click one to see its pose, velocity, scans and sensor views). live.js
+// owns the connection and the view, and decodes every message through its channel's schema
+// with Foxglove's reader (ros2_reader.js); this file holds the recording's state and draws it.
 "use strict";
 window.ubotReplay = (() => {
-  const { Cdr } = window.ubotSensors;
   const MAX_BEAMS = 4000;  // beams drawn per frame, over every scan (as a live run's frame)
 
-  // ---- decoders (the messages' .msg layouts, ROS 2 Humble and later) ---------------------------
-  const pose = (r) => ({ p: r.f64s(3), q: r.f64s(4) });
+  // ---- the messages, as Foxglove's reader gives them, in the shapes drawn here ------------------
+  const xyz = (v) => [v.x, v.y, v.z];
+  const quat = (q) => [q.x, q.y, q.z, q.w];
+  const rgba = (c) => [c.r, c.g, c.b, c.a];
   const yawOf = (q) => Math.atan2(2 * (q[3] * q[2] + q[0] * q[1]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]));
+  const header = (h) => ({ sec: h.stamp.sec, nanosec: h.stamp.nanosec, frameId: h.frame_id });
 
-  function decodeMarkers(bytes) {
-    const r = new Cdr(bytes);
-    const markers = [];
-    for (let n = r.u32(); n > 0; n--) {
-      const m = { header: r.header(), ns: r.string(), id: r.i32(), type: r.i32(), action: r.i32() };
-      m.pose = pose(r);
-      m.scale = r.f64s(3);
-      m.color = r.f32s(4);
-      r.i32(); r.u32();  // lifetime
-      r.u8();            // frame_locked
-      const count = r.u32();
-      m.points = new Float64Array(3 * count);
-      for (let i = 0; i < 3 * count; i++) m.points[i] = r.f64();
-      m.colors = [];
-      for (let k = r.u32(); k > 0; k--) m.colors.push(r.f32s(4));
-      r.string();                       // texture_resource
-      r.header(); r.string(); r.octets();  // texture (CompressedImage)
-      for (let k = r.u32(); k > 0; k--) r.f32s(2);  // uv_coordinates
-      m.text = r.string();
-      r.string();                       // mesh_resource
-      r.string(); r.octets();           // mesh_file
-      r.u8();                           // mesh_use_embedded_materials
-      markers.push(m);
-    }
-    return markers;
-  }
-
-  function decodeScan(bytes) {
-    const r = new Cdr(bytes);
-    const header = r.header();
-    const [angleMin, angleMax, increment, , , rangeMin, rangeMax] = r.f32s(7);
-    const ranges = r.f32s(r.u32());
-    return { header, angleMin, angleMax, increment, rangeMin, rangeMax, ranges };
-  }
-
-  function decodeTf(bytes) {
-    const r = new Cdr(bytes);
-    const out = [];
-    for (let n = r.u32(); n > 0; n--) {
-      const header = r.header();
-      const child = r.string();
-      const t = r.f64s(3), q = r.f64s(4);
-      out.push({ parent: header.frameId, child, x: t[0], y: t[1], yaw: yawOf(q) });
-    }
-    return out;
-  }
-
-  function decodeOdom(bytes) {
-    const r = new Cdr(bytes);
-    const header = r.header();
-    const child = r.string();
-    const p = pose(r);
-    r.f64s(36);
-    const linear = r.f64s(3), angular = r.f64s(3);
-    return { header, child, x: p.p[0], y: p.p[1], yaw: yawOf(p.q), vx: linear[0], vy: linear[1], wz: angular[2] };
-  }
-
-  function decodeGrid(bytes) {
-    const r = new Cdr(bytes);
-    r.header();
-    r.i32(); r.u32();  // map_load_time
-    const resolution = r.f32(), width = r.u32(), height = r.u32();
-    const origin = pose(r);
-    const data = r.octets();
-    return { resolution, width, height, x: origin.p[0], y: origin.p[1], data };
-  }
+  const marker = (m) => {
+    const points = new Float64Array(3 * m.points.length);
+    m.points.forEach((p, i) => points.set([p.x, p.y, p.z], 3 * i));
+    return { ns: m.ns, id: m.id, type: m.type, action: m.action,
+      pose: { p: xyz(m.pose.position), q: quat(m.pose.orientation) }, scale: xyz(m.scale),
+      color: rgba(m.color), points, colors: m.colors.map(rgba), text: m.text };
+  };
+  const scan = (m) => ({ header: header(m.header), angleMin: m.angle_min, angleMax: m.angle_max,
+    increment: m.angle_increment, rangeMin: m.range_min, rangeMax: m.range_max, ranges: m.ranges });
+  const transforms = (m) => m.transforms.map((t) => ({ parent: t.header.frame_id, child: t.child_frame_id,
+    x: t.transform.translation.x, y: t.transform.translation.y, yaw: yawOf(quat(t.transform.rotation)) }));
+  const odometry = (m) => {
+    const q = quat(m.pose.pose.orientation), v = m.twist.twist;
+    return { header: header(m.header), child: m.child_frame_id, x: m.pose.pose.position.x,
+      y: m.pose.pose.position.y, yaw: yawOf(q), vx: v.linear.x, vy: v.linear.y, wz: v.angular.z };
+  };
+  const occupancy = (m) => ({ resolution: m.info.resolution, width: m.info.width, height: m.info.height,
+    x: m.info.origin.position.x, y: m.info.origin.position.y, data: m.data });
 
   // ---- the recording's state ---------------------------------------------------------------
   const DECODERS = {
@@ -143,14 +97,14 @@ window.ubotReplay = (() => {
       return frame === "map" ? { x, y, yaw } : null;
     }
 
-    function onMessage(topic, schemaName, bytes) {
+    function onMessage(topic, schemaName, m) {
       messages++;
       switch (DECODERS[schemaName]) {
-        case "markers": onMarkers(topic, decodeMarkers(bytes)); break;
-        case "scan": scans.set(topic, decodeScan(bytes)); break;
-        case "tf": for (const t of decodeTf(bytes)) frames.set(t.child.replace(/^\//, ""), t); break;
-        case "odom": odom.set(topic.replace(/\/odom$/, "") || "/", decodeOdom(bytes)); break;
-        case "grid": grid = makeGrid(decodeGrid(bytes)); break;
+        case "markers": onMarkers(topic, m.markers.map(marker)); break;
+        case "scan": scans.set(topic, scan(m)); break;
+        case "tf": for (const t of transforms(m)) frames.set(t.child.replace(/^\//, ""), t); break;
+        case "odom": odom.set(topic.replace(/\/odom$/, "") || "/", odometry(m)); break;
+        case "grid": grid = makeGrid(occupancy(m)); break;
       }
     }
 

@@ -1,71 +1,12 @@
 // The live page's sensor views, in the side panel for the selected robot: camera images (rgb8
 // colour, 16UC1 depth in mm), IMU traces (rates and specific force over the last samples) and a
-// 3D view of lidar3d points (drag to turn it). They read the ROS 2 channels Foxglove reads (the
-// MCAP recording's CDR bytes), subscribed only while the robot is selected, and decode them here:
-// the page uses no library (standard web APIs only), and these three message types take a
-// small XCDR1 reader. live.js makes the views (ubotSensors.view) and hands them each message.
+// 3D view of lidar3d points (drag to turn it). They read the ROS 2 channels Foxglove reads,
+// subscribed only while the robot is selected; live.js decodes each message through its
+// channel's schema with Foxglove's reader (ros2_reader.js) and hands the view the message as
+// Foxglove's panels see it. One registry, keyed by schema, says which view shows a channel.
 "use strict";
 window.ubotSensors = (() => {
-  // ---- CDR (XCDR1, little-endian; alignment counted from after the 4-byte header) ----------
-  class Cdr {
-    constructor(bytes) {
-      this.bytes = bytes;
-      this.data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      this.at = 4;
-    }
-    align(n) { this.at += (n - ((this.at - 4) % n)) % n; }
-    u8() { return this.data.getUint8(this.at++); }
-    i8() { return this.data.getInt8(this.at++); }
-    f32() { this.align(4); const v = this.data.getFloat32(this.at, true); this.at += 4; return v; }
-    f32s(n) { const out = []; for (let i = 0; i < n; i++) out.push(this.f32()); return out; }
-    u32() { this.align(4); const v = this.data.getUint32(this.at, true); this.at += 4; return v; }
-    i32() { this.align(4); const v = this.data.getInt32(this.at, true); this.at += 4; return v; }
-    f64() { this.align(8); const v = this.data.getFloat64(this.at, true); this.at += 8; return v; }
-    f64s(n) { const out = []; for (let i = 0; i < n; i++) out.push(this.f64()); return out; }
-    string() {
-      const n = this.u32();
-      const s = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + Math.max(0, n - 1)));
-      this.at += n;
-      return s;
-    }
-    octets() { const n = this.u32(); const b = this.bytes.subarray(this.at, this.at + n); this.at += n; return b; }
-    header() { return { sec: this.i32(), nanosec: this.u32(), frameId: this.string() }; }
-  }
-
-  function decodeImage(bytes) {
-    const r = new Cdr(bytes);
-    const header = r.header();
-    const height = r.u32(), width = r.u32(), encoding = r.string();
-    r.u8();  // is_bigendian: ubot writes little-endian
-    const step = r.u32();
-    return { header, height, width, encoding, step, data: r.octets() };
-  }
-
-  function decodeImu(bytes) {
-    const r = new Cdr(bytes);
-    const header = r.header();
-    r.f64s(4 + 9);  // orientation and its covariance
-    const rate = r.f64s(3);
-    r.f64s(9);
-    const accel = r.f64s(3);
-    return { header, rate, accel };
-  }
-
-  function decodePoints(bytes) {
-    const r = new Cdr(bytes);
-    const header = r.header();
-    const height = r.u32(), width = r.u32();
-    const fields = {};
-    for (let n = r.u32(); n > 0; n--) {
-      const name = r.string(), offset = r.u32(), datatype = r.u8(), count = r.u32();
-      fields[name] = { offset, datatype, count };
-    }
-    r.u8();  // is_bigendian
-    const pointStep = r.u32();
-    r.u32();  // row_step
-    const data = r.octets();
-    return { header, count: height * width, pointStep, fields, data };
-  }
+    const xyz = (v) => [v.x, v.y, v.z];
 
   // ---- views ---------------------------------------------------------------------------------
   const SIDE = 260;
@@ -80,8 +21,7 @@ window.ubotSensors = (() => {
     c.style.width = `${SIDE}px`;
     return {
       canvas: c, messages: 0,
-      onMessage(bytes) {
-        const m = decodeImage(bytes);
+      onMessage(m) {  // sensor_msgs/msg/Image
         if (m.width === 0 || m.height === 0) return;
         if (c.width !== m.width || c.height !== m.height) {
           c.width = m.width;
@@ -123,8 +63,8 @@ window.ubotSensors = (() => {
     const samples = [];
     return {
       canvas: c, messages: 0,
-      onMessage(bytes) {
-        samples.push(decodeImu(bytes));
+      onMessage(m) {  // sensor_msgs/msg/Imu
+        samples.push({ rate: xyz(m.angular_velocity), accel: xyz(m.linear_acceleration) });
         if (samples.length > TRACE) samples.shift();
         this.messages++;
         const g = c.getContext("2d");
@@ -211,32 +151,38 @@ window.ubotSensors = (() => {
     }
     return {
       canvas: c, messages: 0, drawn: 0,
-      onMessage(bytes) {
-        last = decodePoints(bytes);
+      onMessage(m) {  // sensor_msgs/msg/PointCloud2
+        last = { count: m.height * m.width, pointStep: m.point_step, data: m.data,
+          fields: Object.fromEntries(m.fields.map((f) => [f.name, f])) };
         this.drawn = draw(last);
         this.messages++;
       },
     };
   }
 
-  const KINDS = {
-    rgb_camera: ["image_raw", imageView], depth_camera: ["image_raw", imageView],
-    imu: ["imu", imuView], lidar3d: ["points", pointsView],
+  // The views, by the schema of the channel they show.
+  const VIEWS = {
+    "sensor_msgs/msg/Image": imageView,
+    "sensor_msgs/msg/Imu": imuView,
+    "sensor_msgs/msg/PointCloud2": pointsView,
   };
+  // The topic suffix of each sensor type with a view (ros2.md's naming).
+  const SUFFIX = { rgb_camera: "image_raw", depth_camera: "image_raw", imu: "imu", lidar3d: "points" };
 
   return {
-    Cdr,  // for replay.js
     // The topic a sensor publishes on (ros2.md's naming: a camera always under its own name, a
     // robot's second sensor of a kind too, its first at <ns>/<suffix>), among `topics`
     // (advertised); null for a sensor type without a view here or a topic not advertised.
     topicOf(ns, sensor, topics) {
-      const kind = KINDS[sensor.type];
-      if (!kind) return null;
-      const own = `${ns}/${sensor.name}/${kind[0]}`;
+      const suffix = SUFFIX[sensor.type];
+      if (!suffix) return null;
+      const own = `${ns}/${sensor.name}/${suffix}`;
       if (topics.has(own)) return own;
-      const first = `${ns}/${kind[0]}`;
+      const first = `${ns}/${suffix}`;
       return !sensor.type.endsWith("_camera") && topics.has(first) ? first : null;
     },
-    view(sensor) { const kind = KINDS[sensor.type]; return kind ? kind[1]() : null; },
+    // Whether a channel of this schema has a view, and a new view of it.
+    shows: (schemaName) => schemaName in VIEWS,
+    view: (schemaName) => (schemaName in VIEWS ? VIEWS[schemaName]() : null),
   };
 })();
