@@ -156,6 +156,7 @@ void Bridge::publish_image(int object_id, const std::string& camera_name, const 
   if (topic < 0) return;
   to_image(image, image_);
   write({topic, 0, &image_});
+  image_.data.view({});  // it viewed the caller's pixels, which are not ours to keep
   if (!intrinsics) return;
   const CameraInfo info = to_camera_info(image_.header, *intrinsics);
   write({producer_.camera_topic(object_id, camera_name, "camera_info", MessageKind::kCameraInfo), 0,

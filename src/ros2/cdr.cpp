@@ -40,6 +40,11 @@ class CdrWriter {
     put(static_cast<std::uint32_t>(v.size()));
     put_array(v.data(), v.size());
   }
+  // A byte sequence, from wherever its bytes are (a sensor's buffer, when the message views it).
+  void put_sequence(const Bytes& v) {
+    put(static_cast<std::uint32_t>(v.size()));
+    append(v.data(), v.size());
+  }
   // A sequence of structs of scalars of one size (Point, ColorRGBA): their CDR layout is their
   // C++ layout, so the elements are one copy too.
   template <std::size_t kScalar, class T>
@@ -115,6 +120,7 @@ class CdrReader {
     if (!get_size(v, field, sizeof(T))) return false;
     return get_elements(v.data(), v.size(), field);
   }
+  bool get_sequence(Bytes& v, const char* field) { return get_sequence(v.own(), field); }
   template <std::size_t kScalar, class T>
   bool get_plain_sequence(std::vector<T>& v, const char* field) {
     if (!get_size(v, field, sizeof(T))) return false;

@@ -19,6 +19,11 @@ template <class Seq, class T>
 void view(const std::vector<T>& v, Seq& seq) {
   set_view(const_cast<T*>(v.data()), v.size(), seq);
 }
+// Cyclone serialises the bytes where they are, a sensor's buffer included.
+template <class Seq>
+void view(const Bytes& v, Seq& seq) {
+  set_view(const_cast<std::uint8_t*>(v.data()), v.size(), seq);
+}
 
 }  // namespace
 

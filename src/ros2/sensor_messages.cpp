@@ -93,12 +93,13 @@ void to_image(const ImageData& image, Image& out) {
   out.encoding = image.encoding;
   out.is_bigendian = 0;
   out.step = image.step;
-  out.data.assign(image.data.begin(), image.data.end());
+  out.data.view(image.data);  // published from the camera's buffer, not a copy
 }
 
 Image to_image(const ImageData& image) {
   Image m;
   to_image(image, m);
+  m.data.own();  // a message of its own: it may outlive `image`
   return m;
 }
 

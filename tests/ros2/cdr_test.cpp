@@ -161,6 +161,21 @@ TEST_P(CdrMatchesCyclone, ImageCameraInfo) {
   image.data = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   const Image m = to_image(image);
   expect_same_as_cyclone(m);
+  // The filling form views the camera's pixels (no copy) and gives the same bytes, to CDR and to
+  // Cyclone; a copy of it owns its pixels.
+  Image viewing;
+  to_image(image, viewing);
+  ASSERT_TRUE(viewing.data.is_view());
+  EXPECT_EQ(std::as_const(viewing).data.data(), image.data.data());
+  expect_same_as_cyclone(viewing);
+  std::vector<std::uint8_t> a, b;
+  serialize_cdr(m, a);
+  serialize_cdr(viewing, b);
+  EXPECT_EQ(a, b);
+  const Image copied = viewing;
+  EXPECT_FALSE(copied.data.is_view());
+  EXPECT_NE(copied.data.data(), image.data.data());
+  EXPECT_EQ(copied, m);
   CameraIntrinsics k;
   k.width = 640;
   k.height = 480;

@@ -70,7 +70,8 @@ constexpr std::uint32_t kCloudPointStep = 24;
 // Fills `out` (reusing its buffers): height 1, width N, is_dense when every coordinate is finite.
 void to_point_cloud2(const PointCloudData& cloud, PointCloud2& out);
 Imu to_imu(const ImuData& imu);
-// Fills `out` (reusing its buffer); the returning form is for one-off messages.
+// Fills `out`, whose data views image.data (no copy of the pixels: publish `out` while `image`
+// lives and is unchanged); the returning form is a one-off message that owns its pixels.
 void to_image(const ImageData& image, Image& out);
 Image to_image(const ImageData& image);
 CameraInfo to_camera_info(const Header& header, const CameraIntrinsics& intrinsics);
