@@ -6,6 +6,12 @@
 
 namespace ubot::config {
 
+constexpr std::string_view kNoGroundFrictionModel =
+    "ubot's contact mode slows free bodies on the floor by their damping (1/s), not by "
+    "friction x mass x gravity";
+constexpr std::string_view kNoDriveLag =
+    "ubot's contact mode drives a body without lag, up to its drive_force";
+
 const std::vector<IgnoredIrsimKey>& ignored_irsim_keys() {
   constexpr std::string_view kRvoOnly =
       "read by IR-SIM's rvo behaviour only; dash does not use it (nor does IR-SIM's dash)";
@@ -14,6 +20,13 @@ const std::vector<IgnoredIrsimKey>& ignored_irsim_keys() {
        "IR-SIM keeps it in the object's info for outside planners; no behaviour reads it"},
       {KeyPlace::kObject, "vel_dim", "the velocity has the dimension of the kinematics"},
       {KeyPlace::kKinematics, "mode", "IR-SIM reads it for acker kinematics only"},
+      // IR-SIM 2.12.0's contact physics that ubot's contact mode (Box2D, docs/contact.md) has no
+      // counterpart for.
+      {KeyPlace::kWorld, "gravity", kNoGroundFrictionModel},
+      {KeyPlace::kWorld, "drive_tau", kNoDriveLag},
+      {KeyPlace::kAnyKinematics, "tau", kNoDriveLag},
+      {KeyPlace::kObject, "inertia",
+       "ubot's contact mode (Box2D) derives a body's moment of inertia from its mass and shape"},
       {KeyPlace::kDashBehavior, "vxmax", kRvoOnly},
       {KeyPlace::kDashBehavior, "vymax", kRvoOnly},
       {KeyPlace::kDashBehavior, "acce", kRvoOnly},

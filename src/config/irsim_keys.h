@@ -13,14 +13,15 @@ namespace ubot::config {
 
 // The places of a world file whose keys IR-SIM reads.
 enum class KeyPlace {
-  kWorld,         // world:
-  kObject,        // a robot / obstacle group
-  kKinematics,    // kinematics: of diff, omni, omni_angular
-  kDashBehavior,  // behavior: {name: dash}
-  kRvoBehavior,   // behavior: {name: rvo}
-  kDistribution,  // distribution:
-  kShape,         // shape: (circle, rectangle, polygon, linestring)
-  kLidar2d,       // a lidar2d / fmcw_lidar2d entry of sensors:
+  kWorld,          // world:
+  kObject,         // a robot / obstacle group
+  kKinematics,     // kinematics: of diff, omni, omni_angular
+  kAnyKinematics,  // kinematics: of every kind (acker included)
+  kDashBehavior,   // behavior: {name: dash}
+  kRvoBehavior,    // behavior: {name: rvo}
+  kDistribution,   // distribution:
+  kShape,          // shape: (circle, rectangle, polygon, linestring)
+  kLidar2d,        // a lidar2d / fmcw_lidar2d entry of sensors:
 };
 
 // One IR-SIM key that ubot accepts and ignores, and why it has no effect.

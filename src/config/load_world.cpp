@@ -91,6 +91,8 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
     if (n < 1 || n > 1000) f->fail("contact_substeps must be an integer in [1, 1000]");
     w.contact_substeps = static_cast<int>(n);
   }
+  if (auto f = m.get("friction")) w.friction = f->as_non_negative();
+  if (auto f = m.get("restitution")) w.restitution = f->as_unit_interval();
   if (auto f = m.get("control_mode")) {
     w.control_mode = f->as_choice({"auto", "keyboard"});
     if (w.control_mode == "keyboard") {
@@ -207,7 +209,8 @@ Eigen::Vector3d read_vector3(Mapping& m, std::string_view key, const Eigen::Vect
 
 class WorldLoader {
  public:
-  WorldLoader(Field root, LoadOptions options) : root_(std::move(root)), options_(options) {}
+  WorldLoader(Field root, LoadOptions options)
+      : root_(irsim_blocks(std::move(root))), options_(options) {}
 
   WorldModel load() {
     Mapping top(root_);
@@ -226,6 +229,7 @@ class WorldLoader {
     // Before the simulation allocates images, point buffers and bodies.
     config::check_memory_estimate(model_, options_.memory_limit);
     top.ignore("gui");
+    top.ignore("custom");  // IR-SIM 2.12.0: the user's own values, handed back untouched
     const auto mapping = top.get("mapping");
     const auto media = top.get("media");
     if (auto ground = top.get("ground")) model_.ground = read_ground(*ground, model_.lighting);
@@ -239,6 +243,14 @@ class WorldLoader {
   }
 
  private:
+  // IR-SIM 2.12.0: a file shared with another simulator nests IR-SIM's blocks under `irsim:`,
+  // and the rest of the file belongs to the other simulator.
+  static Field irsim_blocks(Field root) {
+    if (!root.is_map()) return root;
+    std::optional<Field> nested = Mapping(root).get("irsim");
+    return nested && nested->is_map() ? *nested : root;
+  }
+
   // The objects the robot and obstacle lists declare (each group's `number`, 1 when absent or
   // unreadable: the reading proper reports that), for the progress display's total.
   static std::uint64_t count_objects(Mapping& top) {
@@ -300,6 +312,7 @@ class WorldLoader {
         m, number, model_.warnings,
         [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
     reader.set_world_seed(model_.seed);
+    reader.set_physics_defaults(model_.world.friction, model_.world.restitution);
     for (int i = 0; i < number; ++i) {
       ObjectModel object = reader.read(i, role, group, static_cast<int>(model_.objects.size()));
       if (object.ros2->declared_at.empty()) {  // no ros2 section: the receiver is the robot's

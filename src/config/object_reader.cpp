@@ -136,6 +136,7 @@ KinematicsModel read_kinematics(const std::optional<Field>& field,
     k.alpha = alpha_size == 4 ? std::vector<double>{0.03, 0, 0, 0.03}
                               : std::vector<double>(alpha_size, 0.03);
   }
+  accept_ignored_irsim_keys(m, KeyPlace::kAnyKinematics, warnings);
   if (k.kind == KinematicsKind::kAcker) {
     k.wheelbase = m.positive("wheelbase", 1.0);  // the shape's wins (apply_shape_wheelbase)
     if (auto f = m.get("mode")) k.acker_steer_mode = f->as_choice({"steer", "angular"}) == "steer";
@@ -169,6 +170,14 @@ void apply_shape_wheelbase(const std::optional<Field>& shape,
   warnings.push_back(
       fmt::format("{}: {}: 0 reads as no wheelbase (as in IR-SIM): the acker kinematics use 1.0",
                   from_shape->location(), from_shape->path()));
+}
+
+// IR-SIM 2.12.0's `color: cycle`: the group's objects take its palette's cycle in turn
+// (irsim/config/palette_param.py, DEFAULT_CYCLE: Okabe-Ito, starting with the robot colour).
+std::string cycle_color(int index) {
+  static constexpr const char* kCycle[] = {"#009E73", "#0072B2", "#E69F00", "#CC79A7",
+                                           "#56B4E9", "#D55E00", "#F0E442", "#117733"};
+  return kCycle[static_cast<std::size_t>(index) % std::size(kCycle)];
 }
 
 BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
@@ -454,12 +463,18 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
     }
     if (solid->kind != SolidKind::kMesh) o.height = solid->top();
   }
-  if (auto f = value("color", index)) o.color = f->as_color();
+  if (auto f = value("color", index)) {
+    o.color = f->is_scalar() && f->scalar() == "cycle" ? cycle_color(index) : f->as_color();
+  }
   if (auto f = value("density", index)) {
     o.density = f->as_unit_interval();
   }
   o.tags = read_tags(index);
   o.physics = read_physics([&](const char* key) { return value(key, index); }, o.shape);
+  if (default_friction_ && !value("friction", index)) o.physics.friction = *default_friction_;
+  if (default_restitution_ && !value("restitution", index)) {
+    o.physics.restitution = *default_restitution_;
+  }
   o.plot = read_plot(value("plot", index), role);
 
   if (sensors_) o.sensors = read_group_sensors();

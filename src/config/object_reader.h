@@ -58,6 +58,11 @@ class ObjectReader {
 
   // The world seed the objects' random shapes derive their streams from ("<name>/shape").
   void set_world_seed(std::uint64_t seed) { world_seed_ = seed; }
+  // The world's `friction` / `restitution`: what an object that sets none gets.
+  void set_physics_defaults(std::optional<double> friction, std::optional<double> restitution) {
+    default_friction_ = friction;
+    default_restitution_ = restitution;
+  }
   // Object `index` of the group, with the given ids. State and goals are read separately.
   ObjectModel read(int index, Role role, int group, int id) const;
   // IR-SIM's input_state_check: truncates or zero-pads the state to the kinematics' dimension.
@@ -70,6 +75,7 @@ class ObjectReader {
   std::optional<Field> value(const std::string& key, int index) const;
   std::vector<std::string> read_tags(int index) const;
   std::vector<SensorModel> read_group_sensors() const;
+  std::optional<double> default_friction_, default_restitution_;
   std::map<std::string, std::vector<Field>> values_;
   std::optional<Field> sensors_;
   // The group's `sensors` list is one value for all its objects: read for the first object,

@@ -40,6 +40,8 @@ std::string world_with(config::KeyPlace place, const std::string& key) {
       return "robot:\n  - shape: {name: circle}\n    " + key + ": " + v + "\n";
     case KeyPlace::kKinematics:
       return "robot:\n  - kinematics: {name: diff, " + key + ": " + v + "}\n";
+    case KeyPlace::kAnyKinematics:  // an acker's too
+      return "robot:\n  - kinematics: {name: acker, " + key + ": " + v + "}\n";
     case KeyPlace::kDashBehavior:
       return "robot:\n  - kinematics: {name: diff}\n    behavior: {name: dash, " + key + ": " + v +
              "}\n";
@@ -92,6 +94,56 @@ TEST(IrsimKeys, AKeyIrsimDoesNotKnowStaysAnError) {
   // A rectangle's keys are IR-SIM's RectangleGeometry's only: no random ranges.
   EXPECT_NE(load_error("robot:\n  - shape: {name: rectangle, center_rang: [0, 0, 1, 1]}\n")
                 .find("unknown key 'center_rang'"),
+            std::string::npos);
+}
+
+// IR-SIM 2.12.0's keys that ubot reads with their meaning.
+TEST(IrsimKeys, WorldFrictionAndRestitutionAreTheObjectsDefaults) {
+  const WorldModel m = load_irsim(
+      "world: {collision_mode: contact, friction: 0.9, restitution: 0.3}\n"
+      "obstacle:\n  - shape: {name: circle}\n    mass: 1\n"
+      "  - shape: {name: circle}\n    mass: 1\n    friction: 0.1\n    restitution: 0\n");
+  ASSERT_EQ(m.objects.size(), 2u);
+  EXPECT_EQ(m.objects[0].physics.friction, 0.9);
+  EXPECT_EQ(m.objects[0].physics.restitution, 0.3);
+  EXPECT_EQ(m.objects[1].physics.friction, 0.1);  // an object's own value wins
+  EXPECT_EQ(m.objects[1].physics.restitution, 0.0);
+  const WorldModel plain = load_irsim("obstacle:\n  - shape: {name: circle}\n");
+  EXPECT_EQ(plain.objects[0].physics.friction, PhysicsModel{}.friction);
+  EXPECT_EQ(load_error("world: {restitution: 1.5}\n"),
+            "bad.yaml:1:22: world.restitution: must be between 0 and 1, got 1.5");
+}
+
+TEST(IrsimKeys, ColorCycleGivesTheGroupIrsimsPaletteInTurn) {
+  const WorldModel m = load_irsim(
+      "robot:\n  - number: 9\n    distribution: {name: circle, radius: 3, center: [5, 5]}\n"
+      "    kinematics: {name: diff}\n    color: cycle\n"
+      "obstacle:\n  - number: 2\n    shape: {name: circle}\n    color: cycle\n"
+      "    distribution: {name: manual}\n    state: [[1, 1, 0], [3, 3, 0]]\n");
+  ASSERT_EQ(m.objects.size(), 11u);
+  // IR-SIM 2.12.0's palette_param.DEFAULT_CYCLE, per group, wrapping after 8.
+  EXPECT_EQ(m.objects[0].color, "#009E73");
+  EXPECT_EQ(m.objects[1].color, "#0072B2");
+  EXPECT_EQ(m.objects[7].color, "#117733");
+  EXPECT_EQ(m.objects[8].color, "#009E73");
+  EXPECT_EQ(m.objects[9].color, "#009E73");  // the next group starts again
+  EXPECT_EQ(m.objects[10].color, "#0072B2");
+}
+
+TEST(IrsimKeys, CustomValuesAndAnIrsimBlockOfASharedFile) {
+  // `custom:` is the user's own: accepted whatever it holds.
+  EXPECT_EQ(load_irsim("custom: {safe_margin: 0.3, list: [1, 2]}\nrobot:\n"
+                       "  - shape: {name: circle}\n")
+                .objects.size(),
+            1u);
+  // A file shared with another simulator: IR-SIM's blocks under `irsim:`, the rest not ours.
+  const WorldModel shared = load_irsim(
+      "other_simulator: {anything: [1, 2, 3]}\n"
+      "irsim:\n  world: {width: 7, height: 8}\n  robot:\n    - shape: {name: circle}\n");
+  EXPECT_EQ(shared.world.width, 7.0);
+  EXPECT_EQ(shared.objects.size(), 1u);
+  // Without it, an unknown top-level block is still an error.
+  EXPECT_NE(load_error("other_simulator: {anything: 1}\n").find("unknown key 'other_simulator'"),
             std::string::npos);
 }
 

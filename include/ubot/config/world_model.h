@@ -293,6 +293,9 @@ struct WorldSettings {
   std::string control_mode = "auto";
   StepMode step_mode = StepMode::kInternal;
   std::optional<int> contact_substeps;  // solver sub-steps per step (contact); unset: default
+  // IR-SIM 2.12.0's world defaults of the objects' `friction` and `restitution` (contact), for
+  // objects that set none; unset: PhysicsModel's.
+  std::optional<double> friction, restitution;
   // IR-SIM's fog of map (world/fog_map.h): a grid of cells the objects' lidars and fields of
   // view reveal, drawn over the pictures; it hides nothing from the sensors.
   bool fog_map = false;
