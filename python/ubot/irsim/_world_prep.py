@@ -37,6 +37,7 @@ class LoadedWorld:
     entry_counts: dict  # role -> list of object counts per YAML entry
     entries: dict  # role -> list of YAML entry dicts (as written)
     world: dict  # the YAML 'world' section
+    sections: dict  # IR-SIM's env.config: world, gui, robot, obstacle, custom (as written)
 
 
 def native_knows(kinematics: str, key: str, name: str) -> bool:
@@ -85,6 +86,11 @@ def _python_behaviors(role: str, index: int, entry: dict) -> list:
 def _key_spans(text: str, removals: set) -> list:
     """Character spans (start, end) of the ``role[index].key: value`` pairs in ``removals``."""
     root = yaml.compose(text)
+    # A file shared with another simulator: IR-SIM's blocks are under `irsim:` (IR-SIM 2.12.0).
+    for key_node, value in (root.value if isinstance(root, yaml.MappingNode) else []):
+        if key_node.value == "irsim" and isinstance(value, yaml.MappingNode):
+            root = value
+            break
     spans = []
     for key_node, section in (root.value if isinstance(root, yaml.MappingNode) else []):
         entries = section.value if isinstance(section, yaml.SequenceNode) else [section]
@@ -146,10 +152,13 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
     if not isinstance(doc, dict):
         ubot.Simulation(path, seed=seed)  # the native loader's error names what the top level is
         doc = {}
+    whole = doc
+    if isinstance(doc.get("irsim"), dict):  # IR-SIM 2.12.0: a file shared with another simulator
+        doc = doc["irsim"]
     edited = step_mode is not None and world_step_mode(doc) != step_mode
     if edited:
         doc["world"] = dict(doc.get("world") or {}, step_mode=step_mode)
-        text = yaml.safe_dump(doc, sort_keys=False)
+        text = yaml.safe_dump(whole, sort_keys=False)
     behaviors, removals = [], set()
     for role in _SECTIONS:
         for index, entry in enumerate(_entries(doc, role)):
@@ -161,4 +170,7 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
     entries = {role: _entries(doc, role) for role in _SECTIONS}
     counts = {role: [int(e.get("number", 1)) if isinstance(e, dict) else 1 for e in entries[role]]
               for role in _SECTIONS}
-    return LoadedWorld(sim, behaviors, counts, entries, doc.get("world") or {})
+    sections = {"world": doc.get("world") or {}, "gui": doc.get("gui") or {},
+                "robot": doc.get("robot"), "obstacle": doc.get("obstacle"),
+                "custom": doc.get("custom") or {}}
+    return LoadedWorld(sim, behaviors, counts, entries, doc.get("world") or {}, sections)

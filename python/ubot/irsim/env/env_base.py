@@ -79,6 +79,7 @@ class EnvBase:
         if self._live:
             print(f"live view at {self._sim.serve(self._live)}", flush=True)
         self._world_cfg = loaded.world
+        self._config = loaded.sections
         configs = self._object_configs(loaded)
         self._objects = [ObjectBase(self, native, configs.get(native.name, {}))
                          for native in self._sim.objects]
@@ -91,6 +92,12 @@ class EnvBase:
         # IR-SIM 2.12.0 renders every int(round(sample_time / step_time, 9))-th step
         # (World.sample_steps; 2.10.2 truncated the quotient: 0.3 / 0.1 gave 2, now 3)
         self._sample_every = max(1, int(round(sample / self.step_time, 9)))
+
+    @property
+    def config(self) -> dict:
+        """The world file's sections as written (IR-SIM 2.12.0's ``env.config``): ``world``,
+        ``gui``, ``robot``, ``obstacle`` and ``custom``, the scenario's own values."""
+        return self._config
 
     def _object_configs(self, loaded) -> dict:
         """Each object's YAML entry, by object name (entries with ``number`` cover several)."""
