@@ -71,8 +71,63 @@ void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& s) {
   s.safety_radius = m.non_negative("safety_radius", s.safety_radius);
 }
 
+namespace {
+
+// IR-SIM 2.12.0's social_groups: lists of member indices (the YAML group's order), each member
+// in one group at most; a group of one walks alone, so it is dropped.
+std::vector<std::vector<int>> read_social_groups(const Field& f, int members) {
+  std::vector<std::vector<int>> groups;
+  std::vector<bool> taken(static_cast<std::size_t>(std::max(members, 0)), false);
+  for (std::size_t g = 0; g < f.size(); ++g) {
+    const Field list = f.item(g);
+    std::vector<int> group;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const Field item = list.item(k);
+      const std::int64_t i = item.as_integer();
+      if (i < 0 || i >= members) {
+        item.fail(fmt::format("social_groups index {} is out of range for the group's {} members",
+                              i, members));
+      }
+      if (taken[static_cast<std::size_t>(i)]) {
+        item.fail(fmt::format("member {} appears in more than one social group", i));
+      }
+      taken[static_cast<std::size_t>(i)] = true;
+      group.push_back(static_cast<int>(i));
+    }
+    if (group.size() >= 2) groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+SfmGroupModel read_sfm_group_keys(Mapping& m, int members) {
+  SfmGroupModel s;
+  read_sfm_keys(m, s.sfm);
+  if (auto f = m.get("social_groups"); f && !f->is_null()) {
+    if (!f->is_sequence()) f->fail("social_groups must be a list of lists of member indices");
+    s.social_groups = read_social_groups(*f, members);
+  }
+  s.force_factor_coherence = m.number("force_factor_coherence", s.force_factor_coherence);
+  s.force_factor_group_repulsion =
+      m.number("force_factor_group_repulsion", s.force_factor_group_repulsion);
+  if (auto f = m.get("group_repulsion_threshold"); f && !f->is_null()) {
+    s.group_repulsion_threshold = f->as_non_negative();
+  }
+  s.force_factor_gaze = m.number("force_factor_gaze", s.force_factor_gaze);
+  s.gaze_vision_angle = m.number("gaze_vision_angle", s.gaze_vision_angle);
+  if (auto f = m.get("target_roles")) {
+    const std::string roles = f->as_choice({"all", "robot", "obstacle"});
+    s.target_roles = roles == "all"     ? TargetRoles::kAll
+                     : roles == "robot" ? TargetRoles::kRobot
+                                        : TargetRoles::kObstacle;
+  }
+  return s;
+}
+
+}  // namespace
+
 GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
-                                       BehaviorModel* goals, std::vector<std::string>& warnings) {
+                                       int members, BehaviorModel* goals,
+                                       std::vector<std::string>& warnings) {
   GroupBehaviorModel g;
   if (!field) return g;
   Mapping m(*field);
@@ -93,6 +148,14 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
     m.finish();
     return g;
   }
+  if (g.name == "sfm") {
+    if (kinematics != KinematicsKind::kDiff && kinematics != KinematicsKind::kOmni) {
+      name.fail("group behaviour 'sfm' is available for diff and omni kinematics");
+    }
+    g.sfm = read_sfm_group_keys(m, members);
+    m.finish();
+    return g;
+  }
   // Not built in: a behaviour registered at run time (the Python module's). Its keys are its own.
   for (const std::string& key : field->keys()) {
     if (key == "name" || key == "wander" || key == "loop" || key == "range_low" ||
@@ -102,7 +165,7 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
     if (auto f = m.get(key)) g.params.emplace(key, read_param(*f));
   }
   warnings.push_back(fmt::format(
-      "{}: {}: group behaviour {} is not built in (built in: orca): its members stay still "
+      "{}: {}: group behaviour {} is not built in (built in: orca, sfm): its members stay still "
       "unless a group behaviour of that name is registered, e.g. by the Python module "
       "(docs/behaviors.md)",
       g.location, name.path(), quote_value(g.name)));

@@ -14,9 +14,11 @@ void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& sfm);
 // (each kept at b's value when absent).
 void read_goal_keys(Mapping& m, BehaviorModel& b);
 
-// A group's `group_behavior:`. IR-SIM reads `wander`, `loop`, `range_low` and `range_high` from
-// it when the object has no `behavior:` of its own: then `goals` receives them.
+// A group's `group_behavior:` for a group of `members` objects. IR-SIM reads `wander`, `loop`,
+// `range_low` and `range_high` from it when the object has no `behavior:` of its own: then
+// `goals` receives them.
 GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
-                                       BehaviorModel* goals, std::vector<std::string>& warnings);
+                                       int members, BehaviorModel* goals,
+                                       std::vector<std::string>& warnings);
 
 }  // namespace ubot::config

@@ -345,7 +345,7 @@ void read_state_dim(const std::optional<Field>& field, const KinematicsModel& k,
 
 ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
                            const PerObject& per_object, MeshCache& meshes)
-    : warnings_(warnings), meshes_(meshes) {
+    : warnings_(warnings), meshes_(meshes), number_(number) {
   accept_ignored_irsim_keys(group, KeyPlace::kObject, warnings);
   for (const char* key : kObjectKeys) {
     if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
@@ -412,7 +412,7 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   read_state_dim(value("state_dim", index), o.kinematics, warnings_);
   o.behavior = read_behavior(value("behavior", index), o.kinematics.kind, warnings_);
   std::vector<std::string> repeated;  // the group's warnings once, from its first object
-  o.group_behavior = read_group_behavior(value("group_behavior", index), o.kinematics.kind,
+  o.group_behavior = read_group_behavior(value("group_behavior", index), o.kinematics.kind, number_,
                                          value("behavior", index) ? nullptr : &o.behavior,
                                          index == 0 ? warnings_ : repeated);
   o.is_static = o.kinematics.kind == KinematicsKind::kNone;

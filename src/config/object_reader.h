@@ -88,6 +88,7 @@ class ObjectReader {
   std::optional<Field> tags_;
   std::vector<std::string>& warnings_;
   MeshCache& meshes_;
+  int number_ = 1;  // the group's objects
   std::uint64_t world_seed_ = 0;
 };
 

@@ -116,6 +116,13 @@ const ParityCase kCases[] = {
     // without a behaviour, stands in both).
     {"dynamic_random", "tests/data/irsim_usage/08random_obstacle/dynamic_random.yaml",
      Draws::kLayoutUntilArrival},
+    // The `sfm` group behaviour with social groups (IR-SIM 2.12.0's usage sfm_group_world):
+    // 285 steps agree to 2e-14. At step 286 robot_11, arrived and standing, reads robot_9,
+    // standing too: with both velocities zero the interaction direction is the unit offset
+    // itself, and the model's sign(theta) turns on whether that offset's length rounds to
+    // exactly 1, which a 1e-15 difference in the positions flips (a 6e-4 lateral push).
+    {"sfm_group_world", "tests/data/irsim_usage/23sfm_world/sfm_group_world.yaml", Draws::kNone,
+     285},
 };
 // The worlds with lidars (their scans are compared too).
 const ParityCase kLidarCases[] = {kCases[2],  kCases[4],  kCases[5],  kCases[6],  kCases[12],

@@ -180,13 +180,76 @@ robot:
     if (m.find("group behaviour") != std::string::npos) about_groups.push_back(m);
   }
   ASSERT_EQ(about_groups.size(), 1u);  // once for the group, not once per member
-  EXPECT_EQ(about_groups[0],
-            "swarm.yaml:8:28: robot[0].group_behavior.name: group behaviour 'swarm' is not built "
-            "in (built in: orca): its members stay still unless a group behaviour of that name "
-            "is registered, e.g. by the Python module (docs/behaviors.md)");
+  EXPECT_EQ(
+      about_groups[0],
+      "swarm.yaml:8:28: robot[0].group_behavior.name: group behaviour 'swarm' is not built "
+      "in (built in: orca, sfm): its members stay still unless a group behaviour of that name "
+      "is registered, e.g. by the Python module (docs/behaviors.md)");
   World w(model);
   w.step();
   EXPECT_EQ(w.object(0).state, (std::vector<double>{0, 0, 0}));
+}
+
+// The built-in `sfm` group behaviour (IR-SIM 2.12.0): its social_groups are member indices of
+// the YAML group, each member in one group at most; diff and omni only.
+std::string sfm_group_error(const std::string& groups, const std::string& kinematics = "diff") {
+  try {
+    load_world_from_string(
+        "robot:\n  - number: 3\n    distribution: {name: circle, radius: 2, "
+        "center: [5, 5]}\n    kinematics: {name: " +
+            kinematics + "}\n    group_behavior: {name: sfm, social_groups: " + groups + "}\n",
+        "sfm.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GroupBehavior, SfmSocialGroupsAreCheckedAgainstTheGroup) {
+  EXPECT_EQ(sfm_group_error("[[0, 1], [2]]"), "");
+  EXPECT_NE(sfm_group_error("[[0, 3]]")
+                .find("social_groups index 3 is out of range for the "
+                      "group's 3 members"),
+            std::string::npos);
+  EXPECT_NE(sfm_group_error("[[0, 1], [1, 2]]")
+                .find("member 1 appears in more than one social "
+                      "group"),
+            std::string::npos);
+  EXPECT_NE(sfm_group_error("[[0, 1]]", "acker")
+                .find("group behaviour 'sfm' is available for "
+                      "diff and omni kinematics"),
+            std::string::npos);
+  const WorldModel m = load_world_from_string(
+      "robot:\n  - number: 3\n    distribution: {name: circle, radius: 2, center: [5, 5]}\n"
+      "    kinematics: {name: omni}\n    group_behavior: {name: sfm, vmax: 0.8, "
+      "social_groups: [[2, 0], [1]], group_repulsion_threshold: 0.7, gaze_vision_angle: 60}\n",
+      "sfm.yaml");
+  const SfmGroupModel& g = m.objects[0].group_behavior.sfm;
+  EXPECT_EQ(g.sfm.vmax, 0.8);
+  EXPECT_EQ(g.social_groups, (std::vector<std::vector<int>>{{2, 0}}));  // [1] walks alone
+  EXPECT_EQ(g.group_repulsion_threshold, std::optional<double>(0.7));
+  EXPECT_EQ(g.gaze_vision_angle, 60.0);
+}
+
+// Members of one social group hold together where, without the group forces, the same crowd
+// spreads: the pair's distance after 60 steps is smaller with the coherence force.
+TEST(GroupBehavior, SfmSocialGroupsWalkTogether) {
+  const auto pair_distance = [](const std::string& groups) {
+    World w(
+        load_world_from_string("world: {width: 20, height: 10, collision_mode: unobstructed}\n"
+                               "robot:\n  - number: 2\n    distribution: {name: manual}\n"
+                               "    kinematics: {name: omni}\n    state: [[1, 4, 0], [1, 7, 0]]\n"
+                               "    goal: [[19, 2, 0], [19, 8, 0]]\n    vel_max: [1, 1]\n"
+                               "    group_behavior: {name: sfm, vmax: 1.0, social_groups: " +
+                                   groups + "}\n",
+                               "pair.yaml"));
+    for (int k = 0; k < 60; ++k) w.step();
+    return std::hypot(w.object(0).state[0] - w.object(1).state[0],
+                      w.object(0).state[1] - w.object(1).state[1]);
+  };
+  const double apart = pair_distance("[]"), together = pair_distance("[[0, 1]]");
+  EXPECT_GT(apart, 3.5);  // from 3 m apart, heading for goals 6 m apart
+  EXPECT_LT(together, apart - 1.0);
 }
 
 TEST(GroupBehavior, WanderFromTheGroupBehaviourGivesEachMemberARandomGoal) {

@@ -168,10 +168,25 @@ using GroupParam = std::variant<double, bool, std::string, std::vector<double>>;
 
 // `group_behavior:` of an object group: one behaviour computing every member's command at once
 // (include/ubot/world/group_behavior.h has the registry that runs it).
+// IR-SIM 2.12.0's `sfm` group behaviour (SfmGroupBehavior): the per-object `sfm`'s parameters
+// for every member at once, and the social groups of Moussaïd et al. (2010), people walking
+// together, with their coherence, repulsion and gaze forces.
+struct SfmGroupModel {
+  BehaviorModel::Sfm sfm;
+  std::vector<std::vector<int>> social_groups;  // member indices; groups of one are dropped
+  double force_factor_coherence = 2.0;
+  double force_factor_group_repulsion = 1.0;
+  std::optional<double> group_repulsion_threshold;  // m between centres; unset: the two radii
+  double force_factor_gaze = 3.0;
+  double gaze_vision_angle = 90.0;               // degrees either side of the walking direction
+  TargetRoles target_roles = TargetRoles::kAll;  // which outside objects the members react to
+};
+
 struct GroupBehaviorModel {
-  std::string name;      // "" = none; "orca" is built in, other names must be registered
+  std::string name;      // "" = none; "orca" and "sfm" are built in, others must be registered
   std::string location;  // file:line:column of the name, for messages
   OrcaModel orca;        // read when name == "orca"
+  SfmGroupModel sfm;     // read when name == "sfm"
   std::map<std::string, GroupParam> params;  // every other key, for registered behaviours
 };
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "orca_group.h"
+#include "sfm_group.h"
 #include "ubot/core/error.h"
 #include "ubot/core/state_io.h"
 #include "ubot/world/world.h"
@@ -44,6 +45,7 @@ struct Registry {
     // Built in here, not by static registration objects (a static library drops those).
     for (KinematicsKind k : {KinematicsKind::kDiff, KinematicsKind::kOmni}) {
       factories.emplace(Key{k, "orca"}, detail::make_orca_group);
+      factories.emplace(Key{k, "sfm"}, detail::make_sfm_group);
     }
   }
 };
