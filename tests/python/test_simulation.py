@@ -394,8 +394,8 @@ def test_behavior_names_are_what_the_loader_accepts(kinematics):
 
 def test_group_behavior_names_follow_the_registry():
     assert ubot.behavior_names() == ["dash", "rvo", "sfm"]
-    assert ubot.group_behavior_names("diff") == ubot.group_behavior_names("omni") == ["orca"]
-    assert ubot.group_behavior_names("acker") == [] and ubot.group_behavior_names() == ["orca"]
+    assert ubot.group_behavior_names("diff") == ubot.group_behavior_names("omni") == ["orca", "sfm"]
+    assert ubot.group_behavior_names("acker") == [] and ubot.group_behavior_names() == ["orca", "sfm"]
     with pytest.raises(ubot.WorldError, match="orca"):
         ubot.Simulation.from_yaml(robot_world("acker", "group_behavior", "orca"))
     with pytest.raises(ValueError, match=r"unknown kinematics 'legs' \(known: diff, omni, "
