@@ -21,6 +21,24 @@ class SigintForwarding {
   SigintForwarding& operator=(const SigintForwarding&) = delete;
 };
 
+// The stop check of a native wait that runs without the GIL (a live view's pace or pause): it
+// takes the GIL to let Python run its signal handlers; once one has raised (the error is then
+// set, for error_already_set), it stays true.
+class PendingSignal {
+ public:
+  bool operator()() {
+    if (!raised_) {
+      pybind11::gil_scoped_acquire gil;
+      raised_ = PyErr_CheckSignals() != 0;
+    }
+    return raised_;
+  }
+  bool raised() const { return raised_; }
+
+ private:
+  bool raised_ = false;
+};
+
 // Raises what Python's handler raises for the pending signal, or KeyboardInterrupt.
 [[noreturn]] void raise_interrupt();
 

@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 
 #include "errors.h"
+#include "interrupt.h"
 #include "ubot/core/error.h"
 
 namespace py = pybind11;
@@ -159,16 +161,9 @@ void SimHandle::run_steps(std::int64_t n, bool with_commands) {
   for (std::int64_t k = 0; k < n; ++k) {
     std::span<const Command> commands = own;
     if (live_) {
-      bool interrupted = false;
-      const auto turn = live_->turn(
-          *sim_,
-          [&interrupted] {
-            py::gil_scoped_acquire gil;
-            interrupted = interrupted || PyErr_CheckSignals() != 0;
-            return interrupted;
-          },
-          own);
-      if (!turn || interrupted) {
+      PendingSignal signal;
+      const auto turn = live_->turn(*sim_, std::ref(signal), own);
+      if (!turn || signal.raised()) {
         py::gil_scoped_acquire gil;
         throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
       }

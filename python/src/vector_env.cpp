@@ -369,18 +369,11 @@ void VectorEnv::close() {
 }
 
 bool VectorEnv::live_turn() {
-  bool interrupted = false;
+  PendingSignal signal;
   py::gil_scoped_release release;
   auto& own = commands_[live_env_];
-  const auto turn = live_->turn(
-      *envs_[live_env_],
-      [&interrupted] {
-        py::gil_scoped_acquire gil;
-        interrupted = interrupted || PyErr_CheckSignals() != 0;
-        return interrupted;
-      },
-      own);
-  if (!turn || interrupted) return false;
+  const auto turn = live_->turn(*envs_[live_env_], std::ref(signal), own);
+  if (!turn || signal.raised()) return false;
   if (turn->data() != own.data()) std::copy(turn->begin(), turn->end(), own.begin());
   return true;
 }

@@ -2,8 +2,11 @@
 // IR-SIM's behaviours: the velocity an object wants this step, before the world clips it to
 // the object's velocity and acceleration limits.
 #include <Eigen/Core>
+#include <span>
+#include <vector>
 
 #include "ubot/config/world_model.h"
+#include "ubot/world/social_force.h"
 
 namespace ubot {
 class World;
@@ -44,6 +47,12 @@ Eigen::Vector2d omni_to_diff(double theta, const Eigen::Vector2d& v, double w_ma
 // 2.12.0's vel_world2omni; up to 2.10.2 IR-SIM passed the world velocity through unrotated,
 // which is only right at heading 0).
 Eigen::Vector2d world_to_body(double theta, const Eigen::Vector2d& v);
+
+// What the social force model sees besides its agents (sfm and the sfm group behaviour): every
+// object of `roles` not in `excluded` (ids ascending), as IR-SIM sees it: each segment of a
+// linestring a wall, any other object a neighbour at its centroid, moving at its velocity_xy.
+void sfm_surroundings(const World& world, TargetRoles roles, std::span<const int> excluded,
+                      std::vector<sfm::Neighbor>& neighbors, std::vector<sfm::Segment>& walls);
 
 // True when an object of `role` is among the behaviour's `target_roles`.
 bool is_target(TargetRoles roles, Role role);

@@ -7,6 +7,7 @@
 //    direction is therefore skewed by vel_max's two components, as IR-SIM's is).
 //  - diff: omni_to_diff with the step's angular limit, the step time and a 0.02 rad deadband;
 //    omni: the world velocity in the body frame.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,11 +31,13 @@ sfm::Agent ego_agent(const World& world, int id, double vmax) {
   return a;
 }
 
-void collect_surroundings(const World& world, int id, std::vector<sfm::Neighbor>& neighbors,
-                          std::vector<sfm::Segment>& walls) {
-  const TargetRoles roles = world.object_model(id).behavior.target_roles;
+}  // namespace
+
+void sfm_surroundings(const World& world, TargetRoles roles, std::span<const int> excluded,
+                      std::vector<sfm::Neighbor>& neighbors, std::vector<sfm::Segment>& walls) {
   for (int other = 0; other < static_cast<int>(world.size()); ++other) {
-    if (other == id || !is_target(roles, world.object_model(other).role)) continue;
+    if (std::binary_search(excluded.begin(), excluded.end(), other)) continue;
+    if (!is_target(roles, world.object_model(other).role)) continue;
     const WorldShape& shape = world.shape(other);
     if (!shape.circle && !shape.closed) {
       for (std::size_t k = 0; k + 1 < shape.vertices.size(); ++k) {
@@ -46,8 +49,6 @@ void collect_surroundings(const World& world, int id, std::vector<sfm::Neighbor>
   }
 }
 
-}  // namespace
-
 Eigen::Vector2d sfm_velocity(const World& world, int id, const VelocityRange& range) {
   const ObjectModel& m = world.object_model(id);
   const ObjectState& s = world.object(id);
@@ -55,7 +56,7 @@ Eigen::Vector2d sfm_velocity(const World& world, int id, const VelocityRange& ra
   const BehaviorModel::Sfm& p = m.behavior.sfm;
   std::vector<sfm::Neighbor> neighbors;
   std::vector<sfm::Segment> walls;
-  collect_surroundings(world, id, neighbors, walls);
+  sfm_surroundings(world, m.behavior.target_roles, std::span(&id, 1), neighbors, walls);
   const Eigen::Vector2d v =
       sfm::next_velocity(ego_agent(world, id, p.vmax), neighbors, walls, p, world.step_time());
   if (m.kinematics.kind == KinematicsKind::kOmni) return world_to_body(s.state[2], v);

@@ -19,7 +19,6 @@
 
 #include "../behavior.h"
 #include "sfm_group.h"
-#include "ubot/world/geometry.h"
 #include "ubot/world/social_force.h"
 #include "ubot/world/world.h"
 
@@ -67,7 +66,7 @@ class SfmGroup final : public GroupBehavior {
     for (std::size_t k = 0; k < n; ++k) agents[k] = agent(world, members[k]);
     std::vector<sfm::Neighbor> outside;
     std::vector<sfm::Segment> walls;
-    collect_outside(world, members, outside, walls);
+    sfm_surroundings(world, p_.target_roles, members, outside, walls);  // members: ascending
     GroupForces group(n);
     if (!p_.social_groups.empty()) group_forces(agents, group);
 
@@ -109,23 +108,6 @@ class SfmGroup final : public GroupBehavior {
     if (norm > 1e-9) des = p_.sfm.vmax * des / norm;
     a.desired_velocity = des;
     return a;
-  }
-
-  void collect_outside(const World& world, std::span<const int> members,
-                       std::vector<sfm::Neighbor>& outside,
-                       std::vector<sfm::Segment>& walls) const {
-    for (int other = 0; other < static_cast<int>(world.size()); ++other) {
-      if (std::find(members.begin(), members.end(), other) != members.end()) continue;
-      if (!is_target(p_.target_roles, world.object_model(other).role)) continue;
-      const WorldShape& shape = world.shape(other);
-      if (!shape.circle && !shape.closed) {
-        for (std::size_t k = 0; k + 1 < shape.vertices.size(); ++k) {
-          walls.push_back({shape.vertices[k], shape.vertices[k + 1]});
-        }
-        continue;
-      }
-      outside.push_back({centroid(shape), world.velocity_xy(other)});
-    }
   }
 
   struct GroupForces {
