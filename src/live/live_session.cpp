@@ -102,6 +102,9 @@ std::uint64_t LiveSession::position() const {
 }
 void LiveSession::set_position(std::uint64_t t) {
   const std::lock_guard lock(mutex_);
+  // A pause holds the clock's time (hold_position); a message the loop was already playing when
+  // it arrived does not take the playhead back (a seek sets position_ itself first).
+  if (paused_ && t < position_) return;
   position_ = t;
 }
 
