@@ -211,7 +211,10 @@ void VectorEnv::write_obs(int i, const Buffers& b, bool final_obs) {
     }
     if (b.goal[k]) {
       const std::vector<double>& g = s.goals.empty() ? s.state : s.goals.front();
-      for (int j = 0; j < 3; ++j) b.goal[k][row * 3 + j] = static_cast<float>(g[j]);
+      for (int j = 0; j < 3; ++j) {  // a shuttle's [x, y] waypoint has the robot's heading
+        b.goal[k][row * 3 + j] =
+            static_cast<float>(j < static_cast<int>(g.size()) ? g[j] : s.state[j]);
+      }
     }
     if (b.flags[k]) {
       b.flags[k][row * 3 + 0] = s.arrive;

@@ -292,7 +292,8 @@ render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts,
       o.arrow_length = m.plot->arrow_length;
     }
     if (m.plot->show_goal && !s.goals.empty()) {
-      o.goal = Eigen::Vector3d(s.goals.front()[0], s.goals.front()[1], s.goals.front()[2]);
+      const std::vector<double>& g = s.goals.front();
+      o.goal = Eigen::Vector3d(g[0], g[1], g.size() > 2 ? g[2] : 0.0);  // [x, y]: a shuttle's
     }
     if (m.role == Role::kRobot || m.plot->show_trajectory || m.plot->show_trail) {
       o.trajectory = thinned(trajectories_[id], every);

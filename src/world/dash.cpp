@@ -83,7 +83,9 @@ double dash_yaw_rate(const World& world, int id) {
   if (s.goals.empty()) return 0.0;
   const std::vector<double>& goal = s.goals.front();
   const Relative rel = relative_position(s.state, goal);
-  const double target = rel.distance > m.goal_threshold ? rel.bearing : goal[2];
+  // A waypoint of [x, y] only (a shuttle's, in arrive_mode position) keeps the heading it has.
+  const double at_goal = goal.size() > 2 ? goal[2] : s.state[2];
+  const double target = rel.distance > m.goal_threshold ? rel.bearing : at_goal;
   const double error = wrap_to_pi(target - s.state[2]);
   const double tolerance = m.behavior.angle_tolerance;
   if (std::abs(error) <= tolerance) return 0.0;

@@ -280,8 +280,13 @@ void World::update_goals_before_move(int id) {
     if (m.goals.size() > 1) {
       s.goals = m.goals;
     } else {
-      // Back and forth between the goal and the start position.
-      s.goals = {{m.goals[0][0], m.goals[0][1], 0.0}, {m.state[0], m.state[1], 0.0}};
+      // Back and forth between the goal and the start (a shuttle, IR-SIM #263), as IR-SIM 2.12.0
+      // does: in arrive_mode `state` both keep their heading (the arrival test compares it); in
+      // `position` mode they are [x, y] only, so a behaviour that turns to a waypoint's heading
+      // (omni_angular's dash) keeps the heading it has.
+      const std::size_t keep = m.arrive_mode == ArriveMode::kState ? 3 : 2;
+      s.goals = {{m.goals[0].begin(), m.goals[0].begin() + keep},
+                 {m.state.begin(), m.state.begin() + keep}};
     }
     s.arrive = false;
   }
@@ -301,7 +306,7 @@ void World::check_arrival(int id) {
   const std::vector<double>& g = s.goals.front();
   const double dx = s.state[0] - g[0], dy = s.state[1] - g[1];
   double squared = dx * dx + dy * dy;
-  if (m.arrive_mode == ArriveMode::kState) {
+  if (m.arrive_mode == ArriveMode::kState && g.size() > 2) {
     const double dt = s.state[2] - g[2];
     squared += dt * dt;
   }

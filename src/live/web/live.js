@@ -390,7 +390,7 @@
       ctx.stroke();
     }
     if (o.goal) {
-      const [gx, gy, gth] = o.goal;
+      const [gx, gy, gth = 0] = o.goal; // [x, y]: a shuttle's waypoint, without a heading
       const r = Math.max(shapeSize(o.shape), 0.1);
       ctx.beginPath();
       ctx.arc(sx(gx), sy(gy), r * view.scale, 0, 2 * Math.PI);

@@ -20,6 +20,9 @@ from ..util import random as irsim_random
 from ..util.util import file_check, to_numpy
 from ..world.object_base import ObjectBase
 
+# IR-SIM's draws per obstacle in random_obstacle_position(non_overlapping=True).
+_RANDOM_POSE_TRIES = 100
+
 # Set by `python3 -m ubot.irsim --max-steps N` (None: no limit).
 MAX_STEPS = None
 
@@ -289,20 +292,40 @@ class EnvBase:
     def random_obstacle_position(self, range_low=None, range_high=None, ids=None,
                                  non_overlapping: bool = False) -> None:
         """Places obstacles (ids, default all) at uniform random poses from
-        ``irsim.util.random.rng``; they stay there on ``reset``. ``non_overlapping`` retries a
-        pose (up to 100 times) while it overlaps an object placed before."""
+        ``irsim.util.random.rng``; they stay there on ``reset``. ``non_overlapping`` draws a
+        pose again (up to 100 times, as IR-SIM) while the obstacle touches or overlaps an object
+        placed before or left where it was (IR-SIM's exact shapes, not bounding circles); an
+        obstacle that finds no free pose is left at its last draw, as in IR-SIM, and one
+        ``UserWarning`` names every such obstacle (IR-SIM says nothing, IR-SIM #125)."""
         low = to_numpy(range_low, np.array([0, 0, -3.14]), (3, 1))
         high = to_numpy(range_high, np.array([10, 10, 3.14]), (3, 1))
         if ids is None:
             ids = [obs.id for obs in self._obstacles]
         chosen = [obs for obs in self._obstacles if obs.id in ids]
         placed = [obj for obj in self._objects if obj.id not in ids]
+        unplaced = []
         for obj in chosen:
-            for _ in range(100):
+            if not non_overlapping:
                 obj.set_state(irsim_random.rng.uniform(low, high, (3, 1)), init=True)
-                if not non_overlapping or not any(_overlap(obj, other) for other in placed):
+                continue
+            for _ in range(_RANDOM_POSE_TRIES):
+                obj.set_state(irsim_random.rng.uniform(low, high, (3, 1)), init=True)
+                if not any(self._overlap(obj, other) for other in placed):
+                    placed.append(obj)  # as IR-SIM: only a free obstacle bars later ones
                     break
-            placed.append(obj)
+            else:
+                unplaced.append(obj.name)
+        if unplaced:
+            warnings.warn(
+                f"random_obstacle_position: {len(unplaced)} of {len(chosen)} obstacles found no "
+                f"pose free of the others in {_RANDOM_POSE_TRIES} draws each and overlap: "
+                f"{', '.join(unplaced[:10])}{' ...' if len(unplaced) > 10 else ''} (range "
+                f"{low[:2, 0].tolist()} to {high[:2, 0].tolist()}); give them a wider range, or "
+                "fewer or smaller obstacles", UserWarning, stacklevel=2)
+
+    def _overlap(self, a, b) -> bool:
+        """Whether two objects' shapes touch or overlap now (IR-SIM's check_collision)."""
+        return self._sim.clearance(a._native, b._native) == 0.0
 
     # --- information ---------------------------------------------------------------------
     @property
@@ -522,6 +545,3 @@ class EnvBase:
                 pass
 
 
-def _overlap(a, b) -> bool:
-    """Whether two objects' bounding circles intersect (a conservative overlap test)."""
-    return float(np.hypot(*(a.state[:2, 0] - b.state[:2, 0]))) < a.radius + b.radius
