@@ -217,6 +217,7 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
     b.acce = m.positive("acce", m.positive("acceler", 1.0));  // 'acceler': IR-SIM < 2.5 spelling
     b.factor = m.non_negative("factor", 1.0);
     b.neighbor_threshold = m.non_negative("neighbor_threshold", 3.0);
+    b.polygon_edges = m.boolean("polygon_edges", false);
     if (auto f = m.get("mode")) {
       const std::string mode = f->as_choice({"rvo", "vo", "hrvo"});
       b.mode = mode == "rvo" ? RvoMode::kRvo : mode == "vo" ? RvoMode::kVo : RvoMode::kHrvo;

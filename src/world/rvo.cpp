@@ -299,6 +299,28 @@ Vec2 select_velocity(const Ego& e, const std::vector<Neighbor>& neighbors,
 
 }  // namespace
 
+// `polygon_edges`: a static polygon's edges (the closing one too) as line obstacles, those that
+// come within `threshold` of the robot (a polygon's far side adds nothing a near edge does not
+// bar already). A compound shape gives its polygon parts' edges (not its hull's).
+void add_near_edges(const Ego& e, const WorldShape& shape, double threshold,
+                    std::vector<Segment>& segments) {
+  if (!shape.parts.empty()) {
+    for (const WorldShape& part : shape.parts) add_near_edges(e, part, threshold, segments);
+    return;
+  }
+  if (shape.circle) return;
+  const std::size_t n = shape.vertices.size();
+  const Vec2 p(e.x, e.y);
+  for (std::size_t k = 0; k < n && n >= 2; ++k) {
+    const Vec2& a = shape.vertices[k];
+    const Vec2& b = shape.vertices[(k + 1) % n];
+    const Vec2 ab = b - a;
+    const double len2 = ab.squaredNorm();
+    const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
+    if ((a + t * ab - p).squaredNorm() < threshold * threshold) segments.push_back({a, b});
+  }
+}
+
 Eigen::Vector2d rvo_velocity(const World& world, int id) {
   const ObjectModel& m = world.object_model(id);
   const ObjectState& s = world.object(id);
@@ -315,7 +337,9 @@ Eigen::Vector2d rvo_velocity(const World& world, int id) {
   // in id order, else all: either way each is tested below as before.
   thread_local std::vector<int> candidates;
   candidates.clear();
-  const bool near_only = world.rvo_candidates(e.x, e.y, std::abs(b.neighbor_threshold), candidates);
+  // A static polygon's edges count while any of it may be within the threshold.
+  const double query = std::abs(b.neighbor_threshold) + (b.polygon_edges ? world.max_reach() : 0.0);
+  const bool near_only = world.rvo_candidates(e.x, e.y, query, candidates);
   const int count =
       near_only ? static_cast<int>(candidates.size()) : static_cast<int>(world.size());
   for (int k = 0; k < count; ++k) {
@@ -326,6 +350,10 @@ Eigen::Vector2d rvo_velocity(const World& world, int id) {
       for (std::size_t k = 0; k + 1 < shape.vertices.size(); ++k) {
         segments.push_back({shape.vertices[k], shape.vertices[k + 1]});
       }
+      continue;
+    }
+    if (b.polygon_edges && !shape.circle && world.object_model(other).is_static) {
+      add_near_edges(e, shape, b.neighbor_threshold, segments);
       continue;
     }
     // As IR-SIM's sequential step shows it to this robot (World::rvo_centroid).

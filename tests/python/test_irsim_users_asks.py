@@ -179,3 +179,94 @@ def test_obstacles_said_to_be_free_do_not_overlap(tmp_path):
         for i, a in enumerate(free):
             for b in free[i + 1:]:
                 assert env._sim.clearance(a._native, b._native) > 0, (seed, a.name, b.name)
+
+
+# IR-SIM #247 (fixed in IR-SIM 2.12.0, which ubot follows): `rvo` avoids line strings by their
+# segments. The issue's own world: a robot in a corridor of walls, its goal behind a gap.
+LINESTRING_WORLD = textwrap.dedent("""\
+    world: {height: 10, width: 10, step_time: 0.1, sample_time: 0.1, offset: [0, 0]}
+    robot:
+      kinematics: {name: diff}
+      shape: {name: circle, radius: 0.2}
+      state: [6, 1, 0]
+      goal: [1, 8, 0]
+      behavior: {name: rvo}
+    obstacle:
+      - {shape: {name: linestring, vertices: [[0, 9], [10, 9]]}, state: [0, 0, 0]}
+      - {shape: {name: linestring, vertices: [[0, 7], [3, 7]]}, state: [0, 0, 0]}
+      - {shape: {name: linestring, vertices: [[7, 7], [10, 7]]}, state: [0, 0, 0]}
+      - {shape: {name: linestring, vertices: [[3, 0], [3, 7]]}, state: [0, 0, 0]}
+      - {shape: {name: linestring, vertices: [[7, 0], [7, 7]]}, state: [0, 0, 0]}
+    """)
+
+# IR-SIM #199: `rvo` sees a polygon as its bounding circle, and only once that circle's centre is
+# within neighbor_threshold, so a robot walks into a long wall. `polygon_edges: true` (ubot's
+# key; IR-SIM ignores it, as it ignores any key a behaviour does not read) avoids static polygons
+# by their edges, as line strings are.
+WALL_WORLD = textwrap.dedent("""\
+    world: {height: 12, width: 12, step_time: 0.1, collision_mode: stop}
+    robot:
+      - kinematics: {name: diff}
+        shape: {name: circle, radius: 0.2}
+        state: [6, 1, 1.57]
+        goal: [10.5, 11, 0]
+        behavior: {name: rvo, neighbor_threshold: 3, polygon_edges: EDGES}
+        vel_max: [1, 1]
+    obstacle:
+      - shape: {name: rectangle, length: 8, width: 0.4}
+        state: [5, 6, 0]
+      - shape: {name: polygon, vertices: [[0, 0], [1.5, 0], [0.7, 1.2]]}
+        state: [9.5, 8.5, 0]
+    """)
+
+REAL_FLAGS = textwrap.dedent("""\
+    import json, sys
+    import irsim
+    env = irsim.make(sys.argv[1], display=False, log_level="ERROR")
+    trace = []
+    for _ in range(int(sys.argv[2])):
+        env.step()
+        r = env.robot
+        trace.append([r.state[:3, 0].tolist(), bool(r.collision_flag), bool(r.arrive_flag)])
+    print(json.dumps(trace))
+    """)
+
+
+def _robot_trace(path, steps):
+    env = ubot_irsim.make(str(path), display=False)
+    trace = []
+    for _ in range(steps):
+        env.step()
+        r = env.robot
+        trace.append([r.state[:3, 0].tolist(), bool(r.collision_flag), bool(r.arrive_flag)])
+    return trace
+
+
+def _assert_same_trace(ours, theirs):
+    for step, (o, t) in enumerate(zip(ours, theirs)):
+        np.testing.assert_allclose(o[0], t[0], rtol=0, atol=1e-9, err_msg=f"step {step + 1}")
+        assert o[1:] == t[1:], f"flags at step {step + 1}"
+
+
+def test_rvo_avoids_line_strings_as_irsim_2_12_does(tmp_path):
+    world = tmp_path / "walls.yaml"
+    world.write_text(LINESTRING_WORLD)
+    theirs = _run(["-c", REAL_FLAGS, str(world), "300"], tmp_path)
+    ours = _robot_trace(world, 300)
+    _assert_same_trace(ours, theirs)
+    assert not any(collided for _, collided, _ in ours)
+
+
+def test_rvo_avoids_static_polygons_by_their_edges_when_asked(tmp_path):
+    circles, edges = tmp_path / "circles.yaml", tmp_path / "edges.yaml"
+    circles.write_text(WALL_WORLD.replace("EDGES", "false"))
+    edges.write_text(WALL_WORLD.replace("EDGES", "true"))
+    # IR-SIM's own rule, unchanged by default: the robot meets the wall as in IR-SIM.
+    theirs = _run(["-c", REAL_FLAGS, str(circles), "200"], tmp_path)
+    ours = _robot_trace(circles, 200)
+    _assert_same_trace(ours, theirs)
+    assert any(collided for _, collided, _ in ours)
+    # By the edges: round the wall's end and on to the goal, touching nothing.
+    ours = _robot_trace(edges, 300)
+    assert not any(collided for _, collided, _ in ours)
+    assert any(arrived for _, _, arrived in ours)

@@ -135,6 +135,9 @@ struct BehaviorModel {
   // rvo
   double vxmax = 1.5, vymax = 1.5, acce = 1.0, factor = 1.0, neighbor_threshold = 3.0;
   RvoMode mode = RvoMode::kRvo;
+  // ubot's extension (IR-SIM #199): static polygons are avoided by their edges, as IR-SIM 2.12.0
+  // avoids line strings, instead of by the bounding circle IR-SIM gives them.
+  bool polygon_edges = false;
   TargetRoles target_roles = TargetRoles::kAll;
   // sfm (IR-SIM's SFMVelocity defaults; docs/behaviors.md)
   struct Sfm {

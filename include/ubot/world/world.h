@@ -184,6 +184,8 @@ class World {
   double angular_velocity(int id) const;
   // Radius of the smallest circle around the object's shape, plus IR-SIM's 0.1 m margin.
   double radius_extend(int id) const { return radius_extend_[id]; }
+  // The largest distance from an object's position to a point of its shape, over all objects.
+  double max_reach() const { return max_reach_; }
   // True when any part of `other`'s shape lies in `observer`'s field-of-view sector (SPEC §10).
   bool fov_detect_object(int observer, int other) const;
   // IR-SIM's get_fov_detected_objects: the ids, ascending, of every other object `observer`
