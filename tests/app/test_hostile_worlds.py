@@ -173,8 +173,8 @@ class MemoryEstimates(unittest.TestCase):
                 self.assertIn("(half of this machine's memory)", r.stderr)
 
     def test_the_limit_from_the_environment_and_its_exact_edge(self):
-        # A 1000 x 1000 depth camera: 10^6 x 160 B, plus the robot's 4096 B.
-        estimate = 1000 * 1000 * 160 + 4096
+        # A 1000 x 1000 depth camera: 10^6 x 160 B, plus the robot's 5120 B.
+        estimate = 1000 * 1000 * 160 + 5120
         with tempfile.TemporaryDirectory(prefix=f"ubot-memenv-{os.getpid()}-") as tmp:
             world = write(os.path.join(tmp, "w.yaml"), camera_world(1000, 1000, "depth_camera"))
             env = dict(os.environ, UBOT_MEMORY_LIMIT=str(estimate))
@@ -224,7 +224,7 @@ class MemoryEstimates(unittest.TestCase):
                                timeout=60)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(f"{world}: the world declares 1000000 objects, which would need at least "
-                          "3.8 GiB of memory (4.0 KiB each before their sensors), more than the "
+                          "4.8 GiB of memory (5.0 KiB each before their sensors), more than the "
                           "limit of 1.0 GiB (--memory-limit)", r.stderr)
             self.assertLess(int(r.stdout), 300 * 1024)  # KiB: was 2.1 GB
 
