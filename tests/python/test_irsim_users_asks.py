@@ -27,7 +27,7 @@ SHUTTLE_WORLD = textwrap.dedent("""\
       - kinematics: {name: omni}
         shape: {name: circle, radius: 0.3}
         state: [2, 5, 0]
-        goal: [[8, 5, 0], [8, 9, 0], [2, 9, 0], [2, 5, 0]]
+        goal: [[[8, 5, 0], [8, 9, 0], [2, 9, 0], [2, 5, 0]]]  # one object's waypoints
         behavior: {name: dash, loop: true}
       - kinematics: {name: diff}
         shape: {name: circle, radius: 0.3}
@@ -144,6 +144,12 @@ def test_shuttles_and_patrols_move_as_irsims(tmp_path):
     ends = np.array([[s for s, _ in row] for row in theirs])
     shuttle = ends[:, 4, 1]  # the obstacle, between y = 17 and y = 12
     assert shuttle.min() < 12.2 and (np.diff(np.sign(np.diff(shuttle))) != 0).sum() >= 3
+    patrol = ends[:, 0, :2]  # round the four corners in order, then the first one again
+    step = 0
+    for corner in ([8, 5], [8, 9], [2, 9], [2, 5], [8, 5]):
+        near = np.nonzero(np.hypot(*(patrol[step:] - corner).T) < 0.2)[0]
+        assert near.size, f"never at {corner} after step {step}"
+        step += int(near[0]) + 1
 
 
 def test_random_resets_place_as_irsim_and_say_which_overlap(tmp_path):
