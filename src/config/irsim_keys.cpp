@@ -55,7 +55,25 @@ void warn_once(std::vector<std::string>& warnings, std::string warning) {
   }
 }
 
+std::span<const LaterIrsimKey> later_irsim_keys() {
+  // IR-SIM's development branch had no key beyond 2.12.0's when this was last compared (the
+  // keys of every place, read from both sources' code).
+  return {};
+}
+
+std::string unknown_irsim_key_note(std::string_view key, std::span<const LaterIrsimKey> later) {
+  const auto it = std::find_if(later.begin(), later.end(),
+                               [&](const LaterIrsimKey& k) { return k.key == key; });
+  if (it != later.end()) {
+    return fmt::format("IR-SIM {} added it, after {}, which ubot reads (docs/irsim-keys.md)",
+                       it->release, kIrsimRelease);
+  }
+  return fmt::format("IR-SIM {} has none either (docs/irsim-keys.md)", kIrsimRelease);
+}
+
 void accept_ignored_irsim_keys(Mapping& m, KeyPlace place, std::vector<std::string>& warnings) {
+  m.note_unknown_keys(
+      [](std::string_view key) { return unknown_irsim_key_note(key, later_irsim_keys()); });
   for (const IgnoredIrsimKey& k : ignored_irsim_keys()) {
     if (k.place != place || !m.has(k.key)) continue;
     const std::optional<Field> f = m.get(k.key);

@@ -369,8 +369,10 @@ void Mapping::finish() const {
     if (key.size() > kQuotedBytes) at.fail(fmt::format("unknown key {}", quote_value(key)));
     const Field named(field_.doc_, pairs[k], path, field_.file(), field_.mark_);
     const std::string hint = nearest_word(key, known_);
-    named.fail(fmt::format("unknown key {}{}", quote_value(key),
-                           hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+    const std::string note = unknown_note_ ? unknown_note_(key) : std::string();
+    named.fail(fmt::format("unknown key {}{}{}", quote_value(key),
+                           hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                           note.empty() ? "" : "; " + note));
   }
 }
 

@@ -112,6 +112,10 @@ class Mapping {
   void ignore(std::string_view key) { remember(key); }
   // Rejects any key that was never asked for, suggesting the nearest known key.
   void finish() const;
+  // What finish() adds about a key that is unknown here (`key` in, the clause out, "" for
+  // nothing): for IR-SIM's places, that IR-SIM 2.12.0 has no such key (config/irsim_keys.h).
+  using UnknownKeyNote = std::string (*)(std::string_view key);
+  void note_unknown_keys(UnknownKeyNote note) { unknown_note_ = note; }
 
   double number(std::string_view key, double fallback);
   double positive(std::string_view key, double fallback);
@@ -125,6 +129,7 @@ class Mapping {
   // The keys asked for, sorted and unique: a few per mapping, read once per object of a group,
   // so a flat vector (short keys need no allocation) rather than a node-based set.
   std::vector<std::string> known_;
+  UnknownKeyNote unknown_note_ = nullptr;
 };
 
 // Parses a whole YAML file; missing, unreadable, empty or malformed files are ubot::Error with

@@ -21,7 +21,8 @@ const BadCase kCases[] = {
     {"unknown top-level key", "wrld: {height: 10}\n",
      "bad.yaml:1:1: wrld: unknown key 'wrld' (did you mean 'world'?)"},
     {"unknown object key", "robot:\n  - kinematic: {name: diff}\n",
-     "bad.yaml:2:5: robot[0].kinematic: unknown key 'kinematic' (did you mean 'kinematics'?)"},
+     "bad.yaml:2:5: robot[0].kinematic: unknown key 'kinematic' (did you mean 'kinematics'?)"
+     "; IR-SIM 2.12.0 has none either (docs/irsim-keys.md)"},
     {"misspelt shape name", "obstacle:\n  - shape: {name: cirle, radius: 1}\n",
      "bad.yaml:2:19: obstacle[0].shape.name: unknown value 'cirle' (expected one of: circle, "
      "rectangle, polygon, linestring, box, sphere, cylinder, mesh, compound); did you mean "

@@ -13,6 +13,9 @@
 namespace ubot {
 namespace {
 
+// What an unknown key of one of IR-SIM's places adds (config/irsim_keys.h).
+const std::string kIrsimNote = "; IR-SIM 2.12.0 has none either (docs/irsim-keys.md)";
+
 // The error loading `load` gives (a test fails when it loads).
 template <class F>
 Error error_of_load(F&& load) {
@@ -54,13 +57,14 @@ TEST(LoadErrorFields, ABadKeyInAWorldFileCarriesFileLineColumnAndKeyPath) {
                                             "    sensorz: []\n");
   const Error e = fields_of_file(path);
   EXPECT_EQ(std::string(e.what()),
-            path + ":4:5: robot[0].sensorz: unknown key 'sensorz' (did you mean 'sensors'?)");
+            path + ":4:5: robot[0].sensorz: unknown key 'sensorz' (did you mean 'sensors'?)" +
+                kIrsimNote);
   EXPECT_TRUE(e.has_location());
   EXPECT_EQ(e.file(), path);
   EXPECT_EQ(e.line(), 4);
   EXPECT_EQ(e.column(), 5);
   EXPECT_EQ(e.key_path(), "robot[0].sensorz");
-  EXPECT_EQ(e.reason(), "unknown key 'sensorz' (did you mean 'sensors'?)");
+  EXPECT_EQ(e.reason(), "unknown key 'sensorz' (did you mean 'sensors'?)" + kIrsimNote);
 }
 
 TEST(LoadErrorFields, ABadValueInANestedListCarriesItsIndexedKeyPath) {

@@ -84,13 +84,14 @@ TEST(IrsimKeys, OneWarningForAGroupSharingTheKey) {
 }
 
 TEST(IrsimKeys, AKeyIrsimDoesNotKnowStaysAnError) {
-  EXPECT_EQ(load_error("robot:\n  - kinematics: {name: diff}\n    behavior: {name: dash, "
-                       "angle_tolerence: 0.2}\n"),
-            "bad.yaml:3:28: robot[0].behavior.angle_tolerence: unknown key 'angle_tolerence' "
-            "(did you mean 'angle_tolerance'?)");
+  EXPECT_EQ(
+      load_error("robot:\n  - kinematics: {name: diff}\n    behavior: {name: dash, "
+                 "angle_tolerence: 0.2}\n"),
+      "bad.yaml:3:28: robot[0].behavior.angle_tolerence: unknown key 'angle_tolerence' "
+      "(did you mean 'angle_tolerance'?); IR-SIM 2.12.0 has none either (docs/irsim-keys.md)");
   EXPECT_EQ(load_error("robot:\n  - shape: {name: circle}\n    state_dims: 3\n"),
             "bad.yaml:3:5: robot[0].state_dims: unknown key 'state_dims' (did you mean "
-            "'state_dim'?)");
+            "'state_dim'?); IR-SIM 2.12.0 has none either (docs/irsim-keys.md)");
   // A rectangle's keys are IR-SIM's RectangleGeometry's only: no random ranges.
   EXPECT_NE(load_error("robot:\n  - shape: {name: rectangle, center_rang: [0, 0, 1, 1]}\n")
                 .find("unknown key 'center_rang'"),
@@ -272,6 +273,84 @@ TEST(FogMapSettings, ReadFromTheWorld) {
   EXPECT_EQ(load_error("robot:\n  - number: 2\n    distribution: {name: random, 3d: true}\n"),
             "bad.yaml:3:38: robot[0].distribution.3d: 3D state generation is not implemented "
             "(IR-SIM raises NotImplementedError)");
+}
+
+}  // namespace
+}  // namespace ubot
+
+namespace ubot {
+namespace {
+
+// Issue 48: the key rule follows IR-SIM 2.12.0, and an unknown key of one of IR-SIM's places
+// says that IR-SIM 2.12.0 has none either, naming the later release that added it when ubot knows
+// one, and the docs page. ubot's own places (media, ROS 2, ...) say nothing about IR-SIM.
+TEST(IrsimKeyRule, AnUnknownObjectKeySaysIrsim212HasNoneEither) {
+  const std::string error =
+      load_error("robot:\n  - shape: {name: circle}\n    goal_treshold: 0.2\n");
+  EXPECT_NE(error.find("bad.yaml:3:5: robot[0].goal_treshold: unknown key 'goal_treshold' (did "
+                       "you mean 'goal_threshold'?); IR-SIM 2.12.0 has none either "
+                       "(docs/irsim-keys.md)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(IrsimKeyRule, EveryIrsimPlaceNotesItsUnknownKeys) {
+  for (const std::string& yaml :
+       {std::string("world: {height: 10, gravity_z: 1}\n"),
+        std::string("robot:\n  - kinematics: {name: diff, tau_x: 1}\n"),
+        std::string(
+            "robot:\n  - kinematics: {name: diff}\n    behavior: {name: rvo, polygons: 1}\n"),
+        std::string("robot:\n  - number: 2\n    distribution: {name: random, spread: 1}\n"),
+        std::string("robot:\n  - shape: {name: circle, radius: 1, theme: dark}\n")}) {
+    const std::string error = load_error(yaml);
+    EXPECT_NE(error.find("unknown key"), std::string::npos) << yaml << error;
+    EXPECT_NE(error.find("; IR-SIM 2.12.0 has none either (docs/irsim-keys.md)"), std::string::npos)
+        << yaml << error;
+  }
+}
+
+TEST(IrsimKeyRule, UbotsOwnPlacesDoNotMentionIrsim) {
+  const std::string error = load_error("light: {ambient: 0.5, glow: 1}\n");
+  EXPECT_NE(error.find("unknown key"), std::string::npos) << error;
+  EXPECT_EQ(error.find("IR-SIM"), std::string::npos) << error;
+}
+
+TEST(IrsimKeyRule, AKeyOfALaterReleaseIsNamedWithThatRelease) {
+  EXPECT_TRUE(config::later_irsim_keys().empty());  // none known while 2.12.0 is the newest
+  const config::LaterIrsimKey later[] = {{"theme", "2.13.0"}};
+  EXPECT_EQ(config::unknown_irsim_key_note("theme", later),
+            "IR-SIM 2.13.0 added it, after 2.12.0, which ubot reads (docs/irsim-keys.md)");
+  EXPECT_EQ(config::unknown_irsim_key_note("themes", later),
+            "IR-SIM 2.12.0 has none either (docs/irsim-keys.md)");
+}
+
+}  // namespace
+}  // namespace ubot
+
+namespace ubot {
+namespace {
+
+// IR-SIM 2.12.0's _PER_OBJECT_NUMBERS: a list of numbers under mass, friction or restitution
+// gives each object of the group its own value (padded with the last), where vel_max's list is
+// one vector for all.
+TEST(IrsimKeys212, PhysicsListsHoldOneNumberPerObject) {
+  const WorldModel m = load_irsim(
+      "world: {collision_mode: contact}\n"
+      "obstacle:\n  - number: 3\n    distribution: {name: manual}\n"
+      "    state: [[1, 1, 0], [3, 1, 0], [5, 1, 0]]\n"
+      "    kinematics: {name: omni}\n    shape: {name: circle, radius: 0.3}\n"
+      "    mass: [0.5, 2]\n    friction: [0.1, 0.2, 0.3, 0.4]\n    restitution: 0.25\n"
+      "    vel_max: [1, 1]\n");
+  ASSERT_EQ(m.objects.size(), 3u);
+  EXPECT_EQ(m.objects[0].physics.mass, std::optional<double>(0.5));
+  EXPECT_EQ(m.objects[1].physics.mass, std::optional<double>(2.0));
+  EXPECT_EQ(m.objects[2].physics.mass, std::optional<double>(2.0));  // padded with the last
+  EXPECT_EQ(m.objects[0].physics.friction, 0.1);
+  EXPECT_EQ(m.objects[2].physics.friction, 0.3);  // the fourth is cut
+  for (const ObjectModel& o : m.objects) {
+    EXPECT_EQ(o.physics.restitution, 0.25);
+    EXPECT_EQ(o.vel_max, (std::vector<double>{1, 1}));
+  }
 }
 
 }  // namespace

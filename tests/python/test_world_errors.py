@@ -8,6 +8,9 @@ import pytest
 
 import ubot
 
+# What an unknown key of one of IR-SIM's places adds: IR-SIM 2.12.0 has no such key either.
+IRSIM_NOTE = "; IR-SIM 2.12.0 has none either (docs/irsim-keys.md)"
+
 NESTED = """\
 robot:
   - state: [1, 1, 0]
@@ -33,7 +36,7 @@ def test_a_bad_key_names_the_file_line_column_and_key(tmp_path):
     path = tmp_path / "bad_key.yaml"
     path.write_text("world: {width: 10}\nrobot:\n  - kinematics: {name: diff}\n    sensorz: []\n")
     e = load_error(path)
-    reason = "unknown key 'sensorz' (did you mean 'sensors'?)"
+    reason = "unknown key 'sensorz' (did you mean 'sensors'?)" + IRSIM_NOTE
     assert attributes(e) == (str(path), 4, 5, "robot[0].sensorz", reason)
     assert e.message == str(e) == f"{path}:4:5: robot[0].sensorz: {reason}"
     assert isinstance(e, ValueError) and isinstance(e, ubot.Error)
@@ -69,7 +72,7 @@ def test_colons_and_digits_in_the_file_name_stay_in_the_file(tmp_path, name):
     path = write(folder / "x:3:4: world.height: y.yaml", "robot:\n  - kinematic: {name: diff}\n")
     e = load_error(path)
     assert attributes(e) == (str(path), 2, 5, "robot[0].kinematic",
-                             "unknown key 'kinematic' (did you mean 'kinematics'?)")
+                             "unknown key 'kinematic' (did you mean 'kinematics'?)" + IRSIM_NOTE)
     # The file alone: missing, or a folder.
     e = load_error(folder / "missing.yaml")
     assert attributes(e) == (str(folder / "missing.yaml"), 0, 0, "", "file not found")
