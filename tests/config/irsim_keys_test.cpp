@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 
 #include "irsim_keys.h"
@@ -350,6 +351,25 @@ TEST(IrsimKeys212, PhysicsListsHoldOneNumberPerObject) {
   for (const ObjectModel& o : m.objects) {
     EXPECT_EQ(o.physics.restitution, 0.25);
     EXPECT_EQ(o.vel_max, (std::vector<double>{1, 1}));
+  }
+}
+
+}  // namespace
+}  // namespace ubot
+
+namespace ubot {
+namespace {
+
+// IR-SIM 2.12.0 clips a lidar's angle_range to a full turn (ClipTo2Pi); its lidar presets
+// (usage/sensor_configs) write 2π as 6.2832.
+TEST(IrsimKeys212, AnAngleRangeBeyondAFullTurnIsClippedToOne) {
+  for (const std::string range : {"6.2832", "7"}) {
+    const WorldModel m = load_irsim(
+        "robot:\n  - kinematics: {name: diff}\n    sensors:\n      - {type: lidar2d, "
+        "angle_range: " +
+        range + ", number: 360}\n");
+    const auto& lidar = std::get<Lidar2dModel>(m.objects.at(0).sensors.at(0).params);
+    EXPECT_EQ(lidar.angle_range, 2.0 * std::numbers::pi) << range;
   }
 }
 

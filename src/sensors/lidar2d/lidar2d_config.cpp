@@ -42,10 +42,8 @@ Lidar2dModel read_lidar2d(Mapping& m, bool fmcw) {
             fmt::format("range_min ({}) must not exceed range_max ({})", l.range_min, l.range_max));
   }
   if (auto f = m.get("angle_range")) {
-    l.angle_range = f->as_positive();
-    if (l.angle_range > kTwoPi + 1e-6) {
-      f->fail(fmt::format("must be at most 2π (6.283185), got {}", l.angle_range));
-    }
+    // IR-SIM 2.12.0 clips it to a full turn (ClipTo2Pi): its lidar presets write 2π as 6.2832.
+    l.angle_range = std::min(f->as_positive(), kTwoPi);
   }
   if (auto f = m.get("number")) {
     const std::int64_t n = f->as_integer();
