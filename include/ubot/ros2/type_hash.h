@@ -3,6 +3,7 @@
 // (the type's fields plus every type it references, sorted by name, default values left out),
 // as rosidl_generator_type_description computes it. Jazzy and later put the hash in each
 // endpoint's USER_DATA ("typehash=RIHS01_<hex>;") and use it to tell incompatible types apart.
+// The build computes them from idl/*.idl with Python's json and hashlib (generate_messages.py).
 #include <string>
 #include <string_view>
 
@@ -16,10 +17,7 @@ namespace ubot::ros2 {
 std::string type_description_json(std::string_view ros_type_name);
 // "RIHS01_" + lowercase hex SHA-256 of type_description_json(ros_type_name).
 std::string type_hash(std::string_view ros_type_name);
-// The hash of a message kind (computed once).
+// The hash of a message kind.
 const std::string& type_hash(MessageKind kind);
-
-// Lowercase hex SHA-256 of `data`.
-std::string sha256_hex(std::string_view data);
 
 }  // namespace ubot::ros2

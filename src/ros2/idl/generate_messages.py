@@ -11,7 +11,9 @@ Outputs (OUT_DIR, written only when their content changes, so a re-run rebuilds 
   message_cdr.inc               put()/get() of every struct in XCDR1 (src/ros2/cdr.cpp)
   cyclone_messages.h            to_c()/from_c() declarations for idlc's C types
   cyclone_messages.inc          their definitions (src/ros2/cyclone_convert.cpp)
-  type_table.inc                the rosidl type descriptions (src/ros2/type_description.cpp)
+  type_info.inc                 every type's rosidl type description JSON, REP 2011 type hash
+                                (hashlib's SHA-256 of that JSON) and .msg definition text as
+                                MCAP's ros2msg schemas hold it (src/ros2/type_info.cpp)
 
 The IDL understood is what ROS 2's mapping uses: modules, structs, `const` in a
 `<Name>_Constants` module, fields of primitive, string, nested, `T name[N]` and `sequence<T>`
@@ -19,6 +21,8 @@ types, and `@default (value=X)`. Anything else is an error naming the file and l
 
 Usage: generate_messages.py IDL_DIR OUT_DIR
 """
+import hashlib
+import json
 import os
 import re
 import string
@@ -434,25 +438,76 @@ def cyclone_inc(p):
     return "".join(out)
 
 
-def type_table(p):
-    out = [HEADER, "// Included by src/ros2/type_description.cpp: {ROS name, fields} of every "
-           "struct, in declaration order.\n"]
+# type_description_interfaces/msg/FieldType ids; arrays add 48, unbounded sequences 144.
+FIELD_TYPE_IDS = {"kNested": 1, "kInt8": 2, "kUint8": 3, "kInt16": 4, "kUint16": 5, "kInt32": 6,
+                  "kUint32": 7, "kInt64": 8, "kUint64": 9, "kFloat": 10, "kDouble": 11,
+                  "kBool": 15, "kString": 17}
+ARRAY, SEQUENCE = 48, 144
+MSG_TYPES = {"kInt8": "int8", "kUint8": "uint8", "kInt16": "int16", "kUint16": "uint16",
+             "kInt32": "int32", "kUint32": "uint32", "kInt64": "int64", "kUint64": "uint64",
+             "kFloat": "float32", "kDouble": "float64", "kBool": "bool", "kString": "string"}
+
+
+def msg_name(ros_name):  # sensor_msgs/msg/PointField -> sensor_msgs/PointField (.msg files' form)
+    return ros_name.replace("/msg/", "/", 1)
+
+
+def field_type(p, f):
+    """(rosidl type id, array capacity, nested ROS name, .msg element type) of a field."""
+    if f.nested:
+        nested = p.by_scoped[f.idl_type].ros_name
+        base, element = FIELD_TYPE_IDS["kNested"], msg_name(nested)
+    else:
+        name = "kString" if f.string else PRIMITIVES[f.idl_type][1]
+        nested, base, element = "", FIELD_TYPE_IDS[name], MSG_TYPES[name]
+    if f.sequence:
+        return base + SEQUENCE, 0, nested, element + "[]"
+    if f.array is not None:
+        return base + ARRAY, f.array, nested, f"{element}[{f.array}]"
+    return base, 0, nested, element
+
+
+def individual(p, s):
+    """rosidl's IndividualTypeDescription of a struct, default values left out."""
+    fields = []
+    for f in s.fields:
+        type_id, capacity, nested, _ = field_type(p, f)
+        fields.append({"name": f.name, "type": {"type_id": type_id, "capacity": capacity,
+                                                "string_capacity": 0,
+                                                "nested_type_name": nested}})
+    return {"type_name": s.ros_name, "fields": fields}
+
+
+def referenced(p, s):
+    """Every struct reachable from s through nested fields (s excluded), sorted by ROS name."""
+    seen, queue = {}, [s]
+    while queue:
+        for f in queue.pop().fields:
+            if f.nested and f.idl_type not in seen:
+                seen[f.idl_type] = p.by_scoped[f.idl_type]
+                queue.append(seen[f.idl_type])
+    return sorted((t for t in seen.values() if t is not s), key=lambda t: t.ros_name)
+
+
+def msg_fields(p, s):
+    return "".join(f"{field_type(p, f)[3]} {f.name}\n" for f in s.fields)
+
+
+def type_info(p):
+    """The REP 2011 hash is SHA-256 of json.dumps of the description, as
+    rosidl_generator_type_description computes it; the .msg text is rosbag2's for MCAP: the
+    type's fields, then each referenced type after a line of 80 '=' and "MSG: pkg/Type"."""
+    out = [HEADER, "// Included by src/ros2/type_info.cpp: {ROS name, type description JSON, "
+           "RIHS01 hash, .msg definition} of every struct.\n"]
     for s in p.structs:
-        fields = []
-        for f in s.fields:
-            if f.nested:
-                type_id, nested = "kNested", f'"{p.by_scoped[f.idl_type].ros_name}"'
-            else:
-                type_id = "kString" if f.string else PRIMITIVES[f.idl_type][1]
-                nested = '""'
-            capacity = 0
-            if f.sequence:
-                type_id += " + kSequence"
-            elif f.array is not None:
-                type_id += " + kArray"
-                capacity = f.array
-            fields.append(f'{{"{f.name}", {type_id}, {capacity}, {nested}}}')
-        out.append(f'{{"{s.ros_name}", {{{", ".join(fields)}}}}},\n')
+        refs = referenced(p, s)
+        description = json.dumps({"type_description": individual(p, s),
+                                  "referenced_type_descriptions": [individual(p, r) for r in refs]})
+        digest = hashlib.sha256(description.encode()).hexdigest()
+        definition = msg_fields(p, s) + "".join(
+            f"{'=' * 80}\nMSG: {msg_name(r.ros_name)}\n{msg_fields(p, r)}" for r in refs)
+        out.append(f'{{"{s.ros_name}", {json.dumps(description)}, "RIHS01_{digest}",\n'
+                   f' {json.dumps(definition)}}},\n')
     return "".join(out)
 
 
@@ -486,7 +541,7 @@ def main(argv):
     write_if_changed(os.path.join(out_dir, "ubot/ros2/gen/message_cdr.inc"), cdr_inc(p))
     write_if_changed(os.path.join(out_dir, "ubot/ros2/gen/cyclone_messages.h"), cyclone_header(p))
     write_if_changed(os.path.join(out_dir, "ubot/ros2/gen/cyclone_messages.inc"), cyclone_inc(p))
-    write_if_changed(os.path.join(out_dir, "ubot/ros2/gen/type_table.inc"), type_table(p))
+    write_if_changed(os.path.join(out_dir, "ubot/ros2/gen/type_info.inc"), type_info(p))
 
 
 if __name__ == "__main__":
