@@ -126,8 +126,7 @@ SfmGroupModel read_sfm_group_keys(Mapping& m, int members) {
 }  // namespace
 
 GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
-                                       int members, BehaviorModel* goals,
-                                       std::vector<std::string>& warnings) {
+                                       int members, BehaviorModel* goals) {
   GroupBehaviorModel g;
   if (!field) return g;
   Mapping m(*field);
@@ -137,7 +136,7 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
   }
   const Field name = m.require("name");
   g.name = name.as_string();
-  g.location = name.location();
+  g.where = name.where();
   BehaviorModel ignored;
   read_goal_keys(m, goals ? *goals : ignored);
   if (g.name == "orca") {
@@ -164,11 +163,8 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
     }
     if (auto f = m.get(key)) g.params.emplace(key, read_param(*f));
   }
-  warnings.push_back(fmt::format(
-      "{}: {}: group behaviour {} is not built in (built in: orca, sfm): its members stay still "
-      "unless a group behaviour of that name is registered, e.g. by the Python module "
-      "(docs/behaviors.md)",
-      g.location, name.path(), quote_value(g.name)));
+  // Whether a group behaviour of that name is registered is asked when the world is built
+  // (make_group_runs): a plug-in, the Python module's for instance, registers before that.
   return g;
 }
 

@@ -18,7 +18,6 @@ void read_goal_keys(Mapping& m, BehaviorModel& b);
 // `range_low` and `range_high` from it when the object has no `behavior:` of its own: then
 // `goals` receives them.
 GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
-                                       int members, BehaviorModel* goals,
-                                       std::vector<std::string>& warnings);
+                                       int members, BehaviorModel* goals);
 
 }  // namespace ubot::config

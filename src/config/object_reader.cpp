@@ -425,10 +425,8 @@ ObjectModel ObjectReader::read(int index, Role role, int group, int id) const {
   apply_shape_wheelbase(value("shape", index), value("kinematics", index), o, warnings_);
   read_state_dim(value("state_dim", index), o.kinematics, warnings_);
   o.behavior = read_behavior(value("behavior", index), o.kinematics.kind, warnings_);
-  std::vector<std::string> repeated;  // the group's warnings once, from its first object
   o.group_behavior = read_group_behavior(value("group_behavior", index), o.kinematics.kind, number_,
-                                         value("behavior", index) ? nullptr : &o.behavior,
-                                         index == 0 ? warnings_ : repeated);
+                                         value("behavior", index) ? nullptr : &o.behavior);
   o.is_static = o.kinematics.kind == KinematicsKind::kNone;
   if (auto f = value("static", index)) o.is_static = f->as_bool() || o.is_static;
   if (auto f = value("unobstructed", index)) o.unobstructed = f->as_bool();

@@ -27,6 +27,10 @@ NOT_YET = {
                                                "python"),
     "13custom_behavior/custom_smooth_dash.yaml": ("'smooth_dash'", "custom Python behaviour",
                                                   "python"),
+    "13custom_behavior/custom_group_behavior.yaml": ("group behaviour 'formation'",
+                                                     "custom Python group behaviour", "python"),
+    "13custom_behavior/custom_swarm_behavior.yaml": ("group behaviour 'swarm'",
+                                                     "custom Python group behaviour", "python"),
 }
 
 

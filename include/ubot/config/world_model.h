@@ -14,6 +14,8 @@
 #include <variant>
 #include <vector>
 
+#include "ubot/core/error.h"
+
 #include <Eigen/Core>
 
 #include "ubot/config/grid_map.h"
@@ -186,10 +188,10 @@ struct SfmGroupModel {
 };
 
 struct GroupBehaviorModel {
-  std::string name;      // "" = none; "orca" and "sfm" are built in, others must be registered
-  std::string location;  // file:line:column of the name, for messages
-  OrcaModel orca;        // read when name == "orca"
-  SfmGroupModel sfm;     // read when name == "sfm"
+  std::string name;     // "" = none; "orca" and "sfm" are built in, others must be registered
+  ErrorLocation where;  // the name's file, line, column and key path, for messages
+  OrcaModel orca;       // read when name == "orca"
+  SfmGroupModel sfm;    // read when name == "sfm"
   std::map<std::string, GroupParam> params;  // every other key, for registered behaviours
 };
 

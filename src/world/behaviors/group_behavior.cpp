@@ -108,6 +108,23 @@ void GroupBehavior::io_state(StateIo& /*s*/) {
 }
 
 namespace detail {
+namespace {
+
+// An error at the name, listing the names registered for the group's kinematics.
+Error unknown_group_behavior(const ObjectModel& first) {
+  const GroupBehaviorModel& g = first.group_behavior;
+  std::string known;
+  for (const std::string& name : group_behavior_names(first.kinematics.kind)) {
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  return Error(g.where,
+               fmt::format("no group behaviour {} for {} kinematics (known: {}); one written in "
+                           "Python runs through ubot.irsim with its script (docs/behaviors.md)",
+                           quote_value(g.name), kinematics_name(first.kinematics.kind),
+                           known.empty() ? "none" : known));
+}
+
+}  // namespace
 
 std::vector<GroupRun> make_group_runs(const World& world) {
   // Members by (role, group), groups in order of their first member (IR-SIM's ObjectGroup).
@@ -127,9 +144,8 @@ std::vector<GroupRun> make_group_runs(const World& world) {
     // The group's configuration and kinematics are its first member's, as in IR-SIM.
     const ObjectModel& first = world.object_model(members.front());
     if (first.group_behavior.name.empty()) continue;
-    // Unregistered (the loader warned): the members keep their own behaviour, as IR-SIM's.
     const GroupBehaviorFactory factory = find(first.kinematics.kind, first.group_behavior.name);
-    if (!factory) continue;
+    if (!factory) throw unknown_group_behavior(first);
     GroupRun run;
     run.behavior = GroupBehaviorSlot(factory(world, members, first.group_behavior));
     run.members = std::move(members);
