@@ -3,6 +3,8 @@
 //   BM_OrcaBehaviorWorld: usage/19orca_world/orca_behavior_world.yaml, 200 omni robots under the
 //     `orca` group behaviour (neighborDist 15, maxNeighbors 10), from step 0.
 //   BM_SfmWorld: usage/23sfm_world/sfm_world.yaml, 24 diff pedestrians under `sfm`, 4 walls.
+//   BM_SfmGroupWorld: usage/23sfm_world/sfm_group_world.yaml, IR-SIM 2.12.0's `sfm` group
+//     behaviour with social groups (coherence, group repulsion, gaze).
 //   BM_OrcaNewVelocities: ORCA alone (ubot/world/orca.h) for the same 200 agents.
 #include <benchmark/benchmark.h>
 
@@ -47,6 +49,11 @@ BENCHMARK(BM_OrcaBehaviorWorld)->Unit(benchmark::kMillisecond);
 
 void BM_SfmWorld(benchmark::State& state) { step_world(state, "23sfm_world/sfm_world.yaml", 105); }
 BENCHMARK(BM_SfmWorld)->Unit(benchmark::kMicrosecond);
+
+void BM_SfmGroupWorld(benchmark::State& state) {
+  step_world(state, "23sfm_world/sfm_group_world.yaml", 105);
+}
+BENCHMARK(BM_SfmGroupWorld)->Unit(benchmark::kMicrosecond);
 
 void BM_OrcaNewVelocities(benchmark::State& state) {
   // orca_behavior_world's start: 200 agents of radius 1.5 on a 140 m circle, heading across.
