@@ -57,22 +57,33 @@ std::string current_dir() {
   return ec ? std::string() : dir.string();
 }
 
-Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t> seed,
-                 int threads) {
+// Simulation's step_mode argument (IR-SIM's irsim.make(step_mode=...)): "internal" or "external".
+std::optional<StepMode> step_mode_of(const std::optional<std::string>& name) {
+  if (!name) return std::nullopt;
+  if (*name == "internal") return StepMode::kInternal;
+  if (*name == "external") return StepMode::kExternal;
+  throw_value_error(
+      fmt::format("step_mode: expected 'internal' or 'external', got {}", quote_value(*name)));
+}
+
+Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t> seed, int threads,
+                 const std::optional<std::string>& step_mode) {
   checked_threads(threads, "Simulation");
   // Loaded from the file's text under the file's name, which is what load_world does: the text
   // kept for pickling is the text that was loaded.
   std::optional<std::string> text = world_text(path.string());
   // Loading and building a large world take seconds: Ctrl-C stops them (interrupt.h).
   return interruptible([&] {
-    const LoadOptions options{.seed = seed, .progress = stop_point};
+    const LoadOptions options{
+        .seed = seed, .progress = stop_point, .step_mode = step_mode_of(step_mode)};
     WorldModel model = load_or_raise([&] {
       return text ? load_world_from_string(*text, path.string(), options)
                   : load_world(path.string(), options);
     });
     auto h = std::make_shared<SimHandle>(std::move(model), threads);
     if (text) {
-      h->source() = SimHandle::Source{std::move(*text), path.string(), current_dir(), threads};
+      h->source() =
+          SimHandle::Source{std::move(*text), path.string(), current_dir(), threads, step_mode};
     }
     return h;
   });
@@ -81,15 +92,18 @@ Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t>
 // A world given as text: relative paths in it (meshes) resolve against base_dir, as they would
 // for a file <base_dir>/<string>.
 Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int threads,
-                 std::optional<std::filesystem::path> base_dir) {
+                 std::optional<std::filesystem::path> base_dir,
+                 const std::optional<std::string>& step_mode) {
   checked_threads(threads, "Simulation.from_yaml");
   const std::filesystem::path dir = base_dir.value_or(std::filesystem::current_path());
   const std::string name = (dir / "<string>").string();
   return interruptible([&] {
-    WorldModel model = load_or_raise(
-        [&] { return load_world_from_string(text, name, {.seed = seed, .progress = stop_point}); });
+    WorldModel model = load_or_raise([&] {
+      return load_world_from_string(
+          text, name, {.seed = seed, .progress = stop_point, .step_mode = step_mode_of(step_mode)});
+    });
     auto h = std::make_shared<SimHandle>(std::move(model), threads);
-    h->source() = SimHandle::Source{text, name, current_dir(), threads};
+    h->source() = SimHandle::Source{text, name, current_dir(), threads, step_mode};
     return h;
   });
 }
@@ -301,6 +315,7 @@ py::dict simulation_state(SimHandle& h) {
   d["cwd"] = source.cwd;
   d["load_seed"] = sim.world().model().seed;
   d["threads"] = source.threads;
+  d["step_mode"] = source.step_mode ? py::object(py::str(*source.step_mode)) : py::none();
   d["state"] = to_py_bytes(state);
   return d;
 }
@@ -321,6 +336,10 @@ Handle simulation_from_state(const py::dict& d) {
   const std::string cwd = d["cwd"].cast<std::string>();
   const auto seed = d["load_seed"].cast<std::uint64_t>();
   const int threads = checked_threads(d["threads"].cast<int>(), "Simulation (unpickling)");
+  // (Pickles from before step_mode was an argument have no entry: the file's own.)
+  const auto step_mode = d.contains("step_mode") && !d["step_mode"].is_none()
+                             ? std::optional<std::string>(d["step_mode"].cast<std::string>())
+                             : std::nullopt;
   const std::vector<std::uint8_t> state = bytes_of(d["state"], "Simulation (unpickling)");
   std::filesystem::path file(d["world_file"].cast<std::string>());
   const std::string here = current_dir();
@@ -329,10 +348,12 @@ Handle simulation_from_state(const py::dict& d) {
           std::filesystem::path(here).lexically_normal()) {
     file = std::filesystem::path(cwd) / file;
   }
-  WorldModel model =
-      load_or_raise([&] { return load_world_from_string(text, file.string(), {.seed = seed}); });
+  WorldModel model = load_or_raise([&] {
+    return load_world_from_string(text, file.string(),
+                                  {.seed = seed, .step_mode = step_mode_of(step_mode)});
+  });
   auto h = std::make_shared<SimHandle>(std::move(model), threads);
-  h->source() = SimHandle::Source{std::move(text), file.string(), here, threads};
+  h->source() = SimHandle::Source{std::move(text), file.string(), here, threads, step_mode};
   Simulation& sim = h->sim();
   sim.restore(sim.snapshot_from_bytes(state, "pickled Simulation"));
   return h;
@@ -352,9 +373,11 @@ int id_of(const Handle& sim, const py::handle& object) {
 void bind_simulation(py::module_& m) {
   bind_snapshot(m);
   py::class_<SimHandle, Handle> c(m, "Simulation", "A running ubot world (docs/python.md).");
-  c.def(py::init(&from_path), py::arg("path"), py::arg("seed") = py::none(), py::arg("threads") = 0)
+  c.def(py::init(&from_path), py::arg("path"), py::arg("seed") = py::none(), py::arg("threads") = 0,
+        py::arg("step_mode") = py::none())
       .def_static("from_yaml", &from_yaml, py::arg("text"), py::arg("seed") = py::none(),
-                  py::arg("threads") = 0, py::arg("base_dir") = py::none())
+                  py::arg("threads") = 0, py::arg("base_dir") = py::none(),
+                  py::arg("step_mode") = py::none())
       .def("step", &SimHandle::step, py::arg("commands") = py::none(),
            "One step. commands: None (built-in behaviours), {name: [a, b] or None} or an "
            "(n_robots, 2) array.")

@@ -53,6 +53,7 @@ StepMode read_step_mode(const Field& f) {
 }
 
 WorldSettings read_world_settings(const Field& field, const std::string& file,
+                                  std::optional<StepMode> step_mode,
                                   std::optional<std::uint64_t>& seed,
                                   std::vector<std::string>& warnings) {
   WorldSettings w;
@@ -102,14 +103,14 @@ WorldSettings read_world_settings(const Field& field, const std::string& file,
           f->location()));
     }
   }
-  if (auto f = m.get("step_mode")) {
-    w.step_mode = read_step_mode(*f);
-    if (w.step_mode == StepMode::kExternal) {
-      warnings.push_back(fmt::format(
-          "{}: step_mode external: no object moves by itself; each step samples the sensors and "
-          "sets the flags where set_state (Python: Simulation.set_state, ubot.irsim) puts them",
-          f->location()));
-    }
+  if (auto f = m.get("step_mode")) w.step_mode = read_step_mode(*f);
+  if (step_mode) w.step_mode = *step_mode;
+  if (w.step_mode == StepMode::kExternal) {
+    const std::optional<Field> f = m.get("step_mode");
+    warnings.push_back(fmt::format(
+        "{}: step_mode external{}: no object moves by itself; each step samples the sensors and "
+        "sets the flags where set_state (Python: Simulation.set_state, ubot.irsim) puts them",
+        f && !step_mode ? f->location() : file, step_mode ? " (the loader's option)" : ""));
   }
   if (auto f = m.get("seed")) {
     const std::int64_t s = f->as_integer();
@@ -217,7 +218,8 @@ class WorldLoader {
     model_.file = *root_.file();
     std::optional<std::uint64_t> yaml_seed;
     const Field world = top.get("world").value_or(Field::missing("world", root_));
-    model_.world = read_world_settings(world, model_.file, yaml_seed, model_.warnings);
+    model_.world =
+        read_world_settings(world, model_.file, options_.step_mode, yaml_seed, model_.warnings);
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
     model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
     int group = 0;

@@ -437,3 +437,28 @@ def test_import_and_a_step_load_neither_cyclonedds_nor_openssl():
     assert "_core." in maps  # the extension is listed, so would its libraries be
     for library in ("libddsc", "libcrypto", "libssl"):
         assert library not in maps
+
+
+def test_step_mode_is_a_load_option_kept_by_pickling():
+    # IR-SIM's irsim.make(step_mode=...): the loader takes it, the file is not rewritten.
+    import pickle
+
+    path = example("lidar_world.yaml")
+    internal = ubot.Simulation(path, seed=0)
+    external = ubot.Simulation(path, seed=0, step_mode="external")
+    start = external.object(0).state.copy()
+    internal.step()
+    external.step()
+    assert not np.allclose(internal.object(0).state, start)  # its behaviour moves it
+    np.testing.assert_array_equal(external.object(0).state, start)  # nothing moves by itself
+    again = pickle.loads(pickle.dumps(external))
+    again.step()
+    np.testing.assert_array_equal(again.object(0).state, start)
+    with open(path) as f:
+        text = f.read()
+    from_text = ubot.Simulation.from_yaml(text, step_mode="external",
+                                          base_dir=os.path.dirname(path))
+    from_text.step()
+    np.testing.assert_array_equal(from_text.object(0).state, start)
+    with pytest.raises(ValueError, match="step_mode: expected 'internal' or 'external', got 'ext'"):
+        ubot.Simulation(path, step_mode="ext")

@@ -24,6 +24,9 @@ struct LoadOptions {
   // (A default member initializer: `{.seed = 5}` stays warning-free.)
   std::optional<std::uint64_t> memory_limit = std::nullopt;
   LoadProgress progress = nullptr;  // `ubot --progress`; null: none
+  // Overrides the world's `world.step_mode` (IR-SIM's irsim.make(step_mode=...)); unset: the
+  // file's, else internal.
+  std::optional<StepMode> step_mode = std::nullopt;
 };
 
 // A size as `--memory-limit` and UBOT_MEMORY_LIMIT take it: bytes, or a number with K, M, G or T

@@ -112,12 +112,12 @@ def _blank(text: str, spans: list) -> str:
     return "".join(chars)
 
 
-def _load_native(path: str, text: str, removals: set, seed, edited_text: bool = False):
-    if not removals and not edited_text:
-        return ubot.Simulation(path, seed=seed)
+def _load_native(path: str, text: str, removals: set, seed, step_mode=None):
+    if not removals:
+        return ubot.Simulation(path, seed=seed, step_mode=step_mode)
     edited = _blank(text, _key_spans(text, removals))
     try:
-        return ubot.Simulation.from_yaml(edited, seed=seed,
+        return ubot.Simulation.from_yaml(edited, seed=seed, step_mode=step_mode,
                                          base_dir=os.path.dirname(os.path.abspath(path)))
     except ubot.WorldError as err:
         raise _in_file(err, path) from None
@@ -144,21 +144,18 @@ def world_step_mode(doc) -> str:
 
 
 def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
-    """``step_mode`` (make()'s) overrides the world's, as in IR-SIM: the native world is then
-    loaded from the file's text with world.step_mode set."""
+    """``step_mode`` (make()'s) overrides the world's, as in IR-SIM: the native loader takes it
+    as an option (the file is not rewritten)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     doc = parse_world(text, path) or {}
     if not isinstance(doc, dict):
         ubot.Simulation(path, seed=seed)  # the native loader's error names what the top level is
         doc = {}
-    whole = doc
     if isinstance(doc.get("irsim"), dict):  # IR-SIM 2.12.0: a file shared with another simulator
         doc = doc["irsim"]
-    edited = step_mode is not None and world_step_mode(doc) != step_mode
-    if edited:
+    if step_mode is not None:  # env.config shows the world as IR-SIM runs it
         doc["world"] = dict(doc.get("world") or {}, step_mode=step_mode)
-        text = yaml.safe_dump(whole, sort_keys=False)
     behaviors, removals = [], set()
     for role in _SECTIONS:
         for index, entry in enumerate(_entries(doc, role)):
@@ -166,7 +163,7 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
                 for plan, key in _python_behaviors(role, index, entry):
                     behaviors.append(plan)
                     removals.add((role, index, key))
-    sim = _load_native(path, text, removals, seed, edited)
+    sim = _load_native(path, text, removals, seed, step_mode)
     entries = {role: _entries(doc, role) for role in _SECTIONS}
     counts = {role: [int(e.get("number", 1)) if isinstance(e, dict) else 1 for e in entries[role]]
               for role in _SECTIONS}
