@@ -337,9 +337,13 @@ Handle simulation_from_state(const py::dict& d) {
   const auto seed = d["load_seed"].cast<std::uint64_t>();
   const int threads = checked_threads(d["threads"].cast<int>(), "Simulation (unpickling)");
   // (Pickles from before step_mode was an argument have no entry: the file's own.)
-  const auto step_mode = d.contains("step_mode") && !d["step_mode"].is_none()
-                             ? std::optional<std::string>(d["step_mode"].cast<std::string>())
-                             : std::nullopt;
+  std::optional<std::string> step_mode;
+  if (d.contains("step_mode") && !d["step_mode"].is_none()) {
+    if (!py::isinstance<py::str>(d["step_mode"])) {
+      throw_value_error("ubot.Simulation (unpickling): step_mode must be a string or None");
+    }
+    step_mode = d["step_mode"].cast<std::string>();
+  }
   const std::vector<std::uint8_t> state = bytes_of(d["state"], "Simulation (unpickling)");
   std::filesystem::path file(d["world_file"].cast<std::string>());
   const std::string here = current_dir();

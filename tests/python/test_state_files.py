@@ -340,9 +340,14 @@ def unpickle(obj, state):
 def test_a_foreign_pickle_state_raises():
     sim = make(WORLDS["noisy"])
     state = sim.__getstate__()
-    assert sorted(state) == ["cwd", "format", "load_seed", "state", "threads", "world",
-                             "world_file"]
+    assert sorted(state) == ["cwd", "format", "load_seed", "state", "step_mode", "threads",
+                             "world", "world_file"]
     assert unpickle(sim, state).step_count == 0
+    # Pickled before step_mode was a load option: the file's own step mode.
+    assert unpickle(sim, {k: v for k, v in state.items() if k != "step_mode"}).step_count == 0
+    for bad in ("sideways", 5):
+        with pytest.raises(ValueError, match="step_mode"):
+            unpickle(sim, dict(state, step_mode=bad))
     with pytest.raises(ValueError, match="format 2"):
         unpickle(sim, dict(state, format=2))
     with pytest.raises(ubot.Error, match="pickled Simulation: the state file is damaged"):
