@@ -19,6 +19,8 @@ void bind_objects(pybind11::module_& m);
 void bind_sensors(pybind11::module_& m);
 // ubot._core.rvo: pyrvo's RVOSimulator over ubot's ORCA (rvo.cpp).
 void bind_rvo(pybind11::module_& m);
+// ubot.register_group_behavior (group_behaviors.cpp).
+void bind_group_behaviors(pybind11::module_& m);
 // Every class of `m` and its submodules refuses its attributes with TypeError while its object
 // was made without __init__ (init_guard.cpp). Called last, once every class is bound.
 void refuse_unbuilt_objects(pybind11::module_& m);

@@ -80,6 +80,7 @@ PYBIND11_MODULE(_core, m) {
       "The seeding rule of every random stream (docs/determinism.md): ubot.sweep seeds its runs "
       "with it.");
   ubot::python::bind_rvo(m);
+  ubot::python::bind_group_behaviors(m);
   m.def("behavior_names", &behavior_names, pybind11::arg("kinematics") = pybind11::none(),
         "The built-in behaviours (`behavior: {name: ...}`) available for robots of that "
         "kinematics (diff, omni, acker, omni_angular; None: for any).");
