@@ -533,6 +533,12 @@ def test_python_behaviors_match_irsim_step_by_step(world, module):
     # same pytest run (test_irsim_usage's CBF check) still imports the real IR-SIM.
     saved_meta_path = list(sys.meta_path)
     saved_modules = {k: m for k, m in sys.modules.items() if _aliased_name(k)}
+    # The real IR-SIM imported by an earlier test in this process would answer `import irsim`
+    # before the alias is asked, and a behaviour module imported before would not register
+    # again: both are put aside for this test.
+    for k in saved_modules:
+        del sys.modules[k]
+    sys.modules.pop(module, None)
     install()  # the behaviour modules import irsim.lib
     sys.path.insert(0, BEHAVIOR_FOLDER)
     try:
@@ -547,9 +553,10 @@ def test_python_behaviors_match_irsim_step_by_step(world, module):
     finally:
         sys.path.remove(BEHAVIOR_FOLDER)
         sys.meta_path[:] = saved_meta_path
-        for k in [k for k in sys.modules if _aliased_name(k) and k not in saved_modules]:
+        for k in [k for k in sys.modules if _aliased_name(k)]:
             del sys.modules[k]
         sys.modules.update(saved_modules)
+        sys.modules.pop(module, None)
     moved = np.abs(np.array(record["frames"][-1]["states"]) - np.array(record["frames"][0]["states"]))
     assert moved.max() > 0.5  # the behaviours drove the robots
 
