@@ -49,4 +49,9 @@ pybind11::array_t<double> to_array(const std::vector<double>& v);
 // A 2-vector as a numpy array of 2 doubles.
 inline pybind11::array_t<double> pair(const Eigen::Vector2d& v) { return to_array({v.x(), v.y()}); }
 
+// The kinematics named `name` (as YAML's kinematics.name), or ValueError listing the known ones.
+KinematicsKind kinematics_of(const std::string& name);
+// A command's two numbers, or ValueError naming `what` when one is not finite.
+Eigen::Vector2d finite_pair(double a, double b, const std::string& what);
+
 }  // namespace ubot::python

@@ -34,10 +34,6 @@ SharedFunction share(py::function f) {
   });
 }
 
-py::array_t<double> array_of(const std::vector<double>& v) {
-  return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
-}
-
 // What the function sees of one member: plain values, copied (the world does not change under
 // it, and it may keep them).
 py::dict member_view(const World& world, int id) {
@@ -47,12 +43,12 @@ py::dict member_view(const World& world, int id) {
   d["id"] = id;
   d["name"] = m.name;
   d["kinematics"] = kinematics_name(m.kinematics.kind);
-  d["state"] = array_of(s.state);
-  d["velocity"] = array_of({s.velocity.x(), s.velocity.y()});
-  d["goal"] = s.goals.empty() ? py::object(py::none()) : py::object(array_of(s.goals.front()));
+  d["state"] = to_array(s.state);
+  d["velocity"] = pair(s.velocity);
+  d["goal"] = s.goals.empty() ? py::object(py::none()) : py::object(to_array(s.goals.front()));
   d["radius"] = m.shape.bounding_radius();
-  d["vel_min"] = array_of(m.vel_min);
-  d["vel_max"] = array_of(m.vel_max);
+  d["vel_min"] = to_array(m.vel_min);
+  d["vel_max"] = to_array(m.vel_max);
   d["arrive"] = s.arrive;
   d["collision"] = s.collision;
   return d;
@@ -71,12 +67,7 @@ Command command_of(const py::handle& item, const World& world, int id) {
     throw Error(fmt::format("group behaviour: the command for {} must be None or two numbers",
                             world.object_model(id).name));
   }
-  const double v = a.data()[0], w = a.data()[1];
-  if (!std::isfinite(v) || !std::isfinite(w)) {
-    throw Error(fmt::format("group behaviour: the command for {} is not finite ({}, {})",
-                            world.object_model(id).name, v, w));
-  }
-  return Eigen::Vector2d(v, w);
+  return finite_pair(a.data()[0], a.data()[1], world.object_model(id).name);
 }
 
 // Called during the step, whose GIL is released: takes it for the call. A Python exception
@@ -108,12 +99,11 @@ std::vector<Command> call(const SharedFunction& f, const World& world, std::span
 
 void register_python_group_behavior(const std::string& kinematics, const std::string& name,
                                     py::function function) {
-  const auto kind = kinematics_from_name(kinematics);
-  if (!kind) throw_value_error(fmt::format("unknown kinematics {}", quote_value(kinematics)));
+  const KinematicsKind kind = kinematics_of(kinematics);
   if (name.empty()) throw_value_error("register_group_behavior: the name must not be empty");
   const SharedFunction f = share(std::move(function));
   register_group_behavior(
-      *kind, name,
+      kind, name,
       [f](const World& world, std::span<const int> members, const GroupBehaviorModel& config) {
         return call(f, world, members, config);
       });

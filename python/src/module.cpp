@@ -18,19 +18,9 @@
 
 namespace {
 
-// The kinematics named `name` (as YAML's kinematics.name), or ValueError.
-ubot::KinematicsKind kinematics_of(const std::string& name) {
-  if (const auto kind = ubot::kinematics_from_name(name)) return *kind;
-  std::string known;
-  for (ubot::KinematicsKind kind : ubot::kKinematicsKinds) {
-    known += (known.empty() ? "" : ", ") + std::string(ubot::kinematics_name(kind));
-  }
-  ubot::python::throw_value_error("unknown kinematics '" + name + "' (known: " + known + ")");
-}
-
 // Every kinematics when none is named, else that one.
 std::vector<ubot::KinematicsKind> kinematics_list(const std::optional<std::string>& name) {
-  if (name) return {kinematics_of(*name)};
+  if (name) return {ubot::python::kinematics_of(*name)};
   return {std::begin(ubot::kKinematicsKinds), std::end(ubot::kKinematicsKinds)};
 }
 

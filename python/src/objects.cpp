@@ -11,6 +11,15 @@ namespace py = pybind11;
 
 namespace ubot::python {
 
+KinematicsKind kinematics_of(const std::string& name) {
+  if (const auto kind = kinematics_from_name(name)) return *kind;
+  std::string known;
+  for (KinematicsKind kind : kKinematicsKinds) {
+    known += (known.empty() ? "" : ", ") + std::string(kinematics_name(kind));
+  }
+  throw_value_error("unknown kinematics '" + name + "' (known: " + known + ")");
+}
+
 py::array_t<double> to_array(const std::vector<double>& v) {
   py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
   std::copy(v.begin(), v.end(), a.mutable_data());

@@ -29,14 +29,14 @@ class BusyGuard {
   std::atomic<bool>& busy_;
 };
 
+}  // namespace
+
 Eigen::Vector2d finite_pair(double a, double b, const std::string& what) {
   if (!std::isfinite(a) || !std::isfinite(b)) {
     throw_value_error(fmt::format("step: the command of {} is not finite: [{}, {}]", what, a, b));
   }
   return {a, b};
 }
-
-}  // namespace
 
 py::array readonly_view(const py::dtype& dtype, std::vector<py::ssize_t> shape, const void* data,
                         const py::handle& base) {

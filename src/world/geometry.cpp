@@ -7,9 +7,17 @@
 #include "ubot/core/angles.h"
 
 namespace ubot {
-namespace {
 
 using Vec2 = Eigen::Vector2d;
+
+double point_segment_distance(const Vec2& p, const Vec2& a, const Vec2& b) {
+  const Vec2 ab = b - a;
+  const double len2 = ab.squaredNorm();
+  const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - p).norm();
+}
+
+namespace {
 
 double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
@@ -31,13 +39,6 @@ bool segments_intersect(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2&
          (o2 == 0 && on_segment_if_collinear(a, b, d)) ||
          (o3 == 0 && on_segment_if_collinear(c, d, a)) ||
          (o4 == 0 && on_segment_if_collinear(c, d, b));
-}
-
-double point_segment_distance(const Vec2& p, const Vec2& a, const Vec2& b) {
-  const Vec2 ab = b - a;
-  const double len2 = ab.squaredNorm();
-  const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - p).norm();
 }
 
 // Calls f(a, b) for every edge of the vertex chain (closing edge included for rings) and stops

@@ -314,10 +314,7 @@ void add_near_edges(const Ego& e, const WorldShape& shape, double threshold,
   for (std::size_t k = 0; k < n && n >= 2; ++k) {
     const Vec2& a = shape.vertices[k];
     const Vec2& b = shape.vertices[(k + 1) % n];
-    const Vec2 ab = b - a;
-    const double len2 = ab.squaredNorm();
-    const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
-    if ((a + t * ab - p).squaredNorm() < threshold * threshold) segments.push_back({a, b});
+    if (point_segment_distance(p, a, b) < threshold) segments.push_back({a, b});
   }
 }
 

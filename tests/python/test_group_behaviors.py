@@ -73,7 +73,7 @@ def test_none_leaves_a_member_to_its_own_behaviour_and_the_result_is_checked():
         world("test_short").step()
     ubot.register_group_behavior("omni", "test_nan",
                                  lambda members, **p: [[float("nan"), 0]] * len(members))
-    with pytest.raises(ubot.Error, match="the command for robot_0 is not finite"):
+    with pytest.raises(ValueError, match="the command of robot_0 is not finite"):
         world("test_nan").step()
     ubot.register_group_behavior("omni", "test_text", lambda members, **p: "fast")
     with pytest.raises(ubot.Error, match="returned str, not a list of commands"):

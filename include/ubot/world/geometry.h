@@ -33,6 +33,10 @@ struct WorldShape {
 
 // Places a body-frame shape at pose (x, y, yaw): p_W = R(yaw) p_B + (x, y), computed as IR-SIM's
 // shapely affine transform does. Reuses `out`'s storage.
+// Distance from p to the segment a-b (a point when a == b).
+double point_segment_distance(const Eigen::Vector2d& p, const Eigen::Vector2d& a,
+                              const Eigen::Vector2d& b);
+
 void place_shape(const ShapeModel& shape, double x, double y, double yaw, WorldShape& out);
 WorldShape place_shape(const ShapeModel& shape, double x, double y, double yaw);
 
