@@ -135,10 +135,13 @@ bool all_numbers(const Field& list) {
 
 // numpy-style "values that describe several objects": a list of lists / mappings / strings is
 // one value per object (padded with its last value, or truncated); anything else is shared by
-// all objects (IR-SIM's convert_list_length).
-std::vector<Field> per_object(const Field& f, int n, std::vector<std::string>& warnings) {
+// all objects (IR-SIM's convert_list_length). With `numbers_per_object` a list of numbers is one
+// number per object too (IR-SIM 2.12.0's per_object, for mass, friction, restitution).
+std::vector<Field> per_object(const Field& f, int n, std::vector<std::string>& warnings,
+                              bool numbers_per_object = false) {
   std::vector<Field> out;
-  const bool list_of_items = f.is_sequence() && f.size() > 0 && !all_numbers(f);
+  const bool list_of_items =
+      f.is_sequence() && f.size() > 0 && (numbers_per_object || !all_numbers(f));
   if (!list_of_items) return std::vector<Field>(static_cast<std::size_t>(n), f);
   const int given = static_cast<int>(f.size());
   if (given > n) {
@@ -312,7 +315,10 @@ class WorldLoader {
     reserve_objects(model_.objects.size() + static_cast<std::size_t>(number));
     config::ObjectReader reader(
         m, number, model_.warnings,
-        [&](const Field& f, int n) { return per_object(f, n, model_.warnings); }, meshes_);
+        [&](const Field& f, int n, bool numbers) {
+          return per_object(f, n, model_.warnings, numbers);
+        },
+        meshes_);
     reader.set_world_seed(model_.seed);
     reader.set_physics_defaults(model_.world.friction, model_.world.restitution);
     for (int i = 0; i < number; ++i) {

@@ -342,19 +342,6 @@ void read_state_dim(const std::optional<Field>& field, const KinematicsModel& k,
   }
 }
 
-// IR-SIM 2.12.0's _PER_OBJECT_NUMBERS: `mass: [0.5, 2]` gives each object of the group its own
-// number (padded with the last, or cut), where a list of numbers elsewhere (vel_max) is one
-// vector shared by all.
-std::vector<Field> physics_per_object(const Field& f, int number,
-                                      const ObjectReader::PerObject& per_object) {
-  bool numbers = f.is_sequence() && f.size() > 0;
-  for (std::size_t i = 0; numbers && i < f.size(); ++i) numbers = f.item(i).is_number();
-  if (!numbers) return per_object(f, number);
-  std::vector<Field> out;
-  for (int i = 0; i < number; ++i) out.push_back(f.item(std::min<std::size_t>(i, f.size() - 1)));
-  return out;
-}
-
 }  // namespace
 
 ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
@@ -362,10 +349,11 @@ ObjectReader::ObjectReader(Mapping& group, int number, std::vector<std::string>&
     : warnings_(warnings), meshes_(meshes), number_(number) {
   accept_ignored_irsim_keys(group, KeyPlace::kObject, warnings);
   for (const char* key : kObjectKeys) {
-    if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number));
+    if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number, false));
   }
   for (const char* key : kPhysicsKeys) {
-    if (auto f = group.get(key)) values_.emplace(key, physics_per_object(*f, number, per_object));
+    // IR-SIM 2.12.0's _PER_OBJECT_NUMBERS: `mass: [0.5, 2]` is one number per object.
+    if (auto f = group.get(key)) values_.emplace(key, per_object(*f, number, true));
   }
   sensors_ = group.get("sensors");
   tags_ = group.get("tags");

@@ -50,8 +50,9 @@ void read_compound_shape(Mapping& m, ShapeModel& shape, std::vector<std::string>
 
 class ObjectReader {
  public:
-  // Splits a group value into one value per object (IR-SIM's convert_list_length).
-  using PerObject = std::function<std::vector<Field>(const Field&, int)>;
+  // Splits a group value into one value per object (IR-SIM's convert_list_length); the flag
+  // makes a list of numbers one number per object (IR-SIM's per_object, for mass and friends).
+  using PerObject = std::function<std::vector<Field>(const Field&, int, bool)>;
 
   ObjectReader(Mapping& group, int number, std::vector<std::string>& warnings,
                const PerObject& per_object, MeshCache& meshes);

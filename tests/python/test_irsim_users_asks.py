@@ -180,8 +180,10 @@ def test_obstacles_said_to_be_free_do_not_overlap(tmp_path):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             env.random_obstacle_position([0, 0, -3.14], [4, 4, 3.14], non_overlapping=True)
-        said = " ".join(str(w.message) for w in caught)
-        free = [o for o in env.obstacle_list if o.name not in said]
+        named = set()
+        for w in caught:  # "... overlap: obstacle_7, obstacle_12 (range ..."
+            named.update(str(w.message).split("overlap: ")[1].split(" (range")[0].split(", "))
+        free = [o for o in env.obstacle_list if o.name not in named]
         for i, a in enumerate(free):
             for b in free[i + 1:]:
                 assert env._sim.clearance(a._native, b._native) > 0, (seed, a.name, b.name)
