@@ -1,7 +1,8 @@
 // The live view's cost to a run, and how late a scan reaches a client (docs/live.md, "Cost").
 // One step of N wandering lidar robots (bench_worlds.h, the 1000-robot world's density) with no
 // live view, with a live view no client watches, with the page's channels watched (what the
-// browser page subscribes to: /ubot/world, /ubot/frame), and with every channel watched
+// browser page subscribes to: /ubot/world, /ubot/frame and the world's markers, which carry
+// the lidars' beams at the page's pace), and with every channel watched
 // (Foxglove subscribed to all: every robot's odometry, scan and transform, in CDR). The client
 // is a Boost.Beast WebSocket client on its own thread that reads as fast as it can. Wall time:
 // the server's thread works beside the step.
@@ -27,6 +28,8 @@
 #include "bench_worlds.h"
 #include "ubot/config/load_world.h"
 #include "ubot/live/live_view.h"
+#include "ubot/ros2/cdr.h"
+#include "ubot/ros2/world_messages.h"
 #include "ubot/sim/simulation.h"
 
 namespace {
@@ -79,8 +82,11 @@ class Client {
       if (m["op"] != "advertise") continue;
       nlohmann::json subscribe = {{"op", "subscribe"}, {"subscriptions", nlohmann::json::array()}};
       for (const auto& c : m["channels"]) {
-        const std::string topic = c["topic"];
-        const bool page = topic == "/ubot/world" || topic == "/ubot/frame";
+        const std::string topic = c["topic"], schema = c["schemaName"];
+        // What the page reads (live.js, scene.js): its JSON channels and the world's markers.
+        const bool page = topic == "/ubot/world" || topic == "/ubot/frame" ||
+                          schema == "visualization_msgs/msg/MarkerArray" ||
+                          schema == "nav_msgs/msg/OccupancyGrid";
         if (watch == kEverything || (watch == kPage && page)) {
           subscribe["subscriptions"].push_back({{"id", c["id"]}, {"channelId", c["id"]}});
           topics[c["id"]] = topic;
@@ -209,5 +215,24 @@ void BM_PageFrame(benchmark::State& state) {
   state.counters["robots"] = robots;
 }
 BENCHMARK(BM_PageFrame)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
+
+// The /ubot/markers message the page draws the world from, as a live view makes it at the
+// page's pace: the picture with the lidars' beams (at most 4,000), its markers, their CDR.
+void BM_PageMarkers(benchmark::State& state) {
+  const int robots = static_cast<int>(state.range(0));
+  ubot::Simulation sim = fleet(robots);
+  sim.step();
+  const ubot::viz::RunDrawing drawing(sim);
+  std::vector<std::uint8_t> cdr;
+  for (auto _ : state) {
+    const ubot::ros2::MarkerArray m =
+        ubot::ros2::world_markers(drawing.draw(sim, {.beams_at_most = 4000}), sim.world(),
+                                  ubot::ros2::MarkerPart::kMoving, sim.world().time_ns());
+    ubot::ros2::serialize_cdr(m, cdr);
+  }
+  state.counters["message_kB"] = static_cast<double>(cdr.size()) / 1e3;
+  state.counters["robots"] = robots;
+}
+BENCHMARK(BM_PageMarkers)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -6,6 +6,7 @@
 
 #include "ubot/ros2/cdr.h"
 #include "ubot/ros2/message_definition.h"
+#include "ubot/ros2/world_messages.h"
 
 namespace ubot::live {
 namespace {
@@ -114,7 +115,17 @@ std::unique_ptr<ros2::RawWriter> LiveTransport::create_writer(const std::string&
                                                     latched);
   auto writer = std::make_unique<Writer>(*this, channel, kind);
   writer->latched_ = latched;
+  if (topic == ros2::kStaticMarkersTopic || topic == ros2::kMarkersTopic ||
+      topic == ros2::kTrajectoriesTopic || topic == ros2::kGridMapTopic) {
+    world_subscribers_.push_back(server_.subscriber_count(channel));
+  }
   return writer;
+}
+
+int LiveTransport::world_subscriptions() const {
+  int n = 0;
+  for (const auto& count : world_subscribers_) n += count->load(std::memory_order_relaxed);
+  return n;
 }
 
 std::unique_ptr<ros2::RawSubscription> LiveTransport::subscribe(const std::string& topic,

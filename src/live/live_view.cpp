@@ -17,6 +17,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kFramePeriod = std::chrono::milliseconds(33);  // the page draws ≤ 30 frames/s
 constexpr int kFrameDutyFactor = 50;  // a frame that took d waits ≥ 50 d: ≤ 2% of the run
+// Beams /ubot/markers carries at most: every lidar thinned by one stride when there are more
+// (DrawParts::beams_at_most: a scan keeps at least 16, and the scans past the budget are left out).
+constexpr std::size_t kMaxBeams = 4000;
 
 }  // namespace
 
@@ -47,6 +50,7 @@ LiveView::LiveView(const Simulation& sim, LiveServerOptions options, double spee
   server_.set_publish_handler([this](const ClientPublish& m) { return on_publish(m); });
   transport_.set_time(sim.world().time_ns());
   bridge_ = std::make_unique<ros2::Bridge>(transport_, sim);
+  bridge_->set_live_markers({.due = [this] { return frame_due_; }, .beams_at_most = kMaxBeams});
   server_.publish(world_channel_, static_cast<std::uint64_t>(sim.world().time_ns()),
                   std::make_shared<const std::string>(world_json(sim)));
   rate_since_ = Clock::now();
@@ -117,12 +121,6 @@ void LiveView::publish(const Simulation& sim) {
   const World& w = sim.world();
   transport_.set_time(w.time_ns());
   server_.publish_time(static_cast<std::uint64_t>(w.time_ns()));
-  // With no subscription to a ROS 2 channel nothing would be made anyway (the static transforms
-  // are latched); the loop over every robot's topics is skipped too.
-  const int page_subscriptions =
-      *server_.subscriber_count(world_channel_) + *server_.subscriber_count(frame_channel_);
-  if (server_.subscription_count() > page_subscriptions) bridge_->publish(sim);
-
   const auto now = Clock::now();
   if (now - rate_since_ >= std::chrono::seconds(1)) {
     const double wall = std::chrono::duration<double>(now - rate_since_).count();
@@ -131,23 +129,35 @@ void LiveView::publish(const Simulation& sim) {
     rate_since_ = now;
     rate_step_ = w.step_count();
   }
-  if (!server_.has_subscribers(frame_channel_)) return;
-  // The step a pause rests on is always shown; otherwise frames are paced (see the header).
-  if (!session_.resting() &&
-      now - last_frame_ < std::max<Clock::duration>(kFramePeriod, kFrameDutyFactor * last_build_)) {
-    return;
+  // The page's pace (see the header), for its frame and for /ubot/markers alike: the step a
+  // pause rests on is always shown.
+  frame_due_ =
+      session_.resting() ||
+      now - last_frame_ >= std::max<Clock::duration>(kFramePeriod, kFrameDutyFactor * last_build_);
+  // With no subscription to a ROS 2 channel nothing would be made anyway (the static transforms
+  // are latched); the loop over every robot's topics is skipped too, and it is skipped while
+  // the clients watch only the world (the page).
+  const int json_subscriptions =
+      *server_.subscriber_count(world_channel_) + *server_.subscriber_count(frame_channel_);
+  const int world_subscriptions = transport_.world_subscriptions();
+  const int others = server_.subscription_count() - json_subscriptions - world_subscriptions;
+  if (others > 0) {
+    bridge_->publish(sim);
+  } else if (world_subscriptions > 0) {
+    bridge_->publish_world(sim);
   }
-  publish_frame(sim);
+  const bool page = server_.has_subscribers(frame_channel_);
+  if (!frame_due_ || (!page && world_subscriptions == 0)) return;  // nothing made: still due
+  if (page) publish_frame(sim);
+  last_frame_ = now;
+  last_build_ = Clock::now() - now;
 }
 
 void LiveView::publish_frame(const Simulation& sim) {
-  const auto start = Clock::now();
   shown_generation_ = session_.generation();
   auto frame = std::make_shared<const std::string>(frame_json(sim));
   server_.publish(frame_channel_, static_cast<std::uint64_t>(sim.world().time_ns()),
                   std::move(frame));
-  last_frame_ = start;
-  last_build_ = Clock::now() - start;
 }
 
 std::string LiveView::world_json(const Simulation& sim) const {

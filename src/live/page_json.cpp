@@ -12,22 +12,8 @@
 namespace ubot::live {
 namespace {
 
-// "#rrggbbaa", by hand rather than fmt::format: a frame holds a few colours per object.
-std::string css(const render::Color& c) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "#00000000";
-  const double channels[] = {c.r, c.g, c.b, c.a};
-  for (int i = 0; i < 4; ++i) {
-    const auto byte = static_cast<unsigned>(std::lround(std::clamp(channels[i], 0.0, 1.0) * 255.0));
-    out[1 + 2 * i] = kHex[byte >> 4];
-    out[2 + 2 * i] = kHex[byte & 15];
-  }
-  return out;
-}
-
-// Positions to 10 µm: the page draws pixels, and the frame stays small.
+// Positions to 10 µm: the page picks objects in pixels, and the frame stays small.
 constexpr int kDecimals = 5;
-constexpr int kBeamDecimals = 3;
 
 void point(JsonWriter& w, const Eigen::Vector2d& p) {
   w.begin_array().value_rounded(p.x(), kDecimals).value_rounded(p.y(), kDecimals).end_array();
@@ -57,73 +43,16 @@ void shape(JsonWriter& w, const render::Shape& s) {
   w.end_object();
 }
 
+// Where an object is, for the page to pick it by a click and outline the selected one (it draws
+// the object itself from /ubot/markers).
 void object(JsonWriter& w, const render::ObjectDrawing& o) {
   w.begin_object().key("id").value(o.tag).key("shape");
   shape(w, o.shape);
-  w.key("fill").value(css(o.fill)).key("edge").value(css(o.edge));
-  if (o.dashed) w.key("dashed").value(true);
   if (o.pose) {
     w.key("pose");
     pose(w, *o.pose);
-    if (o.arrow_length > 0) w.key("arrow").value(o.arrow_length);
-  }
-  if (o.goal) {
-    w.key("goal");
-    pose(w, *o.goal);
-  }
-  if (o.fov > 0) {
-    w.key("fov").begin_array().value(o.fov).value(o.fov_radius).end_array();
-    w.key("fovColor").value(css(o.fov_color));
   }
   w.end_object();
-}
-
-std::string base64(const std::vector<std::uint8_t>& bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::uint32_t n = static_cast<std::uint32_t>(bytes[i]) << 16 |
-                            (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
-                            (i + 2 < bytes.size() ? bytes[i + 2] : 0);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
-  }
-  return out;
-}
-
-// The drawing's beams, already thinned (DrawParts::beams_at_most) to at most kMaxFrameBeams,
-// to the millimetre: they are only drawn, and they are most of a frame.
-void beams(JsonWriter& w, const render::Drawing& d) {
-  w.key("beamStride").value(static_cast<std::uint64_t>(d.beam_stride));
-  w.key("beams").begin_array();
-  for (const auto& b : d.beams) {
-    w.begin_object().key("o");
-    point(w, b.origin);
-    w.key("color").value(css(b.color));
-    w.key("e").begin_array();
-    for (const Eigen::Vector2d& p : b.end_points) {
-      w.value_rounded(p.x(), kBeamDecimals).value_rounded(p.y(), kBeamDecimals);
-    }
-    w.end_array();
-    if (!b.hit.empty() && b.mark_hits) {
-      w.key("h").begin_array();
-      for (const std::uint8_t hit : b.hit) w.value(hit != 0 ? 1 : 0);
-      w.end_array();
-    }
-    if (!b.start_points.empty()) {
-      w.key("s").begin_array();
-      for (const Eigen::Vector2d& p : b.start_points) {
-        w.value_rounded(p.x(), kBeamDecimals).value_rounded(p.y(), kBeamDecimals);
-      }
-      w.end_array();
-    }
-    w.end_object();
-  }
-  w.end_array();
 }
 
 const char* kinematics_label(const ObjectModel& m) { return kinematics_name(m.kinematics.kind); }
@@ -180,7 +109,7 @@ void detail(JsonWriter& w, const Simulation& sim, int id) {
 std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawing,
                             const std::vector<std::string>& cmd_vel) {
   const World& world = sim.world();
-  const render::Drawing d = drawing.draw(sim, {.sensors = false, .beams_at_most = 0});
+  const render::Drawing d = drawing.draw(sim, {.sensors = false, .trajectories = false});
   JsonWriter w;
   w.begin_object().key("name").value(world.model().world.name);
   w.key("bounds")
@@ -210,14 +139,6 @@ std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawin
     if (viz::never_moves(world, o.tag)) object(w, o);  // sent once, with the world
   }
   w.end_array();
-  if (d.raster) {
-    w.key("raster").begin_object().key("min");
-    point(w, d.raster->min);
-    w.key("max");
-    point(w, d.raster->max);
-    w.key("columns").value(d.raster->columns).key("rows").value(d.raster->rows);
-    w.key("grey").value(base64(*d.raster->grey)).end_object();
-  }
   w.end_object();
   return std::move(w.str());
 }
@@ -225,7 +146,7 @@ std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawin
 std::string page_frame_json(const Simulation& sim, const viz::RunDrawing& drawing,
                             const FrameStatus& status) {
   const World& world = sim.world();
-  const render::Drawing d = drawing.draw(sim, {.sensors = true, .beams_at_most = kMaxFrameBeams});
+  const render::Drawing d = drawing.draw(sim, {.sensors = false, .trajectories = false});
   JsonWriter w;
   w.begin_object();
   w.key("t").value(nanos_to_seconds(world.time_ns())).key("step").value(world.step_count());
@@ -245,31 +166,6 @@ std::string page_frame_json(const Simulation& sim, const viz::RunDrawing& drawin
     w.value((s.collision ? 1 : 0) | (s.arrive ? 2 : 0) | (s.stop ? 4 : 0));
   }
   w.end_array();
-  beams(w, d);
-  w.key("discs").begin_array();
-  for (const render::DiscDrawing& disc : d.discs) {
-    w.begin_array()
-        .value_rounded(disc.center.x(), kDecimals)
-        .value_rounded(disc.center.y(), kDecimals)
-        .value_rounded(disc.radius, kDecimals)
-        .value(css(disc.color))
-        .end_array();
-  }
-  w.end_array();
-  w.key("highlights").begin_array();
-  for (const render::HighlightDrawing& h : d.highlights) {
-    w.begin_object().key("shape");
-    shape(w, h.shape);
-    w.key("color").value(css(h.color)).end_object();
-  }
-  w.end_array();
-  if (d.fog) {
-    std::string cells(d.fog->fogged.size(), '0');
-    for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = d.fog->fogged[i] ? '1' : '0';
-    w.key("fog").begin_object().key("x").value(d.fog->x_min).key("y").value(d.fog->y_min);
-    w.key("cw").value(d.fog->cell_width).key("ch").value(d.fog->cell_height);
-    w.key("nx").value(d.fog->nx).key("ny").value(d.fog->ny).key("cells").value(cells).end_object();
-  }
   w.key("detail").begin_array();
   for (const int id : status.selected) {
     if (id >= 0 && id < static_cast<int>(world.size())) detail(w, sim, id);

@@ -1,9 +1,10 @@
 #pragma once
 // The live page's two JSON messages (docs/live.md, "The page's channels"): the world as it is
-// at the start (/ubot/world: objects' names and roles, static objects drawn, the grid map) and
-// a frame of the run (/ubot/frame: moving objects, beams, smoke, fields of view, the run's
-// status, details of the selected objects). Both are made from viz::RunDrawing, the same
-// description the run's pictures are painted from.
+// at the start (/ubot/world: objects' names, roles and command topics, where the static ones
+// are) and a frame of the run (/ubot/frame: the run's status, where the moving objects are,
+// details of the selected objects). The page draws the world from the marker channels; these
+// say what it cannot read there (which object is which, for picking and for the panel). Both
+// are made from viz::RunDrawing, the same description the markers are made from.
 #include <cstddef>
 #include <set>
 #include <string>
@@ -21,9 +22,6 @@ struct FrameStatus {
   std::set<int> selected;  // objects shown in detail
   std::size_t clients = 0;
 };
-
-// Beams a frame carries at most: every sensor's beams thinned by one stride when there are more.
-inline constexpr std::size_t kMaxFrameBeams = 4000;
 
 // `cmd_vel`: per object, the topic that drives it ("" where none does).
 std::string page_world_json(const Simulation& sim, const viz::RunDrawing& drawing,

@@ -129,6 +129,12 @@ void Bridge::publish(const Simulation& sim) {
       [this](int topic) { return writer(topic).wanted(); });
 }
 
+void Bridge::publish_world(const Simulation& sim) {
+  producer_.world_step_messages(
+      sim, [this](const Message& m) { write(m); },
+      [this](int topic) { return writer(topic).wanted(); });
+}
+
 void Bridge::shutdown() {
   for (auto& r : robots_) r->receiver->shutdown();
 }

@@ -63,13 +63,16 @@ class CdrWriter {
     align(sizeof(T));
     append(data, n * sizeof(T));
   }
+  // n is a primitive's size, a power of two: the padding is a mask, not a division, and most
+  // fields need none (a marker array is some 20,000 fields: this and append were most of it).
   void align(std::size_t n) {
-    const std::size_t offset = out_.size() - kEncapsulation;
-    out_.resize(out_.size() + (n - offset % n) % n, 0);
+    const std::size_t pad = (kEncapsulation - out_.size()) & (n - 1);
+    if (pad != 0) out_.resize(out_.size() + pad, 0);
   }
   void append(const void* data, std::size_t n) {
-    const auto* bytes = static_cast<const std::uint8_t*>(data);
-    out_.insert(out_.end(), bytes, bytes + n);
+    const std::size_t at = out_.size();
+    out_.resize(at + n);
+    std::memcpy(out_.data() + at, data, n);
   }
 
   std::vector<std::uint8_t>& out_;

@@ -129,7 +129,8 @@ void MessageProducer::static_messages(const Simulation& sim, const MessageConsum
   consume({kTfStaticTopic, 0, &statics});
   const Nanos now = sim.world().time_ns();
   const MarkerArray fixed =
-      world_markers(drawing_->draw(sim, {.sensors = false}), sim.world(), MarkerPart::kStatic, now);
+      world_markers(drawing_->draw(sim, {.sensors = false, .trajectories = false}), sim.world(),
+                    MarkerPart::kStatic, now);
   consume({static_markers_topic_, now, &fixed});
   if (grid_topic_ >= 0) {
     const OccupancyGrid grid = grid_map_message(*sim.world().model().grid, now);
@@ -151,10 +152,27 @@ void MessageProducer::world_step_messages(const Simulation& sim, const MessageCo
     next = (now / period + 1) * period;  // on the period's grid of simulated time
     return true;
   };
-  const bool markers = due(markers_topic_, next_markers_, kMarkersPeriod);
-  const bool trajectories = due(trajectories_topic_, next_trajectories_, kTrajectoriesPeriod);
+  // A live view's markers come at its pace; its trajectories too, and at most once a second of
+  // simulated time (a run at full speed would otherwise make them hundreds of times a second).
+  const bool live_due = live_markers_ && live_markers_->due();
+  const bool markers = live_markers_ ? live_due && (!wanted || wanted(markers_topic_))
+                                     : due(markers_topic_, next_markers_, kMarkersPeriod);
+  const bool trajectories = (!live_markers_ || live_due) &&
+                            due(trajectories_topic_, next_trajectories_, kTrajectoriesPeriod);
   if (!markers && !trajectories) return;
-  const render::Drawing picture = drawing_->draw(sim, {.sensors = false});
+  const bool beams = markers && live_markers_;
+  // A live view's trajectories are thinned as they are drawn, to about the points a trajectory
+  // marker keeps, rather than a long run's every point copied first (milliseconds at 100
+  // robots after a minute at full speed). A recording keeps the pictures' budget: its bytes
+  // stay what they were.
+  viz::PictureBudget budget;
+  if (live_markers_) budget.trajectory_points = kTrajectoryMarkerPoints * world.size();
+  const render::Drawing picture =
+      drawing_->draw(sim,
+                     {.sensors = beams,
+                      .beams_at_most = beams ? live_markers_->beams_at_most : 0,
+                      .trajectories = trajectories},
+                     budget);
   if (markers) {
     const MarkerArray m = world_markers(picture, world, MarkerPart::kMoving, now);
     consume({markers_topic_, now, &m});

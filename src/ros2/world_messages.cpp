@@ -1,6 +1,7 @@
 #include "ubot/ros2/world_messages.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -17,9 +18,8 @@ namespace {
 constexpr double kObjectHeight = 0.1;  // m: objects are flat prisms
 constexpr double kLineWidth = 0.03;    // m: outlines, trajectories, rings
 constexpr double kGroundZ = 0.002;     // m: fog, smoke, fields of view lie on the ground
-constexpr std::size_t kMaxTrailPoints = 100;
-constexpr int kCircleSegments = 32;  // rings and sectors as polylines
-constexpr double kRingGap = 0.05;    // m between an object and the ring that marks it
+constexpr int kCircleSegments = 32;    // rings and sectors as polylines
+constexpr double kRingGap = 0.05;      // m between an object and the ring that marks it
 
 ColorRGBA rgba(const render::Color& c) {
   return {static_cast<float>(c.r), static_cast<float>(c.g), static_cast<float>(c.b),
@@ -132,7 +132,7 @@ void add_goal(MarkerBuilder& b, const render::ObjectDrawing& o) {
 void add_trajectory(MarkerBuilder& b, const render::ObjectDrawing& o) {
   const std::vector<Eigen::Vector2d>& t = o.trajectory;
   if (t.size() < 2) return;
-  const std::size_t stride = (t.size() + kMaxTrailPoints - 1) / kMaxTrailPoints;
+  const std::size_t stride = (t.size() + kTrajectoryMarkerPoints - 1) / kTrajectoryMarkerPoints;
   std::vector<Eigen::Vector2d> thinned;
   for (std::size_t k = 0; k < t.size(); k += stride) thinned.push_back(t[k]);
   if ((t.size() - 1) % stride != 0) thinned.push_back(t.back());  // always ends where it is
@@ -183,6 +183,44 @@ void add_fog(MarkerBuilder& b, const render::FogDrawing& f) {
       m.points.push_back(
           {f.x_min + (i + 0.5) * f.cell_width, f.y_min + (j + 0.5) * f.cell_height, 4 * kGroundZ});
     }
+  }
+}
+
+// A lidar's beams, as Foxglove shows a scan: a POINTS marker at the sensor (its pose) holding
+// each beam's end relative to it, the returns (ns "beams") apart from the beams that found
+// nothing (ns "beam_misses", fainter), so that a 3D panel shows the hits and the page draws the
+// fan from the pose. A contact sensor's force lines start at their own points: a LINE_LIST.
+// Only a live view's drawings have beams (a recording has each scan as its LaserScan instead).
+void add_beams(MarkerBuilder& b, const render::BeamsDrawing& beams) {
+  if (beams.end_points.empty()) return;
+  const std::size_t n = beams.end_points.size();
+  const bool per_beam_colors = beams.beam_colors.size() == n;  // an FMCW lidar's Doppler
+  if (beams.start_points.size() == n) {
+    Marker& lines = b.add("beams", Marker::LINE_LIST, beams.color);
+    lines.scale = {0.5 * kLineWidth, 0.0, 0.0};
+    for (std::size_t i = 0; i < n; ++i) {
+      lines.points.push_back(point_at(beams.start_points[i], kGroundZ));
+      lines.points.push_back(point_at(beams.end_points[i], kGroundZ));
+    }
+    return;
+  }
+  // The returns and the misses, each as [points, colours] relative to the sensor.
+  std::array<std::pair<std::vector<Point>, std::vector<ColorRGBA>>, 2> split;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& [points, colors] = split[beams.hit.size() != n || beams.hit[i] ? 0 : 1];
+    points.push_back(point_at(beams.end_points[i] - beams.origin, 0.0));
+    if (per_beam_colors) colors.push_back(rgba(beams.beam_colors[i]));
+  }
+  render::Color faint = beams.color;
+  faint.a *= 0.4;
+  for (int k = 0; k < 2; ++k) {
+    if (split[k].first.empty()) continue;
+    Marker& m =
+        b.add(k == 0 ? "beams" : "beam_misses", Marker::POINTS, k == 0 ? beams.color : faint);
+    m.pose.position = point_at(beams.origin, kGroundZ);
+    m.scale = {2.0 * kLineWidth, 2.0 * kLineWidth, 0.0};
+    m.points = std::move(split[k].first);
+    m.colors = std::move(split[k].second);
   }
 }
 
@@ -244,6 +282,7 @@ MarkerArray world_markers(const render::Drawing& drawing, const World& world, Ma
     if (moving) add_extras(b, o);
   }
   if (moving) {
+    for (const render::BeamsDrawing& beams : drawing.beams) add_beams(b, beams);
     for (const render::HighlightDrawing& h : drawing.highlights) add_highlight(b, h);
     for (const render::DiscDrawing& d : drawing.discs) add_smoke(b, d);
     if (drawing.fog) add_fog(b, *drawing.fog);

@@ -259,7 +259,8 @@ render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts,
   d.caption = fmt::format("t = {:.2f} s   step {}", nanos_to_seconds(w.time_ns()), w.step_count());
   add_media(sim.media(), d);
   if (parts.sensors) add_sensors(sim, parts, budget, d);
-  const std::size_t every = trajectory_stride(w, trajectories_, budget.trajectory_points);
+  const std::size_t every =
+      parts.trajectories ? trajectory_stride(w, trajectories_, budget.trajectory_points) : 1;
   if (every > 1) d.caption += fmt::format("   trajectories: every {} point", ordinal(every));
   if (w.fog().enabled()) d.fog = fog_drawing(w.fog());
   std::size_t under_fog = 0;
@@ -295,7 +296,8 @@ render::Drawing RunDrawing::draw(const Simulation& sim, DrawParts parts,
       const std::vector<double>& g = s.goals.front();
       o.goal = Eigen::Vector3d(g[0], g[1], g.size() > 2 ? g[2] : 0.0);  // [x, y]: a shuttle's
     }
-    if (m.role == Role::kRobot || m.plot->show_trajectory || m.plot->show_trail) {
+    if (parts.trajectories &&
+        (m.role == Role::kRobot || m.plot->show_trajectory || m.plot->show_trail)) {
       o.trajectory = thinned(trajectories_[id], every);
       o.trajectory_color = colors_[id];
       o.trajectory_color.a = 0.7;

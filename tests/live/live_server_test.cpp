@@ -93,7 +93,10 @@ TEST(LiveView, FramesNameEveryMovingObjectAndTheSelectedDetail) {
   EXPECT_EQ(frame["objects"].size(), 2u);  // the robots
   EXPECT_EQ(frame["flags"].size(), 4u);
   EXPECT_TRUE(frame["detail"].empty());  // nothing selected
-  EXPECT_FALSE(frame["beams"].empty());
+  // Where each robot is, for picking it; the page draws it from /ubot/markers.
+  EXPECT_EQ(frame["objects"][0]["pose"].size(), 3u);
+  EXPECT_TRUE(frame["objects"][0]["shape"].contains("c"));
+  EXPECT_FALSE(frame.contains("beams"));
 }
 
 }  // namespace

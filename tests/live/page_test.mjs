@@ -11,6 +11,11 @@ const result = { errors: [], requests: [] };
 const { browser, page, state, until } = await openPage(url, result);
 try {
   await until("frames", (s) => s.connected && s.world && s.frames >= 5);
+  // The world comes from the marker channels, the lidars' beams with it, as Foxglove's 3D panel
+  // reads them; the page's JSON channels only say which object is which and where.
+  result.drawn = (await until("the world's markers", (s) => s.scene.drawnMarkers > 0 &&
+    s.scene.drawnBeams > 0 && s.scene.markerTopics.includes("/ubot/markers/static"))).scene;
+  result.subscribed = await page.evaluate(() => window.ubotLive.subscribed());
   // What the canvas shows: pixels that are not the white background, and the rover's colour.
   result.canvas = await page.evaluate(() => {
     const c = document.getElementById("world");

@@ -10,9 +10,9 @@ const [url, outdir] = process.argv.slice(2);
 const result = { errors: [], requests: [] };
 const { browser, page, state, until } = await openPage(url, result);
 try {
-  const drawn = await until("the recording drawn", (s) => s.replay && s.replay.playback &&
-    s.replay.drawnMarkers > 0 && s.replay.drawnBeams > 0 && s.replay.robots >= 2);
-  result.drawn = drawn.replay;
+  const drawn = await until("the recording drawn", (s) => s.replay && s.scene.playback &&
+    s.scene.drawnMarkers > 0 && s.scene.drawnBeams > 0 && s.scene.robots >= 2);
+  result.drawn = drawn.scene;
   result.canvas = await page.evaluate(() => {
     const c = document.getElementById("world");
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
@@ -25,7 +25,7 @@ try {
 
   // Pause with the page's button, then select the rover by clicking its recorded position.
   await page.click("#play");
-  await until("paused", (s) => s.replay.playback.paused === true);
+  await until("paused", (s) => s.scene.playback.paused === true);
   const odom = await page.evaluate(() => window.ubotLive.odom("/rover"));
   const at = await page.evaluate(([x, y]) => window.ubotLive.toScreen(x, y), [odom.x, odom.y]);
   await page.mouse.click(at.x, at.y);
@@ -46,8 +46,8 @@ try {
     seek.value = "1";
     seek.dispatchEvent(new Event("change"));
   });
-  const seeked = await until("the seek", (s) => Math.abs(s.replay.playback.t - 1) < 1e-9);
-  result.seek = { t: seeked.replay.playback.t, paused: seeked.replay.playback.paused,
+  const seeked = await until("the seek", (s) => Math.abs(s.scene.playback.t - 1) < 1e-9);
+  result.seek = { t: seeked.scene.playback.t, paused: seeked.scene.playback.paused,
                   clock: await page.textContent("#clock") };
 } finally {
   await browser.close();

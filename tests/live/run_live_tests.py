@@ -256,6 +256,15 @@ def scenario_page(a):
                and not u.startswith("ws://")]
     check(not outside, f"the page asked for something its server does not serve: {outside}")
     check(r["canvas"]["painted"] > 2000, f"the canvas shows almost nothing: {r['canvas']}")
+    # Drawn from the markers (the beams in /ubot/markers): no robot's scan, odometry or /tf is
+    # read at every step, only the selected robot's sensor views later.
+    drawn = r["drawn"]
+    check({"/ubot/markers/static", "/ubot/markers"} <= set(drawn["markerTopics"]) and
+          drawn["drawnBeams"] >= 16 and drawn["scans"] == 0 and drawn["robots"] == 0,
+          f"what the page drew: {drawn}")
+    check(set(r["subscribed"]) == {"/ubot/world", "/ubot/frame", "/ubot/markers/static",
+                                   "/ubot/markers", "/ubot/trajectories"},
+          f"the page subscribed to {r['subscribed']}")
     d = r["detail"]
     check(d["name"] == "rover" and any(s.get("scan") for s in d["sensors"]),
           f"the selected robot's detail: {d}")

@@ -210,6 +210,44 @@ TEST(WorldTopics, TheProducerSendsTheWorldOnceAndMarkersAtTenHertz) {
   EXPECT_EQ(later, std::vector<Nanos>{2'100'000'000});
 }
 
+// A live view's /ubot/markers: made when its pace says so, whatever the simulated time, with
+// the lidars' beams (a recording's have none: each scan is its LaserScan there).
+TEST(WorldTopics, ALiveViewsMarkersComeAtItsPaceWithTheBeams) {
+  Simulation sim(load_world(std::string(UBOT_SOURCE_DIR) + "/tests/data/live_world.yaml"),
+                 {.threads = 1});
+  const auto beams_in = [](MessageProducer& producer, const Simulation& s) {
+    std::vector<std::size_t> lines;  // per /ubot/markers message: its beams (their ends)
+    producer.step_messages(s, [&](const Message& m) {
+      if (producer.topics()[m.topic].name != "/ubot/markers") return;
+      std::size_t n = 0;
+      for (const Marker& k : (*std::get<const MarkerArray*>(m.message)).markers) {
+        if (k.ns == "beams" || k.ns == "beam_misses") n += k.points.size();
+      }
+      lines.push_back(n);
+    });
+    return lines;
+  };
+  MessageProducer recorded(sim, PublishedRobots::kAll);
+  MessageProducer live(sim, PublishedRobots::kAll);
+  bool due = false;
+  live.set_live_markers({.due = [&] { return due; }, .beams_at_most = 100});
+  sim.step();  // the rover's 180-beam scan has sampled
+  EXPECT_EQ(beams_in(recorded, sim), std::vector<std::size_t>{0});  // a recording's: none
+  EXPECT_TRUE(beams_in(live, sim).empty());                         // not due
+  due = true;
+  const std::vector<std::size_t> shown = beams_in(live, sim);
+  ASSERT_EQ(shown.size(), 1u);
+  // The live page's thinning (DrawParts::beams_at_most): one stride for every lidar, so fewer
+  // than the 2D lidar's 180 beams and the 3D lidar's horizon ring, and exactly the drawing's.
+  std::size_t drawn = 0;
+  for (const auto& b : viz::RunDrawing(sim).draw(sim, {.beams_at_most = 100}).beams) {
+    drawn += b.end_points.size();
+  }
+  EXPECT_GT(shown[0], 16u);
+  EXPECT_LT(shown[0], 180u);
+  EXPECT_EQ(shown[0], drawn);
+}
+
 TEST(WorldTopics, AGridWorldHasItsOccupancyGridLatched) {
   Simulation sim(load_world(std::string(UBOT_SOURCE_DIR) + "/tests/data/grid_cave_world.yaml"),
                  {.threads = 1});

@@ -5,11 +5,13 @@
 // subscription (the cmd_vel receivers) takes what clients publish on its topic, in CDR or JSON,
 // checked against its type. Received messages wait for spin(), as with DDS, so the bridge's
 // command receivers keep their rules (timeout, release) unchanged.
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "ubot/live/live_server.h"
 #include "ubot/ros2/transport.h"
@@ -32,6 +34,9 @@ class LiveTransport final : public ros2::Transport {
                                                    const ros2::Qos& qos,
                                                    ros2::RawCallback callback) override;
   int spin(Nanos timeout = 0) override;
+  // Subscriptions to the world's channels (/ubot/markers, /ubot/markers/static,
+  // /ubot/trajectories, /ubot/grid_map): a page watching only these needs nothing per robot.
+  int world_subscriptions() const;
 
   // Received messages waiting for spin() at most; more are refused (a publish flood).
   static constexpr std::size_t kMaxPending = 1024;
@@ -57,6 +62,7 @@ class LiveTransport final : public ros2::Transport {
   std::map<std::string, std::map<std::uint64_t, Subscriber>, std::less<>> by_topic_;
   std::uint64_t next_subscriber_ = 1;
   std::deque<Pending> pending_;
+  std::vector<std::shared_ptr<const std::atomic<int>>> world_subscribers_;
 };
 
 }  // namespace ubot::live

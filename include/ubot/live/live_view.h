@@ -2,13 +2,15 @@
 // The live side of a run (docs/live.md): a LiveSession (the server; pause, single steps and
 // speed as Foxglove parameters; the pace), the ROS 2 bridge over it (every channel of the MCAP
 // recording, cmd_vel from Foxglove's Teleop panel or the page) and the page's own JSON channels
-// (/ubot/world once, /ubot/frame up to 30 times a second). A host makes one LiveView, adds its
-// live_sink, and calls turn() before each step.
+// (/ubot/world once, /ubot/frame up to 30 times a second: the run's status, where the moving
+// objects are for picking, the selected objects' details). The page draws the world from the
+// marker channels, as Foxglove's 3D panel does. A host makes one LiveView, adds its live_sink,
+// and calls turn() before each step.
 //
 // Its cost to the simulation is bounded: messages are made only for channels some client
-// subscribes to, and a frame for the page is made at most 30 times a second and only when the
-// last one took under 2% of the time since (so a 10,000-robot world is shown less often, not
-// run slower).
+// subscribes to, and the page's frame and /ubot/markers (with the lidars' beams) are made at
+// most 30 times a second and only when the last ones took under 2% of the time since (so a
+// 10,000-robot world is shown less often, not run slower).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -77,6 +79,7 @@ class LiveView {
   // The page's frame pacing (see above).
   std::chrono::steady_clock::time_point last_frame_{};
   std::chrono::steady_clock::duration last_build_{};
+  bool frame_due_ = true;  // this step's frame and markers are made (publish())
   // Steps/s and real-time factor over the last second of wall time.
   std::chrono::steady_clock::time_point rate_since_{};
   std::int64_t rate_step_ = 0;

@@ -49,8 +49,14 @@ class Bridge {
   std::span<const Command> commands(const Simulation& sim);
   // After a step (and once before the first): /clock, /tf, odometry, the scans that sampled.
   void publish(const Simulation& sim);
+  // The same when only the world's channels are watched: its markers, nothing per robot.
+  void publish_world(const Simulation& sim);
   // End of the run: active commands are released.
   void shutdown();
+  // A live view's pace for /ubot/markers (MessageProducer::set_live_markers).
+  void set_live_markers(MessageProducer::LiveMarkers live) {
+    producer_.set_live_markers(std::move(live));
+  }
 
   // Hooks for sensors that publish through the bridge (object id of the owner, sensor name).
   void publish_points(int object_id, const std::string& sensor_name, const PointCloudData& cloud);

@@ -17,6 +17,7 @@
 // first step).
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -121,6 +122,21 @@ class MessageProducer {
   void step_messages(const Simulation& sim, const MessageConsumer& consume,
                      const TopicFilter& wanted = {});
 
+  // The world's part of step_messages alone (/ubot/markers, /ubot/trajectories): for a live
+  // view whose clients watch only the world, nothing per robot is looked at.
+  void world_step_messages(const Simulation& sim, const MessageConsumer& consume,
+                           const TopicFilter& wanted);
+
+  // A live view's pace for /ubot/markers: made when `due()` says so (the page's frame pace,
+  // wall clock) rather than on the 10 Hz grid of simulated time a recording keeps, and with the
+  // lidars' beams drawn in (at most `beams_at_most`, DrawParts' rule), so that a page draws
+  // the world from this one channel without every robot's LaserScan each step.
+  struct LiveMarkers {
+    std::function<bool()> due;
+    std::size_t beams_at_most = 0;
+  };
+  void set_live_markers(LiveMarkers live) { live_markers_ = std::move(live); }
+
   static constexpr int kClockTopic = 0, kTfTopic = 1, kTfStaticTopic = 2;
 
  private:
@@ -130,14 +146,13 @@ class MessageProducer {
   // The index of the robot's topic `name`, added with the robot's QoS when new.
   int add_topic(Robot& r, const std::string& name, MessageKind kind);
   void add_world_topics(const Simulation& sim);
-  void world_step_messages(const Simulation& sim, const MessageConsumer& consume,
-                           const TopicFilter& wanted);
 
   std::vector<Topic> topics_;
   std::vector<std::unique_ptr<Robot>> robots_;   // file order
   std::vector<Robot*> robot_of_object_;          // by object id; null: not published
   std::vector<std::vector<int>> sensor_topics_;  // by sensor index: its topics, in emit order
   std::unique_ptr<MessageBuffers> buffers_;      // message storage reused from step to step
+  std::optional<LiveMarkers> live_markers_;
   // The world's topics: the picture the markers are made from (with every object's trajectory),
   // the step it last recorded and when /ubot/markers is due next.
   int grid_topic_ = -1, static_markers_topic_ = -1, markers_topic_ = -1, trajectories_topic_ = -1;

@@ -35,6 +35,8 @@ inline constexpr const char* kTrajectoriesTopic = "/ubot/trajectories";
 // a trajectory is the longest part of the picture (100 robots' make 265 KiB), and changes least.
 inline constexpr Nanos kMarkersPeriod = 100'000'000;
 inline constexpr Nanos kTrajectoriesPeriod = 1'000'000'000;
+// The points a trajectory marker keeps at most (evenly thinned, ending where the object is).
+inline constexpr std::size_t kTrajectoryMarkerPoints = 100;
 
 // The grid map as an OccupancyGrid (values 0..100 rounded, kept on the side of IR-SIM's
 // occupied threshold (> 50) the grid has them; row-major from cell (0, 0), origin at its
@@ -45,7 +47,8 @@ OccupancyGrid grid_map_message(const GridMap& grid, Nanos stamp);
 // Which part of the picture a marker message carries.
 enum class MarkerPart {
   kStatic,        // the objects that never move (viz::never_moves)
-  kMoving,        // DELETEALL, then the other objects, goals, fields of view, smoke, fog
+  kMoving,        // DELETEALL, then the other objects, goals, fields of view, smoke, fog, and
+                  // the drawing's beams when it has them (a live view's: see MessageProducer)
   kTrajectories,  // DELETEALL, then every trajectory
 };
 

@@ -33,6 +33,9 @@ struct DrawParts {
   // stride (every k-th beam, the same k for all, in Drawing::beam_stride) so that about this
   // many are drawn in all, a scan keeping at least 16 beams, sensors past the budget left out.
   std::size_t beams_at_most = 0;
+  // The objects' trajectories (thinned to PictureBudget::trajectory_points): a long run's are
+  // most of a picture's cost, and a frame that does not draw them skips them.
+  bool trajectories = true;
 };
 
 // The pictures' budgets: world.png's by default, run.gif's smaller ones from gif_frames.

@@ -1,12 +1,14 @@
 // The ubot live page: a Foxglove WebSocket protocol client (foxglove/ws-protocol v1) of the
-// server that served it. It subscribes to the page's JSON channels (/ubot/world once,
-// /ubot/frame while the run goes), draws the world top-down on a canvas, and steers the run:
-// pause / step / speed as the server's parameters, the selected robot's cmd_vel (a JSON
-// geometry_msgs/msg/Twist on its topic, as Foxglove's Teleop panel sends one), the selection
-// on /ubot/select; the selected robot's camera images, IMU traces and 3D lidar points from its
-// ROS 2 channels (sensors.js). When the server is `ubot play` (it advertises /ubot/playback) the
-// page shows the recording instead (replay.js): its markers, grid, scans and robots, with a seek
-// bar. Standard web APIs only; no library, no network beyond the server.
+// server that served it. It draws the world top-down on a canvas from the marker channels
+// (scene.js, decoded through their schemas by Foxglove's reader), and steers the run: pause /
+// step / speed as the server's parameters, the selected robot's cmd_vel (a JSON
+// geometry_msgs/msg/Twist on its topic, as Foxglove's Teleop panel sends one), the selection on
+// /ubot/select. The page's JSON channels say what the markers cannot: which object is which and
+// where (/ubot/world once, /ubot/frame while the run goes: for picking, the run's status and the
+// selected object's detail). The selected robot's camera images, IMU traces and 3D lidar points
+// come from its ROS 2 channels (sensors.js). When the server is `ubot play` (it advertises
+// /ubot/playback) the page shows the recording: its markers, grid, scans and robots, with a seek
+// bar. Standard web APIs only, and Foxglove's message reader; no network beyond the server.
 "use strict";
 (() => {
   const params = new URLSearchParams(location.search);
@@ -19,8 +21,6 @@
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  const MAX_TRAIL = 400;           // points kept per object
-  const TRAILS_UP_TO = 2000;       // objects; beyond, no trails (the page stays fluid)
   const COMMAND_PERIOD_MS = 100;   // cmd_vel while a key or the joystick is held
 
   let ws = null;
@@ -34,13 +34,12 @@
   let world = null;                 // /ubot/world
   let frame = null;                 // latest /ubot/frame
   let frames = 0;
-  const trails = new Map();         // object id -> [[x, y], ...]
-  let raster = null;                // the grid map as an offscreen canvas
-  let selected = null;              // object id
+  const scene = window.ubotScene.create();  // what the marker channels say (scene.js)
+  let selected = null;              // object id (a recording's robot: its namespace)
   let lastCommand = null;           // the latest Twist sent, for the tests
   let commandsSent = 0;
   let lastStatus = "";
-  let replay = null;                // replay.js's state, when the server plays a recording
+  let replay = false;               // the server plays a recording (ubot play)
   const view = { cx: 0, cy: 0, scale: 40, fitted: false };
   let dirty = true;
 
@@ -59,6 +58,7 @@
       clientChannels.clear();
       channels.clear();
       sensorViews.clear();
+      scene.clear();
       $("sensors").dataset.names = "";
       setStatus("disconnected: reconnecting…", true);
       setTimeout(connect, 1000);
@@ -75,12 +75,9 @@
         setStatus(`connected to ${message.name}`, false);
         break;
       case "advertise":
-        for (const channel of message.channels) {
-          channels.set(channel.topic, channel);
-          if (channel.topic === "/ubot/world" || channel.topic === "/ubot/frame") subscribe(channel);
-        }
+        for (const channel of message.channels) channels.set(channel.topic, channel);
         if (!replay && channels.has("/ubot/playback")) startReplay();
-        else if (replay) for (const channel of message.channels) subscribeReplay(channel);
+        for (const channel of message.channels) subscribeDrawn(channel);
         break;
       case "unadvertise":
         for (const [topic, c] of channels) if (message.channelIds.includes(c.id)) channels.delete(topic);
@@ -120,16 +117,17 @@
       return;
     }
     const topic = subscriptions.get(subscription);
-    if (replay) {
-      const channel = channels.get(topic);
-      if (topic === "/ubot/playback") setPlayback(JSON.parse(decoder.decode(new Uint8Array(buffer, 13))));
-      else if (channel) replay.onMessage(topic, channel.schemaName, decode(channel, buffer));
-      dirty = true;
-      return;
+    const channel = channels.get(topic);
+    if (!channel) return;
+    if (channel.encoding === "json") {
+      const message = JSON.parse(decoder.decode(new Uint8Array(buffer, 13)));
+      if (topic === "/ubot/world") setWorld(message);
+      else if (topic === "/ubot/frame") setFrame(message);
+      else if (topic === "/ubot/playback") setPlayback(message);
+    } else {
+      scene.onMessage(topic, channel.schemaName, decode(channel, buffer));
     }
-    const message = JSON.parse(decoder.decode(new Uint8Array(buffer, 13)));
-    if (topic === "/ubot/world") setWorld(message);
-    else if (topic === "/ubot/frame") setFrame(message);
+    dirty = true;
   }
 
   // A Message Data frame's ROS 2 message, decoded through its channel's schema by Foxglove's
@@ -170,8 +168,6 @@
   function setWorld(w) {
     world = w;
     $("world-name").textContent = w.name || "ubot";
-    raster = w.raster ? makeRaster(w.raster) : null;
-    trails.clear();
     if (!view.fitted) fit();
     // IR-SIM's keyboard worlds drive robot 0: it is selected from the start.
     if (selected === null && w.controlMode === "keyboard") {
@@ -185,18 +181,6 @@
   function setFrame(f) {
     frame = f;
     frames++;
-    if (f.objects.length <= TRAILS_UP_TO) {
-      for (const o of f.objects) {
-        if (!o.pose) continue;
-        let trail = trails.get(o.id);
-        if (!trail) trails.set(o.id, (trail = []));
-        const last = trail[trail.length - 1];
-        if (!last || Math.hypot(last[0] - o.pose[0], last[1] - o.pose[1]) > 0.5 / view.scale) {
-          trail.push([o.pose[0], o.pose[1]]);
-          if (trail.length > MAX_TRAIL) trail.splice(0, trail.length - MAX_TRAIL);
-        }
-      }
-    }
     $("play").textContent = f.paused ? "play" : "pause";
     $("clock").textContent = `t = ${f.t.toFixed(2)} s · step ${f.step} · ` +
       `${f.rtf.toFixed(2)}× real time · ${Math.round(f.sps)} steps/s`;
@@ -204,38 +188,25 @@
     dirty = true;
   }
 
-  function makeRaster(r) {
-    const off = document.createElement("canvas");
-    off.width = r.columns;
-    off.height = r.rows;
-    const image = off.getContext("2d").createImageData(r.columns, r.rows);
-    const grey = atob(r.grey);
-    for (let i = 0; i < grey.length; i++) {
-      const v = grey.charCodeAt(i);
-      image.data.set([v, v, v, 255], i * 4);
-    }
-    off.getContext("2d").putImageData(image, 0, 0);
-    return { canvas: off, min: r.min, max: r.max };
-  }
-
   // ---- a recording (ubot play) ---------------------------------------------------------------
   function startReplay() {
-    replay = window.ubotReplay.create();
+    replay = true;
     $("seek").hidden = false;
     $("step").hidden = true;
     $("joystick").hidden = true;
     $("hint").textContent = "A recording (ubot play): click a robot to see its odometry, scans and " +
       "sensors; drag the bar to seek.";
-    for (const channel of channels.values()) subscribeReplay(channel);
   }
 
-  function subscribeReplay(channel) {
-    const wanted = channel.topic === "/ubot/playback" || replay.wants(channel.schemaName);
+  // The channels the page reads whoever selects what: its JSON channels and those it draws.
+  function subscribeDrawn(channel) {
+    const wanted = ["/ubot/world", "/ubot/frame", "/ubot/playback"].includes(channel.topic) ||
+      scene.wants(channel.schemaName, !replay);
     if (wanted && ![...subscriptions.values()].includes(channel.topic)) subscribe(channel);
   }
 
   function setPlayback(p) {
-    replay.setPlayback(p);
+    scene.setPlayback(p);
     $("world-name").textContent = `replay: ${p.file.split("/").pop()}`;
     $("world-name").title = p.file;
     $("play").textContent = p.paused ? "play" : "pause";
@@ -252,7 +223,7 @@
   // its other channels (sensors.js), subscribed while it is selected.
 
   function updateReplayPanel() {
-    const o = selected !== null ? replay.odom(selected) : null;
+    const o = selected !== null ? scene.odom(selected) : null;
     $("sel-name").textContent = selected !== null ? `${selected} (recorded robot)` : "nothing selected";
     const rows = o ? [["pose", [o.x, o.y, o.yaw].map(fmt).join(", ")],
       ["velocity", [o.vx, o.vy, o.wz].map(fmt).join(", ")],
@@ -290,7 +261,7 @@
       }));
     }
     for (const c of topics) {
-      const scan = c.schemaName === "sensor_msgs/msg/LaserScan" && replay.scan(c.topic);
+      const scan = c.schemaName === "sensor_msgs/msg/LaserScan" && scene.scan(c.topic);
       if (!scan) continue;
       const polar = [];
       scan.ranges.forEach((r, i) => {
@@ -302,7 +273,7 @@
 
   // ---- view ----------------------------------------------------------------------------------
   function fit() {
-    const bounds = replay ? replay.bounds() : world && world.bounds;
+    const bounds = replay ? scene.bounds() : world && world.bounds;
     if (!bounds) return;
     const [x, y, w, h] = bounds;
     view.cx = x + w / 2;
@@ -337,112 +308,6 @@
     }
   }
 
-  function shapeSize(s) {
-    if (s.c) return s.r;
-    let r = 0;
-    const [cx, cy] = shapeCenter(s);
-    for (let i = 0; i < s.p.length; i += 2) r = Math.max(r, Math.hypot(s.p[i] - cx, s.p[i + 1] - cy));
-    return r;
-  }
-
-  function shapeCenter(s) {
-    if (s.c) return s.c;
-    let x = 0, y = 0;
-    const n = s.p.length / 2;
-    for (let i = 0; i < s.p.length; i += 2) { x += s.p[i]; y += s.p[i + 1]; }
-    return [x / n, y / n];
-  }
-
-  function drawObject(o, flags) {
-    if (o.fov) {
-      const [fov, radius] = o.fov;
-      const [x, y, th] = o.pose;
-      ctx.beginPath();
-      ctx.moveTo(sx(x), sy(y));
-      ctx.arc(sx(x), sy(y), radius * view.scale, -(th + fov / 2), -(th - fov / 2));
-      ctx.closePath();
-      ctx.fillStyle = o.fovColor;
-      ctx.fill();
-    }
-    shapePath(o.shape);
-    if (o.shape.closed !== false) {
-      ctx.fillStyle = o.fill;
-      ctx.fill();
-    }
-    ctx.setLineDash(o.dashed ? [5, 4] : []);
-    ctx.lineWidth = o.shape.closed === false ? 2 : 1.2;
-    ctx.strokeStyle = o.shape.closed === false ? o.fill : o.edge;
-    ctx.stroke();
-    ctx.setLineDash([]);
-    if (flags & 1) {  // in collision
-      ctx.lineWidth = 2.5;
-      ctx.strokeStyle = "#e00";
-      ctx.stroke();
-    }
-    if (o.pose) {
-      const [x, y, th] = o.pose;
-      const length = o.arrow || Math.max(shapeSize(o.shape) * 1.4, 0.3);
-      ctx.beginPath();
-      ctx.moveTo(sx(x), sy(y));
-      ctx.lineTo(sx(x + length * Math.cos(th)), sy(y + length * Math.sin(th)));
-      ctx.lineWidth = 1.5;
-      ctx.strokeStyle = "#c00";
-      ctx.stroke();
-    }
-    if (o.goal) {
-      const [gx, gy, gth = 0] = o.goal; // [x, y]: a shuttle's waypoint, without a heading
-      const r = Math.max(shapeSize(o.shape), 0.1);
-      ctx.beginPath();
-      ctx.arc(sx(gx), sy(gy), r * view.scale, 0, 2 * Math.PI);
-      ctx.setLineDash([4, 3]);
-      ctx.strokeStyle = o.fill;
-      ctx.lineWidth = 1.2;
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.beginPath();
-      ctx.moveTo(sx(gx), sy(gy));
-      ctx.lineTo(sx(gx + r * Math.cos(gth)), sy(gy + r * Math.sin(gth)));
-      ctx.stroke();
-    }
-    if (o.id === selected) {
-      shapePath(o.shape);
-      ctx.lineWidth = 3;
-      ctx.strokeStyle = "#1e90ff";
-      ctx.stroke();
-    }
-  }
-
-  function drawBeams(beams) {
-    ctx.lineWidth = 0.6;
-    for (const b of beams) {
-      ctx.strokeStyle = b.color;
-      ctx.beginPath();
-      for (let i = 0; i < b.e.length; i += 2) {
-        const start = b.s ? [b.s[i], b.s[i + 1]] : b.o;
-        ctx.moveTo(sx(start[0]), sy(start[1]));
-        ctx.lineTo(sx(b.e[i]), sy(b.e[i + 1]));
-      }
-      ctx.stroke();
-      if (b.h && b.e.length / 2 <= 2000) {
-        ctx.fillStyle = b.color;
-        for (let i = 0; i < b.h.length; i++) {
-          if (b.h[i]) ctx.fillRect(sx(b.e[2 * i]) - 1, sy(b.e[2 * i + 1]) - 1, 2, 2);
-        }
-      }
-    }
-  }
-
-  function drawFog(fog) {
-    ctx.fillStyle = "#c7c7ccff";
-    for (let i = 0; i < fog.nx; i++) {
-      for (let j = 0; j < fog.ny; j++) {
-        if (fog.cells.charCodeAt(i * fog.ny + j) !== 49) continue;
-        const x = fog.x + i * fog.cw, y = fog.y + j * fog.ch;
-        ctx.fillRect(sx(x), sy(y + fog.ch), fog.cw * view.scale + 0.5, fog.ch * view.scale + 0.5);
-      }
-    }
-  }
-
   function draw() {
     requestAnimationFrame(draw);
     if (!dirty) return;
@@ -450,52 +315,21 @@
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = "#fff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    if (replay) {
-      if (!view.fitted) fit();
-      replay.draw(ctx, { sx, sy, scale: view.scale }, selected);
-      return;
+    if (!view.fitted) fit();
+    if (world && !replay) {
+      const [bx, by, bw, bh] = world.bounds;
+      ctx.strokeStyle = "#999";
+      ctx.lineWidth = 1;
+      ctx.strokeRect(sx(bx), sy(by + bh), bw * view.scale, bh * view.scale);
     }
-    if (!world) return;
-    const [bx, by, bw, bh] = world.bounds;
-    ctx.strokeStyle = "#999";
-    ctx.lineWidth = 1;
-    ctx.strokeRect(sx(bx), sy(by + bh), bw * view.scale, bh * view.scale);
-    if (raster) {
-      ctx.imageSmoothingEnabled = false;
-      ctx.drawImage(raster.canvas, sx(raster.min[0]), sy(raster.max[1]),
-        (raster.max[0] - raster.min[0]) * view.scale, (raster.max[1] - raster.min[1]) * view.scale);
-    }
-    const flags = frame ? frame.flags : [];
-    if (frame) {
-      for (const [x, y, r, color] of frame.discs) {
-        ctx.beginPath();
-        ctx.arc(sx(x), sy(y), Math.max(r * view.scale, 1), 0, 2 * Math.PI);
-        ctx.fillStyle = color;
-        ctx.fill();
-      }
-      drawBeams(frame.beams);
-    }
-    for (const o of world.static) drawObject(o, flags[o.id] || 0);
-    if (frame && frame.fog) drawFog(frame.fog);
-    ctx.lineWidth = 1;
-    for (const [id, trail] of trails) {
-      if (trail.length < 2) continue;
-      const o = frame && frame.objects.find((x) => x.id === id);
-      ctx.strokeStyle = o ? o.fill : "#888";
-      ctx.beginPath();
-      ctx.moveTo(sx(trail[0][0]), sy(trail[0][1]));
-      for (const [x, y] of trail) ctx.lineTo(sx(x), sy(y));
+    scene.draw(ctx, { sx, sy, scale: view.scale }, replay ? selected : null);
+    // A live run's selected object: outlined where the frame says it is.
+    const shown = !replay && selected !== null && objectShape(selected);
+    if (shown) {
+      shapePath(shown);
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "#1e90ff";
       ctx.stroke();
-    }
-    if (frame) {
-      for (const o of frame.objects) drawObject(o, flags[o.id] || 0);
-      ctx.lineWidth = 2;
-      for (const h of frame.highlights) {
-        const s = h.shape.c ? { c: h.shape.c, r: h.shape.r + 4 / view.scale } : h.shape;
-        shapePath(s);
-        ctx.strokeStyle = h.color;
-        ctx.stroke();
-      }
     }
   }
 
@@ -521,6 +355,12 @@
     const dx = x1 - x0, dy = y1 - y0;
     const t = Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy || 1)));
     return Math.hypot(x - x0 - t * dx, y - y0 - t * dy);
+  }
+
+  function objectShape(id) {
+    const o = (frame ? frame.objects : []).find((x) => x.id === id) ||
+      (world ? world.static : []).find((x) => x.id === id);
+    return o ? o.shape : null;
   }
 
   function objectAt(x, y) {
@@ -734,7 +574,7 @@
 
   // ---- controls, pan and zoom ----------------------------------------------------------------
   $("play").addEventListener("click", () => {
-    const playback = replay && replay.playback();
+    const playback = replay && scene.playback();
     setParameter("/ubot/paused", replay ? !(playback && playback.paused) : !(frame && frame.paused));
   });
   $("seek").addEventListener("change", (e) => setParameter("/ubot/seek", Number(e.target.value)));
@@ -758,7 +598,7 @@
   canvas.addEventListener("mouseup", (e) => {
     if (drag && !drag.moved) {
       const x = wx(e.offsetX), y = wy(e.offsetY);
-      select(replay ? replay.robotAt(x, y, Math.max(0.5, 12 / view.scale)) : objectAt(x, y));
+      select(replay ? scene.robotAt(x, y, Math.max(0.5, 12 / view.scale)) : objectAt(x, y));
     }
     drag = null;
   });
@@ -781,18 +621,19 @@
       step: frame ? frame.step : null,
       paused: frame ? frame.paused : null,
       detail: frame && frame.detail.find((d) => d.id === selected) || null,
-      drawnObjects: (world ? world.static.length : 0) + (frame ? frame.objects.length : 0),
-      beams: frame ? frame.beams.reduce((n, b) => n + b.e.length / 2, 0) : 0,
-      replay: replay ? replay.state() : null,
+      scene: scene.state(),
+      replay,
       sensorViews: [...sensorViews.values()].map((v) => ({
         id: v.canvas.id, topic: v.topic, messages: v.messages, drawn: v.drawn })),
     }),
+    // The topics the page subscribes to.
+    subscribed: () => [...subscriptions.values()].sort(),
     toScreen: (x, y) => {
       const r = canvas.getBoundingClientRect();
       return { x: r.left + sx(x), y: r.top + sy(y) };
     },
     // A recorded robot's latest odometry (replay), by namespace.
-    odom: (ns) => (replay ? replay.odom(ns) : null),
+    odom: (ns) => (replay ? scene.odom(ns) : null),
     pose: (id) => {
       const o = frame && frame.objects.find((x) => x.id === id);
       return o && o.pose ? o.pose : null;

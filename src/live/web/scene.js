@@ -1,14 +1,14 @@
-// The live page when the server is `ubot play` (docs/live.md, "Replaying a recording"): there
-// is no simulation to describe the world, so the page draws what the recording holds, as
-// Foxglove's 3D panel would, seen from above: the world's markers (/ubot/markers/static,
-// /ubot/markers, /ubot/trajectories, every other MarkerArray such as contacts), the grid map
-// (nav_msgs/OccupancyGrid), every LaserScan placed through /tf and /tf_static, and the robots
-// from their odometry (click one to see its pose, velocity, scans and sensor views). live.js
-// owns the connection and the view, and decodes every message through its channel's schema
-// with Foxglove's reader (ros2_reader.js); this file holds the recording's state and draws it.
+// The world as the page draws it, in a live run and in a replay alike: what the marker channels
+// hold, as Foxglove's 3D panel would show it, seen from above: the world's markers
+// (/ubot/markers/static, /ubot/markers with a live run's lidar beams, /ubot/trajectories, every
+// other MarkerArray such as contacts) and the grid map (nav_msgs/OccupancyGrid); in a replay
+// also every LaserScan placed through /tf and /tf_static, and the robots from their odometry
+// (click one to see its pose, velocity, scans and sensor views). live.js owns the connection
+// and the view, and decodes every message through its channel's schema with Foxglove's reader
+// (ros2_reader.js); this file keeps what the channels said and draws it, one decoder per schema.
 "use strict";
-window.ubotReplay = (() => {
-  const MAX_BEAMS = 4000;  // beams drawn per frame, over every scan (as a live run's frame)
+window.ubotScene = (() => {
+  const MAX_BEAMS = 4000;  // beams drawn per frame, over every scan (as a live run's markers)
 
   // ---- the messages, as Foxglove's reader gives them, in the shapes drawn here ------------------
   const xyz = (v) => [v.x, v.y, v.z];
@@ -17,11 +17,15 @@ window.ubotReplay = (() => {
   const yawOf = (q) => Math.atan2(2 * (q[3] * q[2] + q[0] * q[1]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]));
   const header = (h) => ({ sec: h.stamp.sec, nanosec: h.stamp.nanosec, frameId: h.frame_id });
 
+  // A marker's points are in its own frame, placed by its pose: here they are put in the map
+  // frame once, as they arrive (about z only: the page looks from above).
   const marker = (m) => {
+    const p0 = xyz(m.pose.position), q = quat(m.pose.orientation), yaw = yawOf(q);
+    const c = Math.cos(yaw), s = Math.sin(yaw);
     const points = new Float64Array(3 * m.points.length);
-    m.points.forEach((p, i) => points.set([p.x, p.y, p.z], 3 * i));
+    m.points.forEach((p, i) => points.set([p0[0] + c * p.x - s * p.y, p0[1] + s * p.x + c * p.y, p0[2] + p.z], 3 * i));
     return { ns: m.ns, id: m.id, type: m.type, action: m.action,
-      pose: { p: xyz(m.pose.position), q: quat(m.pose.orientation) }, scale: xyz(m.scale),
+      pose: { p: p0, q }, scale: xyz(m.scale),
       color: rgba(m.color), points, colors: m.colors.map(rgba), text: m.text };
   };
   const scan = (m) => ({ header: header(m.header), angleMin: m.angle_min, angleMax: m.angle_max,
@@ -36,11 +40,14 @@ window.ubotReplay = (() => {
   const occupancy = (m) => ({ resolution: m.info.resolution, width: m.info.width, height: m.info.height,
     x: m.info.origin.position.x, y: m.info.origin.position.y, data: m.data });
 
-  // ---- the recording's state ---------------------------------------------------------------
+  // ---- what the channels said ---------------------------------------------------------------
   const DECODERS = {
     "visualization_msgs/msg/MarkerArray": "markers", "sensor_msgs/msg/LaserScan": "scan",
     "tf2_msgs/msg/TFMessage": "tf", "nav_msgs/msg/Odometry": "odom", "nav_msgs/msg/OccupancyGrid": "grid",
   };
+  // What a live run's page reads: its /ubot/markers carry the beams, paced as the page draws,
+  // so it does not subscribe to every robot's scan, transform and odometry at every step.
+  const LIVE = new Set(["markers", "grid"]);
 
   function create() {
     const markers = new Map();  // topic -> markers, in drawing order
@@ -166,6 +173,8 @@ window.ubotReplay = (() => {
           break;
         }
         case 6: case 7: case 8: {  // CUBE_LIST, SPHERE_LIST, POINTS
+          if (BEAMS.has(m.ns)) drawFan(g, v, m);
+          if (m.ns === "beam_misses") break;  // a fan's faint rays, without dots at their ends
           const w = Math.max(1, m.scale[0] * v.scale), h = Math.max(1, (m.scale[1] || m.scale[0]) * v.scale);
           for (let i = 0, k = 0; i + 2 < pts.length; i += 3, k++) {
             if (m.colors[k]) g.fillStyle = css(m.colors[k]);
@@ -193,6 +202,20 @@ window.ubotReplay = (() => {
           return 0;
       }
       return 1;
+    }
+
+    // A live run's lidar (scene markers "beams" and "beam_misses": each beam's end, placed by the
+    // marker's pose, the sensor): its rays, from the sensor to each end, as hairlines.
+    const BEAMS = new Set(["beams", "beam_misses"]);
+    function drawFan(g, v, m) {
+      const [ox, oy] = [v.sx(m.pose.p[0]), v.sy(m.pose.p[1])], pts = m.points;
+      g.lineWidth = 0.6;
+      g.beginPath();
+      for (let i = 0; i + 2 < pts.length; i += 3) {
+        g.moveTo(ox, oy);
+        g.lineTo(v.sx(pts[i]), v.sy(pts[i + 1]));
+      }
+      g.stroke();
     }
 
     // Every scan's beams, from its sensor's pose in `map` to its hits (no hit: to range_max,
@@ -239,11 +262,15 @@ window.ubotReplay = (() => {
       }
       drawnMarkers = 0;
       const topics = [...ORDER.filter((t) => markers.has(t)), ...[...markers.keys()].filter((t) => !ORDER.includes(t))];
+      drawnBeams = 0;
       for (const t of topics) {
-        if (t === "/ubot/markers") drawnBeams = drawScans(g, v);
-        for (const m of markers.get(t)) drawnMarkers += drawMarker(g, v, m);
+        if (t === "/ubot/markers") drawnBeams += drawScans(g, v);
+        for (const m of markers.get(t)) {
+          drawnMarkers += drawMarker(g, v, m);
+          if (BEAMS.has(m.ns)) drawnBeams += m.points.length / 3;
+        }
       }
-      if (!markers.has("/ubot/markers")) drawnBeams = drawScans(g, v);
+      if (!markers.has("/ubot/markers")) drawnBeams += drawScans(g, v);
       const robot = selected !== null && odom.get(selected);
       if (robot) {
         g.beginPath();
@@ -277,8 +304,16 @@ window.ubotReplay = (() => {
       return best;
     }
 
+    function clear() {
+      for (const m of [markers, scans, frames, odom]) m.clear();
+      grid = null;
+    }
+
     return {
-      wants: (schemaName) => schemaName in DECODERS,
+      // Whether the page reads a channel of this schema: in a replay every one drawn, live the
+      // markers and grid maps.
+      wants: (schemaName, live) => schemaName in DECODERS && (!live || LIVE.has(DECODERS[schemaName])),
+      clear,
       onMessage, draw, bounds, robotAt,
       setPlayback: (p) => { playback = p; },
       playback: () => playback,
