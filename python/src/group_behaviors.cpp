@@ -1,7 +1,7 @@
-// ubot.register_group_behavior: a group behaviour written in Python, in the registry the world's
-// built-in ones (orca, sfm) are in (ubot/world/group_behavior.h), so `group_behavior: {name: N}`
-// finds it whichever way the world is loaded (docs/behaviors.md, "Registering a group
-// behaviour").
+// ubot.register_group_behavior and ubot.register_behavior: behaviours written in Python, in the
+// registry the world's built-in ones (orca and sfm groups; dash, rvo and sfm per object) are in
+// (ubot/world/group_behavior.h), so `group_behavior: {name: N}` and `behavior: {name: N}` find
+// them whichever way the world is loaded (docs/behaviors.md, "Registering a behaviour").
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -109,9 +109,46 @@ void register_python_group_behavior(const std::string& kinematics, const std::st
       });
 }
 
+// One object's command from a per-object behaviour: taken with the GIL like a group's; None is
+// no velocity (the object has no other behaviour to fall back on).
+Command call_one(const SharedFunction& f, const World& world, int id, const BehaviorModel& config) {
+  py::gil_scoped_acquire gil;
+  py::dict kwargs;
+  for (const auto& [key, value] : config.params) kwargs[py::str(key)] = param_value(value);
+  kwargs["step_time"] = world.step_time();
+  const py::object result = (*f)(member_view(world, id), **kwargs);
+  if (result.is_none()) return std::nullopt;
+  const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
+  if (!a || a.size() < 2) {
+    throw Error(fmt::format("behaviour '{}' returned {} for {}, not None or two numbers",
+                            config.name, py::type::of(result).attr("__name__").cast<std::string>(),
+                            world.object_model(id).name));
+  }
+  return finite_pair(a.data()[0], a.data()[1], world.object_model(id).name);
+}
+
+void register_python_behavior(const std::string& kinematics, const std::string& name,
+                              py::function function) {
+  const KinematicsKind kind = kinematics_of(kinematics);
+  if (name.empty()) throw_value_error("register_behavior: the name must not be empty");
+  const SharedFunction f = share(std::move(function));
+  register_behavior(kind, name, [f](const World& world, int id, const BehaviorModel& config) {
+    return call_one(f, world, id, config);
+  });
+}
+
 }  // namespace
 
 void bind_group_behaviors(py::module_& m) {
+  m.def("register_behavior", &register_python_behavior, py::arg("kinematics"), py::arg("name"),
+        py::arg("function"),
+        "Registers `function(obj, **params)` as the per-object behaviour `name` for robots of "
+        "`kinematics` (IR-SIM's register_behavior). When the object moves, after the objects "
+        "before it, it gets the object (a dict: id, name, kinematics, state, velocity, goal, "
+        "radius, vel_min, vel_max, arrive, collision), the behavior block's other keys and "
+        "step_time, and returns its command (two numbers in its kinematics frame; None: no "
+        "velocity), clipped to its limits. Register before the world is loaded; a name "
+        "registered twice, or a built-in one, is an ubot.Error.");
   m.def("register_group_behavior", &register_python_group_behavior, py::arg("kinematics"),
         py::arg("name"), py::arg("function"),
         "Registers `function(members, **params)` as the group behaviour `name` for robots of "

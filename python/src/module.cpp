@@ -24,30 +24,27 @@ std::vector<ubot::KinematicsKind> kinematics_list(const std::optional<std::strin
   return {std::begin(ubot::kKinematicsKinds), std::end(ubot::kKinematicsKinds)};
 }
 
-// The built-in `behavior:` names available for those kinematics, in the loader's order.
-std::vector<std::string> behavior_names(const std::optional<std::string>& kinematics) {
-  std::vector<std::string> out;
-  for (std::string_view name : ubot::builtin_behavior_names()) {
-    for (ubot::KinematicsKind kind : kinematics_list(kinematics)) {
-      if (ubot::builtin_behavior_available(name, kind)) {
-        out.emplace_back(name);
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-// The registered `group_behavior:` names for those kinematics, sorted, each once.
-std::vector<std::string> group_behavior_names(const std::optional<std::string>& kinematics) {
+// The names `names(kind)` gives for those kinematics, sorted, each once.
+std::vector<std::string> names_for(const std::optional<std::string>& kinematics,
+                                   std::vector<std::string> (*names)(ubot::KinematicsKind)) {
   std::vector<std::string> out;
   for (ubot::KinematicsKind kind : kinematics_list(kinematics)) {
-    for (std::string& name : ubot::group_behavior_names(kind)) {
+    for (std::string& name : names(kind)) {
       if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
     }
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The `behavior:` names available for those kinematics: built in and registered.
+std::vector<std::string> behavior_names(const std::optional<std::string>& kinematics) {
+  return names_for(kinematics, &ubot::behavior_names);
+}
+
+// The registered `group_behavior:` names for those kinematics.
+std::vector<std::string> group_behavior_names(const std::optional<std::string>& kinematics) {
+  return names_for(kinematics, &ubot::group_behavior_names);
 }
 
 }  // namespace
@@ -72,8 +69,8 @@ PYBIND11_MODULE(_core, m) {
   ubot::python::bind_rvo(m);
   ubot::python::bind_group_behaviors(m);
   m.def("behavior_names", &behavior_names, pybind11::arg("kinematics") = pybind11::none(),
-        "The built-in behaviours (`behavior: {name: ...}`) available for robots of that "
-        "kinematics (diff, omni, acker, omni_angular; None: for any).");
+        "The behaviours (`behavior: {name: ...}`) available for robots of that kinematics "
+        "(diff, omni, acker, omni_angular; None: for any): built in and registered, sorted.");
   m.def("group_behavior_names", &group_behavior_names,
         pybind11::arg("kinematics") = pybind11::none(),
         "The group behaviours (`group_behavior: {name: ...}`) registered for that kinematics "

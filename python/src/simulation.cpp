@@ -39,6 +39,18 @@ WorldModel load_or_raise(F&& load) {
   }
 }
 
+// Builds the simulation of a loaded world. An error at a place in the world file (a behaviour
+// nobody registered, found when the world is built) is raised as ubot.WorldError, as the
+// loader's are.
+Handle build_or_raise(WorldModel model, int threads) {
+  try {
+    return std::make_shared<SimHandle>(std::move(model), threads);
+  } catch (const Error& e) {
+    if (e.has_location()) throw WorldLoadError{e};
+    throw;
+  }
+}
+
 // The text of the world file at `path`, read whole as load_world reads it; none when it is no
 // regular file or cannot be read (load_world then raises the error).
 std::optional<std::string> world_text(const std::string& path) {
@@ -80,7 +92,7 @@ Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t>
       return text ? load_world_from_string(*text, path.string(), options)
                   : load_world(path.string(), options);
     });
-    auto h = std::make_shared<SimHandle>(std::move(model), threads);
+    auto h = build_or_raise(std::move(model), threads);
     if (text) {
       h->source() =
           SimHandle::Source{std::move(*text), path.string(), current_dir(), threads, step_mode};
@@ -102,7 +114,7 @@ Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int
       return load_world_from_string(
           text, name, {.seed = seed, .progress = stop_point, .step_mode = step_mode_of(step_mode)});
     });
-    auto h = std::make_shared<SimHandle>(std::move(model), threads);
+    auto h = build_or_raise(std::move(model), threads);
     h->source() = SimHandle::Source{text, name, current_dir(), threads, step_mode};
     return h;
   });
@@ -356,7 +368,7 @@ Handle simulation_from_state(const py::dict& d) {
     return load_world_from_string(text, file.string(),
                                   {.seed = seed, .step_mode = step_mode_of(step_mode)});
   });
-  auto h = std::make_shared<SimHandle>(std::move(model), threads);
+  auto h = build_or_raise(std::move(model), threads);
   h->source() = SimHandle::Source{std::move(text), file.string(), here, threads, step_mode};
   Simulation& sim = h->sim();
   sim.restore(sim.snapshot_from_bytes(state, "pickled Simulation"));

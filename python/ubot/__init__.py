@@ -24,6 +24,7 @@ from ubot._core import (  # noqa: F401
     __version__,
     behavior_names,
     group_behavior_names,
+    register_behavior,
     register_group_behavior,
 )
 

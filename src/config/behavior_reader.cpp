@@ -125,6 +125,16 @@ SfmGroupModel read_sfm_group_keys(Mapping& m, int members) {
 
 }  // namespace
 
+void read_custom_params(Mapping& m, const Field& block, std::map<std::string, GroupParam>& out) {
+  for (const std::string& key : block.keys()) {
+    if (key == "name" || key == "wander" || key == "loop" || key == "range_low" ||
+        key == "range_high") {
+      continue;
+    }
+    if (auto f = m.get(key)) out.emplace(key, read_param(*f));
+  }
+}
+
 GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, KinematicsKind kinematics,
                                        int members, BehaviorModel* goals) {
   GroupBehaviorModel g;
@@ -156,13 +166,7 @@ GroupBehaviorModel read_group_behavior(const std::optional<Field>& field, Kinema
     return g;
   }
   // Not built in: a behaviour registered at run time (the Python module's). Its keys are its own.
-  for (const std::string& key : field->keys()) {
-    if (key == "name" || key == "wander" || key == "loop" || key == "range_low" ||
-        key == "range_high") {
-      continue;
-    }
-    if (auto f = m.get(key)) g.params.emplace(key, read_param(*f));
-  }
+  read_custom_params(m, *field, g.params);
   // Whether a group behaviour of that name is registered is asked when the world is built
   // (make_group_runs): a plug-in, the Python module's for instance, registers before that.
   return g;

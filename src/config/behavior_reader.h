@@ -14,6 +14,10 @@ void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& sfm);
 // (each kept at b's value when absent).
 void read_goal_keys(Mapping& m, BehaviorModel& b);
 
+// The keys of a behaviour ubot does not build in (all but `name` and the goal keys), as typed
+// as YAML lets them be guessed, for the behaviour registered under its name.
+void read_custom_params(Mapping& m, const Field& block, std::map<std::string, GroupParam>& out);
+
 // A group's `group_behavior:` for a group of `members` objects. IR-SIM reads `wander`, `loop`,
 // `range_low` and `range_high` from it when the object has no `behavior:` of its own: then
 // `goals` receives them.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -190,7 +191,20 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
     return b;
   }
   const Field name_field = m.require("name");
-  const std::string name = name_field.as_choice(builtin_behavior_names());
+  const std::string name = name_field.as_string();
+  const auto& builtins = builtin_behavior_names();
+  if (std::find(builtins.begin(), builtins.end(), name) == builtins.end()) {
+    // Not built in: a behaviour registered at run time (the Python module's). Whether one is
+    // registered under the name is asked when the world is built, as for group behaviours.
+    b.kind = BehaviorKind::kCustom;
+    b.name = name;
+    b.where = name_field.where();
+    read_goal_keys(m, b);
+    read_custom_params(m, *field, b.params);
+    m.finish();
+    return b;
+  }
+  b.name = name;
   b.kind = name == "dash"  ? BehaviorKind::kDash
            : name == "rvo" ? BehaviorKind::kRvo
                            : BehaviorKind::kSfm;

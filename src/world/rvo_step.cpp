@@ -199,7 +199,9 @@ bool World::behavior_reads_others(int id, std::span<const Command> commands,
   const bool commanded =
       (static_cast<std::size_t>(id) < commands.size() && commands[id]) || group[id].has_value();
   if (commanded || trajectories_[id] || m.is_static || state_.objects[id].stop) return false;
-  return m.behavior.kind == BehaviorKind::kRvo || m.behavior.kind == BehaviorKind::kSfm;
+  // A registered behaviour may read anything (and a Python one holds the GIL): sequential.
+  return m.behavior.kind == BehaviorKind::kRvo || m.behavior.kind == BehaviorKind::kSfm ||
+         m.behavior.kind == BehaviorKind::kCustom;
 }
 
 // Each RVO robot's wave: one more than that of every lower-id RVO robot whose centroid starts

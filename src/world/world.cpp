@@ -112,6 +112,7 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
   state_.groups = detail::make_group_runs(*this);
+  custom_behaviors_ = detail::custom_behaviors(*this);
   // RVO's grid (begin_rvo_grid): a cell as wide as the widest neighbour threshold.
   for (const ObjectModel& o : model_->objects) {
     if (o.behavior.kind != BehaviorKind::kRvo) continue;
@@ -263,6 +264,10 @@ Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& ra
       return detail::rvo_velocity(*this, id);
     case BehaviorKind::kSfm:
       return detail::sfm_velocity(*this, id, range);
+    case BehaviorKind::kCustom: {
+      const Command c = (*custom_behaviors_[id])(*this, id, m.behavior);
+      return c ? *c : Eigen::Vector2d::Zero();
+    }
     case BehaviorKind::kNone:
       break;
   }

@@ -8,8 +8,9 @@ the closed object, with arguments of every kind: NaN and inf, huge and negative 
 arrays of any shape and dtype, long strings, objects of the wrong type; and the VectorEnv core
 with as wild arguments; Simulation.serve (loopback only: never with a token, so any other
 address is refused), ubot.gym's and ubot.pettingzoo's environments, ubot.irsim (headless) and
-the sweep spec reader, each on fuzzed worlds, options and actions, and a Python group behaviour
-(ubot.register_group_behavior) whose answers are fuzzed. A call may raise only a Python exception that says what is wrong (the
+the sweep spec reader, each on fuzzed worlds, options and actions, and Python group and
+per-object behaviours (ubot.register_group_behavior, ubot.register_behavior) whose answers are
+fuzzed. A call may raise only a Python exception that says what is wrong (the
 REFUSALS below); a crash, an abort, another exception type, more than -timeout seconds or more
 than -rss_limit_mb fails the run. Atheris is libFuzzer for Python: the module's Python code is
 instrumented, and so is this harness (each @atheris.instrument_func), whose branches (which
@@ -418,22 +419,34 @@ def fuzzed_group_behavior(members, **params):
     return [value(fdp) for _ in range(len(members) + fdp.ConsumeIntInRange(-1, 1))]
 
 
+def fuzzed_behavior(obj, **params):
+    fdp = GROUP["fdp"]
+    if fdp.ConsumeIntInRange(0, 9) == 0:
+        raise ValueError("the behaviour's own error")
+    return value(fdp)
+
+
 @atheris.instrument_func
 def group_behavior(fdp, tmp):
-    """A world whose robots run a Python group behaviour, registered through the module."""
+    """A world whose robots run a Python group or per-object behaviour (ubot.register_group_behavior,
+    ubot.register_behavior), registered through the module."""
     if "fuzz_group" not in ubot.group_behavior_names("omni"):
         for kinematics in ("omni", "diff"):
             ubot.register_group_behavior(kinematics, "fuzz_group", fuzzed_group_behavior)
+            ubot.register_behavior(kinematics, "fuzz_one", fuzzed_behavior)
     try:
-        ubot.register_group_behavior(text(fdp), text(fdp), fuzzed_group_behavior)
+        register = fdp.PickValueInList([ubot.register_group_behavior, ubot.register_behavior])
+        register(text(fdp), text(fdp), fuzzed_group_behavior)
     except REFUSALS:
         pass
     GROUP["fdp"] = fdp
     kinematics = fdp.PickValueInList(["omni", "diff", "acker", text(fdp)])
+    block = fdp.PickValueInList(["group_behavior: {name: fuzz_group", "behavior: {name: fuzz_one",
+                                 "behavior: {name: " + text(fdp)])
     yaml = ("world: {width: 10, height: 10, step_time: 0.1}\nrobot:\n  - number: 3\n"
             "    distribution: {name: random}\n    kinematics: {name: " + kinematics + "}\n"
             "    shape: {name: circle, radius: 0.2}\n    goal: [9, 9, 0]\n"
-            "    group_behavior: {name: fuzz_group, gain: " + str(number(fdp)) + "}\n")
+            "    " + block + ", gain: " + str(number(fdp)) + "}\n")
     sim = ubot.Simulation.from_yaml(yaml, seed=fdp.ConsumeIntInRange(0, 9))
     try:
         for _ in range(fdp.ConsumeIntInRange(1, 4)):

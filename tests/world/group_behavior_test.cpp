@@ -2,8 +2,10 @@
 // commands, and snapshots that carry a behaviour's state.
 #include "ubot/world/group_behavior.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -194,6 +196,62 @@ robot:
                   "(docs/behaviors.md)");
     EXPECT_EQ(e.line(), 8);
     EXPECT_EQ(e.key_path(), "robot[0].group_behavior.name");
+  }
+}
+
+// Per-object behaviours share the registry: `behavior: {name: N}` with a name that is not built
+// in runs the function registered for (kinematics, N), each object when it moves.
+TEST(Behavior, ARegisteredFunctionDrivesEachObjectThatNamesIt) {
+  register_behavior(KinematicsKind::kOmni, "test_lane",
+                    [](const World& w, int id, const BehaviorModel& config) -> Command {
+                      const double speed = std::get<double>(config.params.at("speed"));
+                      if (w.object(id).state[1] > 5) return std::nullopt;  // the top lane stands
+                      return Eigen::Vector2d(speed, 0.0);
+                    });
+  EXPECT_THROW(register_behavior(KinematicsKind::kOmni, "test_lane", {}), Error);
+  EXPECT_THROW(register_behavior(KinematicsKind::kOmni, "dash", {}), Error);  // built in
+  const std::vector<std::string> omni = behavior_names(KinematicsKind::kOmni);
+  EXPECT_NE(std::find(omni.begin(), omni.end(), "test_lane"), omni.end());
+  const std::vector<std::string> diff = behavior_names(KinematicsKind::kDiff);
+  EXPECT_EQ(std::find(diff.begin(), diff.end(), "test_lane"), diff.end());
+  World w = make_world(R"(
+robot:
+  - number: 2
+    distribution: {name: manual}
+    kinematics: {name: omni}
+    state: [[0, 0, 0], [0, 6, 0]]
+    vel_max: [0.8, 0.8]
+    behavior: {name: test_lane, speed: 2.0, wander: false}
+)");
+  EXPECT_EQ(w.object_model(0).behavior.kind, BehaviorKind::kCustom);
+  EXPECT_EQ(w.object_model(0).behavior.params.count("wander"), 0u);  // a goal key, read as such
+  w.step();
+  EXPECT_DOUBLE_EQ(w.object(0).state[0], 0.08);  // 2.0 clipped to vel_max 0.8, 0.1 s
+  EXPECT_DOUBLE_EQ(w.object(1).state[0], 0.0);   // None: no velocity
+  // An external command still wins over it.
+  std::vector<Command> commands(2);
+  commands[0] = Eigen::Vector2d(-0.5, 0.0);
+  w.step(commands);
+  EXPECT_DOUBLE_EQ(w.object(0).state[0], 0.03);
+}
+
+TEST(Behavior, AnUnregisteredNameIsAnErrorAtItsNameListingTheKnownOnes) {
+  const WorldModel model = load_world_from_string(R"(
+robot:
+  - kinematics: {name: diff}
+    state: [1, 1, 0]
+    behavior: {name: wobble, gain: 2}
+)",
+                                                  "wobble.yaml");
+  try {
+    World w(model);
+    FAIL() << "a world with an unregistered behaviour was built";
+  } catch (const Error& e) {
+    EXPECT_THAT(std::string(e.what()),
+                ::testing::StartsWith("wobble.yaml:5:22: robot[0].behavior.name: no behaviour "
+                                      "'wobble' for diff kinematics (known: dash, rvo, sfm"));
+    EXPECT_THAT(std::string(e.what()), ::testing::HasSubstr("ubot.register_behavior"));
+    EXPECT_EQ(e.line(), 5);
   }
 }
 

@@ -121,7 +121,12 @@ struct KinematicsModel {
   int velocity_dim() const { return kind == KinematicsKind::kOmniAngular ? 3 : 2; }
 };
 
-enum class BehaviorKind { kNone, kDash, kRvo, kSfm };
+// A parameter of a behaviour that ubot does not build in (a Python one): the YAML value as a
+// number, a boolean, a string or a list of numbers.
+using GroupParam = std::variant<double, bool, std::string, std::vector<double>>;
+
+// kCustom: a behaviour registered at run time (include/ubot/world/behavior.h), by name.
+enum class BehaviorKind { kNone, kDash, kRvo, kSfm, kCustom };
 // The behaviours the loader builds in (`behavior: {name: ...}`), in BehaviorKind order, and
 // whether one is there for a kinematics: the loader's check, and ubot.behavior_names() from
 // Python, both read these.
@@ -132,6 +137,10 @@ enum class TargetRoles { kAll, kRobot, kObstacle };
 
 struct BehaviorModel {
   BehaviorKind kind = BehaviorKind::kNone;
+  // kCustom: its name, where the name is (for messages) and every other key of the block.
+  std::string name;
+  ErrorLocation where;
+  std::map<std::string, GroupParam> params;
   // dash
   double angle_tolerance = 0.1;
   // rvo
@@ -166,10 +175,6 @@ struct OrcaModel {
   double safe_radius = 0.1;         // added to each member's radius
   std::optional<double> max_speed;  // maxSpeed; unset: each member's own maximum speed
 };
-
-// A parameter of a group behaviour that ubot does not know (a Python one): the YAML value as
-// a number, a boolean, a string or a list of numbers.
-using GroupParam = std::variant<double, bool, std::string, std::vector<double>>;
 
 // `group_behavior:` of an object group: one behaviour computing every member's command at once
 // (include/ubot/world/group_behavior.h has the registry that runs it).

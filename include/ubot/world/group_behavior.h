@@ -69,6 +69,23 @@ bool group_behavior_registered(KinematicsKind kinematics, const std::string& nam
 // The names registered for that kinematics (built in and added), sorted.
 std::vector<std::string> group_behavior_names(KinematicsKind kinematics);
 
+// ---- Per-object behaviours registered at run time ------------------------------------------
+// IR-SIM's register_behavior: `behavior: {name: NAME, ...}` with a NAME that is not built in
+// (dash, rvo, sfm) runs the function registered for (kinematics, NAME). It gives the object's
+// command for this step, in its kinematics frame, from the world as it is when the object moves
+// (objects before it in id order have moved, as in IR-SIM's env.step); empty: no velocity.
+// Its output is clipped to the object's limits like a built-in's; `config.params` holds the
+// block's keys besides `name`. A world naming an unregistered one is an ubot::Error at the name,
+// listing the known names, when it is built.
+using BehaviorFunction =
+    std::function<Command(const World& world, int id, const BehaviorModel& config)>;
+
+// Registering a (kinematics, name) pair twice, or a built-in name, is an ubot::Error.
+void register_behavior(KinematicsKind kinematics, const std::string& name,
+                       BehaviorFunction function);
+// The per-object behaviours available for that kinematics: built in and registered, sorted.
+std::vector<std::string> behavior_names(KinematicsKind kinematics);
+
 // A group's behaviour, held by value: copying copies the behaviour (GroupBehavior::clone), so
 // WorldState stays a plain copyable value.
 class GroupBehaviorSlot {
@@ -100,6 +117,9 @@ namespace detail {
 std::vector<GroupRun> make_group_runs(const World& world);
 // Every object's group command this step (entry i for object i; empty when none).
 std::vector<Command> group_commands(const World& world, std::vector<GroupRun>& groups);
+// Per object of a freshly built world, the registered function its `behavior:` names (null
+// where it names a built-in or none); an ubot::Error when one is not registered.
+std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors(const World& world);
 }  // namespace detail
 
 }  // namespace ubot

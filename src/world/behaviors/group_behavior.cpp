@@ -41,6 +41,7 @@ class FunctionBehavior final : public GroupBehavior {
 struct Registry {
   std::mutex mutex;
   std::map<Key, GroupBehaviorFactory> factories;
+  std::map<Key, std::shared_ptr<const BehaviorFunction>> behaviors;  // per object
   Registry() {
     // Built in here, not by static registration objects (a static library drops those).
     for (KinematicsKind k : {KinematicsKind::kDiff, KinematicsKind::kOmni}) {
@@ -101,6 +102,36 @@ std::vector<std::string> group_behavior_names(KinematicsKind kinematics) {
   return names;
 }
 
+void register_behavior(KinematicsKind kinematics, const std::string& name,
+                       BehaviorFunction function) {
+  const auto& builtins = builtin_behavior_names();
+  if (std::find(builtins.begin(), builtins.end(), name) != builtins.end()) {
+    throw Error(
+        fmt::format("behaviour '{}' is built in; a registered one needs another name", name));
+  }
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  const auto shared = std::make_shared<const BehaviorFunction>(std::move(function));
+  if (!r.behaviors.emplace(Key{kinematics, name}, shared).second) {
+    throw Error(fmt::format("behaviour '{}' for {} kinematics is already registered", name,
+                            kinematics_name(kinematics)));
+  }
+}
+
+std::vector<std::string> behavior_names(KinematicsKind kinematics) {
+  std::vector<std::string> names;
+  for (std::string_view name : builtin_behavior_names()) {
+    if (builtin_behavior_available(name, kinematics)) names.emplace_back(name);
+  }
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  for (const auto& [key, function] : r.behaviors) {
+    if (key.first == kinematics) names.push_back(key.second);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 void GroupBehavior::io_state(StateIo& /*s*/) {
   throw Error(
       "its group behaviour keeps state outside ubot (a class written in Python, or another "
@@ -152,6 +183,38 @@ std::vector<GroupRun> make_group_runs(const World& world) {
     runs.push_back(std::move(run));
   }
   return runs;
+}
+
+std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors(const World& world) {
+  std::vector<std::shared_ptr<const BehaviorFunction>> out(world.size());
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  for (std::size_t id = 0; id < world.size(); ++id) {
+    const ObjectModel& m = world.object_model(static_cast<int>(id));
+    if (m.behavior.kind != BehaviorKind::kCustom) continue;
+    const auto it = r.behaviors.find(Key{m.kinematics.kind, m.behavior.name});
+    if (it != r.behaviors.end()) {
+      out[id] = it->second;
+      continue;
+    }
+    std::string known;
+    for (std::string_view name : builtin_behavior_names()) {
+      if (builtin_behavior_available(name, m.kinematics.kind)) {
+        known += (known.empty() ? "" : ", ") + std::string(name);
+      }
+    }
+    for (const auto& [key, function] : r.behaviors) {
+      if (key.first == m.kinematics.kind) known += ", " + key.second;
+    }
+    throw Error(m.behavior.where,
+                fmt::format("no behaviour {} for {} kinematics (known: {}); one written in Python "
+                            "is registered with ubot.register_behavior before the world is "
+                            "loaded, or runs through ubot.irsim with its script "
+                            "(docs/behaviors.md)",
+                            quote_value(m.behavior.name), kinematics_name(m.kinematics.kind),
+                            known.empty() ? "none" : known));
+  }
+  return out;
 }
 
 std::vector<Command> group_commands(const World& world, std::vector<GroupRun>& groups) {
