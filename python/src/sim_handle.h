@@ -76,6 +76,7 @@ class SimHandle : public std::enable_shared_from_this<SimHandle> {
     std::string cwd;
     int threads = 0;
     std::optional<std::string> step_mode;  // the load's override of world.step_mode, if any
+    bool host_behaviors = false;           // LoadOptions::host_behaviors
   };
   std::optional<Source>& source() { return source_; }
   // Why the simulation must not pickle although its world would (set from Python by a layer

@@ -79,23 +79,25 @@ std::optional<StepMode> step_mode_of(const std::optional<std::string>& name) {
 }
 
 Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t> seed, int threads,
-                 const std::optional<std::string>& step_mode) {
+                 const std::optional<std::string>& step_mode, bool host_behaviors) {
   checked_threads(threads, "Simulation");
   // Loaded from the file's text under the file's name, which is what load_world does: the text
   // kept for pickling is the text that was loaded.
   std::optional<std::string> text = world_text(path.string());
   // Loading and building a large world take seconds: Ctrl-C stops them (interrupt.h).
   return interruptible([&] {
-    const LoadOptions options{
-        .seed = seed, .progress = stop_point, .step_mode = step_mode_of(step_mode)};
+    const LoadOptions options{.seed = seed,
+                              .progress = stop_point,
+                              .step_mode = step_mode_of(step_mode),
+                              .host_behaviors = host_behaviors};
     WorldModel model = load_or_raise([&] {
       return text ? load_world_from_string(*text, path.string(), options)
                   : load_world(path.string(), options);
     });
     auto h = build_or_raise(std::move(model), threads);
     if (text) {
-      h->source() =
-          SimHandle::Source{std::move(*text), path.string(), current_dir(), threads, step_mode};
+      h->source() = SimHandle::Source{std::move(*text), path.string(), current_dir(),
+                                      threads,          step_mode,     host_behaviors};
     }
     return h;
   });
@@ -105,17 +107,20 @@ Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t>
 // for a file <base_dir>/<string>.
 Handle from_yaml(const std::string& text, std::optional<std::uint64_t> seed, int threads,
                  std::optional<std::filesystem::path> base_dir,
-                 const std::optional<std::string>& step_mode) {
+                 const std::optional<std::string>& step_mode, bool host_behaviors) {
   checked_threads(threads, "Simulation.from_yaml");
   const std::filesystem::path dir = base_dir.value_or(std::filesystem::current_path());
   const std::string name = (dir / "<string>").string();
   return interruptible([&] {
     WorldModel model = load_or_raise([&] {
-      return load_world_from_string(
-          text, name, {.seed = seed, .progress = stop_point, .step_mode = step_mode_of(step_mode)});
+      return load_world_from_string(text, name,
+                                    {.seed = seed,
+                                     .progress = stop_point,
+                                     .step_mode = step_mode_of(step_mode),
+                                     .host_behaviors = host_behaviors});
     });
     auto h = build_or_raise(std::move(model), threads);
-    h->source() = SimHandle::Source{text, name, current_dir(), threads, step_mode};
+    h->source() = SimHandle::Source{text, name, current_dir(), threads, step_mode, host_behaviors};
     return h;
   });
 }
@@ -328,6 +333,7 @@ py::dict simulation_state(SimHandle& h) {
   d["load_seed"] = sim.world().model().seed;
   d["threads"] = source.threads;
   d["step_mode"] = source.step_mode ? py::object(py::str(*source.step_mode)) : py::none();
+  if (source.host_behaviors) d["host_behaviors"] = true;  // absent: false (older pickles too)
   d["state"] = to_py_bytes(state);
   return d;
 }
@@ -356,6 +362,7 @@ Handle simulation_from_state(const py::dict& d) {
     }
     step_mode = d["step_mode"].cast<std::string>();
   }
+  const bool host_behaviors = d.contains("host_behaviors") && d["host_behaviors"].cast<bool>();
   const std::vector<std::uint8_t> state = bytes_of(d["state"], "Simulation (unpickling)");
   std::filesystem::path file(d["world_file"].cast<std::string>());
   const std::string here = current_dir();
@@ -365,11 +372,13 @@ Handle simulation_from_state(const py::dict& d) {
     file = std::filesystem::path(cwd) / file;
   }
   WorldModel model = load_or_raise([&] {
-    return load_world_from_string(text, file.string(),
-                                  {.seed = seed, .step_mode = step_mode_of(step_mode)});
+    return load_world_from_string(
+        text, file.string(),
+        {.seed = seed, .step_mode = step_mode_of(step_mode), .host_behaviors = host_behaviors});
   });
   auto h = build_or_raise(std::move(model), threads);
-  h->source() = SimHandle::Source{std::move(text), file.string(), here, threads, step_mode};
+  h->source() =
+      SimHandle::Source{std::move(text), file.string(), here, threads, step_mode, host_behaviors};
   Simulation& sim = h->sim();
   sim.restore(sim.snapshot_from_bytes(state, "pickled Simulation"));
   return h;
@@ -390,10 +399,10 @@ void bind_simulation(py::module_& m) {
   bind_snapshot(m);
   py::class_<SimHandle, Handle> c(m, "Simulation", "A running ubot world (docs/python.md).");
   c.def(py::init(&from_path), py::arg("path"), py::arg("seed") = py::none(), py::arg("threads") = 0,
-        py::arg("step_mode") = py::none())
+        py::arg("step_mode") = py::none(), py::arg("host_behaviors") = false)
       .def_static("from_yaml", &from_yaml, py::arg("text"), py::arg("seed") = py::none(),
                   py::arg("threads") = 0, py::arg("base_dir") = py::none(),
-                  py::arg("step_mode") = py::none())
+                  py::arg("step_mode") = py::none(), py::arg("host_behaviors") = false)
       .def("step", &SimHandle::step, py::arg("commands") = py::none(),
            "One step. commands: None (built-in behaviours), {name: [a, b] or None} or an "
            "(n_robots, 2) array.")

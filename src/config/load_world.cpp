@@ -224,6 +224,7 @@ class WorldLoader {
     model_.world =
         read_world_settings(world, model_.file, options_.step_mode, yaml_seed, model_.warnings);
     model_.seed = options_.seed.value_or(yaml_seed.value_or(0));
+    model_.world.host_behaviors = options_.host_behaviors;
     model_.grid = config::read_obstacle_map(world, model_.world, model_.seed);
     int group = 0;
     expected_objects_ = count_objects(top);

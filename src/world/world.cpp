@@ -264,8 +264,9 @@ Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& ra
       return detail::rvo_velocity(*this, id);
     case BehaviorKind::kSfm:
       return detail::sfm_velocity(*this, id, range);
-    case BehaviorKind::kCustom: {
-      const Command c = (*custom_behaviors_[id])(*this, id, m.behavior);
+    case BehaviorKind::kCustom: {  // null: left to the host (LoadOptions::host_behaviors)
+      const Command c =
+          custom_behaviors_[id] ? (*custom_behaviors_[id])(*this, id, m.behavior) : std::nullopt;
       return c ? *c : Eigen::Vector2d::Zero();
     }
     case BehaviorKind::kNone:

@@ -63,3 +63,25 @@ def test_an_unregistered_name_is_a_world_error_at_the_name():
                                               r"\(known: dash, rvo, sfm") as err:
         ubot.Simulation.from_yaml(WORLD.format(name="test_never"))
     assert (err.value.line, err.value.column, err.value.key) == (10, 22, "robot[0].behavior.name")
+
+
+def test_host_behaviors_leave_unregistered_ones_to_the_caller_and_pickle_so():
+    """ubot.irsim's load: the file untouched, its Python behaviours (registered after make, so
+    after the world is built) left to the layer, which commands those objects."""
+    import pickle
+
+    text = WORLD.format(name="test_later") + (
+        "  - kinematics: {name: omni}\n    state: [5, 5, 0]\n    goal: [9, 5, 0]\n"
+        "    group_behavior: {name: test_later_group, gain: 1}\n")
+    with pytest.raises(ubot.WorldError, match="no (group )?behaviour 'test_later"):
+        ubot.Simulation.from_yaml(text)
+    sim = ubot.Simulation.from_yaml(text, host_behaviors=True)
+    sim.step()
+    # No velocity of their own; the group's member (no behavior: of its own) stands as well.
+    assert [list(sim.object(i).velocity) for i in range(3)] == [[0, 0], [0, 0], [0, 0]]
+    sim.step({"robot_0": [0.5, 0.0], "robot_2": [0.2, 0.1]})
+    assert list(sim.object(0).velocity) == [0.5, 0.0] and list(sim.object(2).velocity) == [0.2, 0.1]
+    again = pickle.loads(pickle.dumps(sim))
+    again.step()
+    assert list(again.object(0).velocity) == [0.0, 0.0]
+    assert sim.__getstate__()["host_behaviors"] is True

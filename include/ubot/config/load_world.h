@@ -27,6 +27,11 @@ struct LoadOptions {
   // Overrides the world's `world.step_mode` (IR-SIM's irsim.make(step_mode=...)); unset: the
   // file's, else internal.
   std::optional<StepMode> step_mode = std::nullopt;
+  // Behaviours (per object and group) that nobody has registered when the world is built are
+  // left to the host, which commands those objects itself (ubot.irsim: IR-SIM scripts register
+  // theirs after irsim.make): such an object has no velocity of its own, such a group no group
+  // command. Unset: building such a world is an error at the name.
+  bool host_behaviors = false;
 };
 
 // A size as `--memory-limit` and UBOT_MEMORY_LIMIT take it: bytes, or a number with K, M, G or T

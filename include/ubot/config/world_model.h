@@ -317,6 +317,7 @@ struct WorldSettings {
   CollisionMode collision_mode = CollisionMode::kStop;
   std::string control_mode = "auto";
   StepMode step_mode = StepMode::kInternal;
+  bool host_behaviors = false;          // LoadOptions::host_behaviors
   std::optional<int> contact_substeps;  // solver sub-steps per step (contact); unset: default
   // IR-SIM 2.12.0's world defaults of the objects' `friction` and `restitution` (contact), for
   // objects that set none; unset: PhysicsModel's.

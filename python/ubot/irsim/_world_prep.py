@@ -1,17 +1,14 @@
 """Loads an IR-SIM world into ubot, taking out the behaviours that Python has to run.
 
-ubot's loader knows its built-in behaviours (dash, rvo, ...) and rejects other names. A world
-written for IR-SIM may name behaviours that a script registers in Python (``register_behavior``
-and friends, usually after ``irsim.make``). Those entries are removed from the YAML handed to
-the native loader and kept here as ``PythonBehavior`` plans; the layer calls them every step
-and passes their output as commands. The removed keys are blanked out of the text (spaces,
-newlines kept), so a native error still names the file's own line and column.
+ubot's registry knows its built-in behaviours (dash, rvo, ...) and those registered natively.
+A world written for IR-SIM may name behaviours that a script registers in Python
+(``register_behavior`` and friends, usually after ``irsim.make``, so after the world is built).
+The native loader gets the file untouched with ``host_behaviors=True``: it leaves those objects
+and groups to this layer, which keeps them here as ``PythonBehavior`` plans, calls them every
+step and passes their output as commands.
 """
 
-import os
 from dataclasses import dataclass, field
-
-import yaml
 
 import ubot
 from ubot._world_yaml import parse_world
@@ -83,60 +80,6 @@ def _python_behaviors(role: str, index: int, entry: dict) -> list:
     return found
 
 
-def _key_spans(text: str, removals: set) -> list:
-    """Character spans (start, end) of the ``role[index].key: value`` pairs in ``removals``."""
-    root = yaml.compose(text)
-    # A file shared with another simulator: IR-SIM's blocks are under `irsim:` (IR-SIM 2.12.0).
-    for key_node, value in (root.value if isinstance(root, yaml.MappingNode) else []):
-        if key_node.value == "irsim" and isinstance(value, yaml.MappingNode):
-            root = value
-            break
-    spans = []
-    for key_node, section in (root.value if isinstance(root, yaml.MappingNode) else []):
-        entries = section.value if isinstance(section, yaml.SequenceNode) else [section]
-        for index, entry in enumerate(entries):
-            if not isinstance(entry, yaml.MappingNode):
-                continue
-            for k, v in entry.value:
-                if (key_node.value, index, k.value) in removals:
-                    spans.append((k.start_mark.index, v.end_mark.index))
-    return spans
-
-
-def _blank(text: str, spans: list) -> str:
-    chars = list(text)
-    for start, end in spans:
-        for i in range(start, end):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
-
-
-def _load_native(path: str, text: str, removals: set, seed, step_mode=None):
-    if not removals:
-        return ubot.Simulation(path, seed=seed, step_mode=step_mode)
-    edited = _blank(text, _key_spans(text, removals))
-    try:
-        return ubot.Simulation.from_yaml(edited, seed=seed, step_mode=step_mode,
-                                         base_dir=os.path.dirname(os.path.abspath(path)))
-    except ubot.WorldError as err:
-        raise _in_file(err, path) from None
-
-
-def _in_file(err, path: str):
-    """The same error, naming the world file instead of the edited text."""
-    def named(text):
-        return text.replace(err.file, path) if err.file else text
-
-    fixed = ubot.WorldError(named(str(err)))
-    for name in ("line", "column", "key"):
-        setattr(fixed, name, getattr(err, name))
-    fixed.file = path
-    fixed.reason = named(err.reason)
-    fixed.message = named(err.message)
-    return fixed
-
-
 def world_step_mode(doc) -> str:
     """The world's step_mode as IR-SIM reads it (stripped, lower case; default internal)."""
     world = doc.get("world") or {}
@@ -156,14 +99,14 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
         doc = doc["irsim"]
     if step_mode is not None:  # env.config shows the world as IR-SIM runs it
         doc["world"] = dict(doc.get("world") or {}, step_mode=step_mode)
-    behaviors, removals = [], set()
+    behaviors = []
     for role in _SECTIONS:
         for index, entry in enumerate(_entries(doc, role)):
             if isinstance(entry, dict):
-                for plan, key in _python_behaviors(role, index, entry):
-                    behaviors.append(plan)
-                    removals.add((role, index, key))
-    sim = _load_native(path, text, removals, seed, step_mode)
+                behaviors.extend(plan for plan, _ in _python_behaviors(role, index, entry))
+    # The file itself, untouched: the behaviours nobody registered natively are left to this
+    # layer (host_behaviors), which commands those objects every step.
+    sim = ubot.Simulation(path, seed=seed, step_mode=step_mode, host_behaviors=True)
     entries = {role: _entries(doc, role) for role in _SECTIONS}
     counts = {role: [int(e.get("number", 1)) if isinstance(e, dict) else 1 for e in entries[role]]
               for role in _SECTIONS}

@@ -176,6 +176,7 @@ std::vector<GroupRun> make_group_runs(const World& world) {
     const ObjectModel& first = world.object_model(members.front());
     if (first.group_behavior.name.empty()) continue;
     const GroupBehaviorFactory factory = find(first.kinematics.kind, first.group_behavior.name);
+    if (!factory && world.model().world.host_behaviors) continue;  // the host commands them
     if (!factory) throw unknown_group_behavior(first);
     GroupRun run;
     run.behavior = GroupBehaviorSlot(factory(world, members, first.group_behavior));
@@ -197,6 +198,7 @@ std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors(const Worl
       out[id] = it->second;
       continue;
     }
+    if (world.model().world.host_behaviors) continue;  // the host commands it
     std::string known;
     for (std::string_view name : builtin_behavior_names()) {
       if (builtin_behavior_available(name, m.kinematics.kind)) {
