@@ -63,10 +63,18 @@ std::optional<std::span<const Command>> LiveView::turn(const Simulation& sim,
                                                        std::span<const Command> own) {
   session_.pace(static_cast<std::uint64_t>(sim.world().time_ns()), stop);
   const bool go = session_.wait_turn(stop, [&] {
-    // While paused: a new selection, or a control that changed, is shown at once.
+    // While paused: a new selection, or a control that changed, is shown at once, and so is the
+    // world to a client that starts watching it (the page opened on a paused run).
+    const int world_watchers = transport_.world_subscriptions();
+    const bool joined = world_watchers > paused_world_watchers_;
+    paused_world_watchers_ = world_watchers;
+    if (joined) {
+      frame_due_ = true;
+      bridge_->publish_world(sim);
+    }
     const bool changed =
         selection_changed_.exchange(false) || session_.generation() != shown_generation_;
-    if (changed && server_.has_subscribers(frame_channel_)) publish_frame(sim);
+    if ((changed || joined) && server_.has_subscribers(frame_channel_)) publish_frame(sim);
   });
   if (!go) return std::nullopt;
   return commands(sim, own);

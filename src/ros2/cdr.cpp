@@ -70,6 +70,7 @@ class CdrWriter {
     if (pad != 0) out_.resize(out_.size() + pad, 0);
   }
   void append(const void* data, std::size_t n) {
+    if (n == 0) return;  // an empty string's or sequence's data() may be null: no memcpy of it
     const std::size_t at = out_.size();
     out_.resize(at + n);
     std::memcpy(out_.data() + at, data, n);

@@ -104,6 +104,33 @@ def test_a_clients_pause_holds_step_until_it_plays():
         ws.close()
 
 
+def test_a_page_opened_on_a_paused_run_gets_the_world_at_once():
+    """The page draws from /ubot/markers, which comes with steps: a client that starts watching
+    while the run is paused gets the resting step's markers (and frame) without a step."""
+    with ubot.Simulation(WORLD) as sim:
+        ws, _ = connect(sim.serve("127.0.0.1:0"))
+        ws.send(json.dumps({"op": "setParameters", "id": "p",
+                            "parameters": [{"name": "/ubot/paused", "value": True}]}))
+        while json.loads(ws.recv(timeout=5)).get("op") != "parameterValues":
+            pass
+        worker = threading.Thread(target=sim.step)  # waits, paused
+        worker.start()
+        page, channels = connect(sim.live_url)
+        page.send(json.dumps({"op": "subscribe", "subscriptions": [
+            {"id": 1, "channelId": channels["/ubot/markers"]},
+            {"id": 2, "channelId": channels["/ubot/frame"]}]}))
+        markers = next_message(page, 1)
+        assert markers[:4] == b"\x00\x01\x00\x00" and len(markers) > 100  # CDR, little-endian
+        assert json.loads(next_message(page, 2))["paused"] is True
+        assert worker.is_alive()  # still paused: shown without a step
+        ws.send(json.dumps({"op": "setParameters",
+                            "parameters": [{"name": "/ubot/paused", "value": False}]}))
+        worker.join(5)
+        assert sim.step_count == 1
+        ws.close()
+        page.close()
+
+
 def test_serving_elsewhere_needs_a_token(monkeypatch):
     monkeypatch.delenv("UBOT_LIVE_TOKEN", raising=False)
     with ubot.Simulation(WORLD) as sim:

@@ -79,7 +79,8 @@ class LiveView {
   // The page's frame pacing (see above).
   std::chrono::steady_clock::time_point last_frame_{};
   std::chrono::steady_clock::duration last_build_{};
-  bool frame_due_ = true;  // this step's frame and markers are made (publish())
+  bool frame_due_ = true;          // this step's frame and markers are made (publish())
+  int paused_world_watchers_ = 0;  // turn(): subscriptions to the world's channels seen
   // Steps/s and real-time factor over the last second of wall time.
   std::chrono::steady_clock::time_point rate_since_{};
   std::int64_t rate_step_ = 0;
