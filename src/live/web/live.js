@@ -196,6 +196,9 @@
     $("joystick").hidden = true;
     $("hint").textContent = "A recording (ubot play): click a robot to see its odometry, scans and " +
       "sensors; drag the bar to seek.";
+    // A replay draws more than a live run (scans, transforms, odometry): the channels advertised
+    // before /ubot/playback are looked at again.
+    for (const channel of channels.values()) subscribeDrawn(channel);
   }
 
   // The channels the page reads whoever selects what: its JSON channels and those it draws.
