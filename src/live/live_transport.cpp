@@ -115,10 +115,7 @@ std::unique_ptr<ros2::RawWriter> LiveTransport::create_writer(const std::string&
                                                     latched);
   auto writer = std::make_unique<Writer>(*this, channel, kind);
   writer->latched_ = latched;
-  if (topic == ros2::kStaticMarkersTopic || topic == ros2::kMarkersTopic ||
-      topic == ros2::kTrajectoriesTopic || topic == ros2::kGridMapTopic) {
-    world_subscribers_.push_back(server_.subscriber_count(channel));
-  }
+  if (ros2::is_world_topic(topic)) world_subscribers_.push_back(server_.subscriber_count(channel));
   return writer;
 }
 

@@ -35,6 +35,14 @@ def connect(url):
     return ws, channels
 
 
+def set_paused(ws, paused, wait=True):
+    """Pauses or plays the run as the page does; waits for the server's parameterValues."""
+    ws.send(json.dumps({"op": "setParameters", "id": "p",
+                        "parameters": [{"name": "/ubot/paused", "value": paused}]}))
+    while wait and json.loads(ws.recv(timeout=5)).get("op") != "parameterValues":
+        pass
+
+
 def next_message(ws, subscription, timeout=5):
     while True:
         m = ws.recv(timeout=timeout)
@@ -88,16 +96,12 @@ def test_a_client_drives_its_robot_over_the_steps_commands():
 def test_a_clients_pause_holds_step_until_it_plays():
     with ubot.Simulation(WORLD) as sim:
         ws, _ = connect(sim.serve("127.0.0.1:0"))
-        ws.send(json.dumps({"op": "setParameters", "id": "p",
-                            "parameters": [{"name": "/ubot/paused", "value": True}]}))
-        while json.loads(ws.recv(timeout=5)).get("op") != "parameterValues":
-            pass
+        set_paused(ws, True)
         stepped = threading.Event()
         worker = threading.Thread(target=lambda: (sim.step(), stepped.set()))
         worker.start()
         assert not stepped.wait(0.5), "step() ran while a client paused the run"
-        ws.send(json.dumps({"op": "setParameters",
-                            "parameters": [{"name": "/ubot/paused", "value": False}]}))
+        set_paused(ws, False, wait=False)
         assert stepped.wait(5), "step() did not go on after play"
         worker.join()
         assert sim.step_count == 1
@@ -109,10 +113,7 @@ def test_a_page_opened_on_a_paused_run_gets_the_world_at_once():
     while the run is paused gets the resting step's markers (and frame) without a step."""
     with ubot.Simulation(WORLD) as sim:
         ws, _ = connect(sim.serve("127.0.0.1:0"))
-        ws.send(json.dumps({"op": "setParameters", "id": "p",
-                            "parameters": [{"name": "/ubot/paused", "value": True}]}))
-        while json.loads(ws.recv(timeout=5)).get("op") != "parameterValues":
-            pass
+        set_paused(ws, True)
         worker = threading.Thread(target=sim.step)  # waits, paused
         worker.start()
         page, channels = connect(sim.live_url)
@@ -123,8 +124,7 @@ def test_a_page_opened_on_a_paused_run_gets_the_world_at_once():
         assert markers[:4] == b"\x00\x01\x00\x00" and len(markers) > 100  # CDR, little-endian
         assert json.loads(next_message(page, 2))["paused"] is True
         assert worker.is_alive()  # still paused: shown without a step
-        ws.send(json.dumps({"op": "setParameters",
-                            "parameters": [{"name": "/ubot/paused", "value": False}]}))
+        set_paused(ws, False, wait=False)
         worker.join(5)
         assert sim.step_count == 1
         ws.close()

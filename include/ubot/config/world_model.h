@@ -137,7 +137,8 @@ enum class TargetRoles { kAll, kRobot, kObstacle };
 
 struct BehaviorModel {
   BehaviorKind kind = BehaviorKind::kNone;
-  // kCustom: its name, where the name is (for messages) and every other key of the block.
+  // Its name (every kind), where the name is (kCustom, for messages) and, for kCustom, every
+  // other key of the block.
   std::string name;
   ErrorLocation where;
   std::map<std::string, GroupParam> params;

@@ -15,6 +15,7 @@
 // world.png, the GIF and the live page show, so they carry the same colours, goals,
 // trajectories, fields of view (and rings around what they detect), smoke cells and fog.
 #include <optional>
+#include <string_view>
 
 #include "ubot/config/grid_map.h"
 #include "ubot/core/time.h"
@@ -35,6 +36,11 @@ inline constexpr const char* kTrajectoriesTopic = "/ubot/trajectories";
 // a trajectory is the longest part of the picture (100 robots' make 265 KiB), and changes least.
 inline constexpr Nanos kMarkersPeriod = 100'000'000;
 inline constexpr Nanos kTrajectoriesPeriod = 1'000'000'000;
+// Whether a topic is one of the world's (the four above), not a robot's.
+inline bool is_world_topic(std::string_view topic) {
+  return topic == kStaticMarkersTopic || topic == kMarkersTopic || topic == kTrajectoriesTopic ||
+         topic == kGridMapTopic;
+}
 // The points a trajectory marker keeps at most (evenly thinned, ending where the object is).
 inline constexpr std::size_t kTrajectoryMarkerPoints = 100;
 

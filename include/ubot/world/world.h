@@ -274,7 +274,8 @@ class World {
   // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
   std::vector<Eigen::Quaterniond> tilt_;
   std::vector<std::optional<Trajectory>> trajectories_;
-  // Per object, the registered behaviour its `behavior:` names (BehaviorKind::kCustom), or null.
+  // Per object, the registered behaviour its `behavior:` names (BehaviorKind::kCustom), or null;
+  // empty when no object names one (most worlds: nothing per object).
   std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors_;
   // collision_mode: contact: the grid map's occupied cells merged into rectangles, each a static
   // solver fixture (shape centred on its box's centre); contact_step.cpp.

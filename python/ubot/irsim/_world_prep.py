@@ -64,19 +64,18 @@ def _kinematics(entry: dict) -> str:
 
 
 def _python_behaviors(role: str, index: int, entry: dict) -> list:
-    """The behaviours of one entry that Python has to run, with the keys they came from."""
+    """The behaviours of one entry that Python has to run."""
     found = []
     kin = _kinematics(entry)
     group = entry.get("group_behavior")
     if isinstance(group, dict) and group.get("name") and not native_knows(kin, "group_behavior", group["name"]):
-        found.append((PythonBehavior(role, index, dict(group), group=True), "group_behavior"))
+        found.append(PythonBehavior(role, index, dict(group), group=True))
     beh = entry.get("behavior")
     configs = beh if isinstance(beh, list) else [beh]
     if all(isinstance(c, dict) and c.get("name") for c in configs):
         if any(not native_knows(kin, "behavior", c["name"]) for c in configs):
-            plan = PythonBehavior(role, index, dict(configs[0]), group=False,
-                                  per_object=[dict(c) for c in configs])
-            found.append((plan, "behavior"))
+            found.append(PythonBehavior(role, index, dict(configs[0]), group=False,
+                                        per_object=[dict(c) for c in configs]))
     return found
 
 
@@ -103,7 +102,7 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
     for role in _SECTIONS:
         for index, entry in enumerate(_entries(doc, role)):
             if isinstance(entry, dict):
-                behaviors.extend(plan for plan, _ in _python_behaviors(role, index, entry))
+                behaviors.extend(_python_behaviors(role, index, entry))
     # The file itself, untouched: the behaviours nobody registered natively are left to this
     # layer (host_behaviors), which commands those objects every step.
     sim = ubot.Simulation(path, seed=seed, step_mode=step_mode, host_behaviors=True)

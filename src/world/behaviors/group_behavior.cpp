@@ -72,6 +72,14 @@ GroupBehaviorFactory find(KinematicsKind kinematics, const std::string& name) {
   return it == r.factories.end() ? GroupBehaviorFactory{} : it->second;
 }
 
+std::shared_ptr<const BehaviorFunction> find_behavior(KinematicsKind kinematics,
+                                                      const std::string& name) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  const auto it = r.behaviors.find(Key{kinematics, name});
+  return it == r.behaviors.end() ? nullptr : it->second;
+}
+
 }  // namespace
 
 void register_group_behavior_class(KinematicsKind kinematics, const std::string& name,
@@ -141,18 +149,21 @@ void GroupBehavior::io_state(StateIo& /*s*/) {
 namespace detail {
 namespace {
 
+// "a, b, c", or "none".
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out.empty() ? "none" : out;
+}
+
 // An error at the name, listing the names registered for the group's kinematics.
 Error unknown_group_behavior(const ObjectModel& first) {
   const GroupBehaviorModel& g = first.group_behavior;
-  std::string known;
-  for (const std::string& name : group_behavior_names(first.kinematics.kind)) {
-    known += (known.empty() ? "" : ", ") + name;
-  }
+  const std::string known = listed(group_behavior_names(first.kinematics.kind));
   return Error(g.where,
                fmt::format("no group behaviour {} for {} kinematics (known: {}); one written in "
                            "Python runs through ubot.irsim with its script (docs/behaviors.md)",
-                           quote_value(g.name), kinematics_name(first.kinematics.kind),
-                           known.empty() ? "none" : known));
+                           quote_value(g.name), kinematics_name(first.kinematics.kind), known));
 }
 
 }  // namespace
@@ -187,34 +198,20 @@ std::vector<GroupRun> make_group_runs(const World& world) {
 }
 
 std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors(const World& world) {
-  std::vector<std::shared_ptr<const BehaviorFunction>> out(world.size());
-  Registry& r = registry();
-  const std::lock_guard lock(r.mutex);
+  std::vector<std::shared_ptr<const BehaviorFunction>> out;  // empty: no object names one
   for (std::size_t id = 0; id < world.size(); ++id) {
     const ObjectModel& m = world.object_model(static_cast<int>(id));
     if (m.behavior.kind != BehaviorKind::kCustom) continue;
-    const auto it = r.behaviors.find(Key{m.kinematics.kind, m.behavior.name});
-    if (it != r.behaviors.end()) {
-      out[id] = it->second;
-      continue;
-    }
-    if (world.model().world.host_behaviors) continue;  // the host commands it
-    std::string known;
-    for (std::string_view name : builtin_behavior_names()) {
-      if (builtin_behavior_available(name, m.kinematics.kind)) {
-        known += (known.empty() ? "" : ", ") + std::string(name);
-      }
-    }
-    for (const auto& [key, function] : r.behaviors) {
-      if (key.first == m.kinematics.kind) known += ", " + key.second;
-    }
+    if (out.empty()) out.resize(world.size());
+    out[id] = find_behavior(m.kinematics.kind, m.behavior.name);
+    if (out[id] || world.model().world.host_behaviors) continue;  // null: the host commands it
     throw Error(m.behavior.where,
                 fmt::format("no behaviour {} for {} kinematics (known: {}); one written in Python "
                             "is registered with ubot.register_behavior before the world is "
                             "loaded, or runs through ubot.irsim with its script "
                             "(docs/behaviors.md)",
                             quote_value(m.behavior.name), kinematics_name(m.kinematics.kind),
-                            known.empty() ? "none" : known));
+                            listed(behavior_names(m.kinematics.kind))));
   }
   return out;
 }
