@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
+#include "irsim_keys.h"
 #include "ubot/core/error.h"
 
 namespace ubot::config {
@@ -39,23 +41,7 @@ GroupParam read_param(const Field& f) {
   }
 }
 
-}  // namespace
-
-void read_goal_keys(Mapping& m, BehaviorModel& b) {
-  b.wander = m.boolean("wander", b.wander);
-  b.loop = m.boolean("loop", b.loop);
-  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
-    if (auto f = m.get(key)) {
-      const auto n = f->as_numbers(2, 3);
-      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
-    }
-    return v;
-  };
-  b.range_low = vec3("range_low", b.range_low);
-  b.range_high = vec3("range_high", b.range_high);
-}
-
-void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& s) {
+void read_sfm_params(Mapping& m, BehaviorModel::Sfm& s) {
   s.vmax = m.non_negative("vmax", s.vmax);
   s.neighbor_threshold = m.non_negative("neighbor_threshold", s.neighbor_threshold);
   // SFM divides by these three (IR-SIM refuses non-positive ones too).
@@ -69,6 +55,96 @@ void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& s) {
   s.n_angular = m.number("n_angular", s.n_angular);
   s.n_velocity = m.number("n_velocity", s.n_velocity);
   s.safety_radius = m.non_negative("safety_radius", s.safety_radius);
+}
+
+void read_target_roles(Mapping& m, BehaviorModel& b) {
+  if (auto f = m.get("target_roles")) {
+    const std::string roles = f->as_choice({"all", "robot", "obstacle"});
+    b.target_roles = roles == "all"     ? TargetRoles::kAll
+                     : roles == "robot" ? TargetRoles::kRobot
+                                        : TargetRoles::kObstacle;
+  }
+}
+
+// `dash` (irsim/lib/behavior/behavior_methods.py; velocity in src/world/dash.cpp).
+void read_dash_keys(Mapping& m, BehaviorModel& b, std::vector<std::string>& warnings) {
+  read_target_roles(m, b);
+  b.angle_tolerance = m.non_negative("angle_tolerance", 0.1);
+  accept_ignored_irsim_keys(m, KeyPlace::kDashBehavior, warnings);
+}
+
+// `rvo` (irsim/lib/algorithm/rvo.py; velocity in src/world/rvo.cpp).
+void read_rvo_keys(Mapping& m, BehaviorModel& b, std::vector<std::string>& warnings) {
+  read_target_roles(m, b);
+  accept_ignored_irsim_keys(m, KeyPlace::kRvoBehavior, warnings);
+  b.vxmax = m.positive("vxmax", 1.5);
+  b.vymax = m.positive("vymax", 1.5);
+  b.acce = m.positive("acce", m.positive("acceler", 1.0));  // 'acceler': IR-SIM < 2.5 spelling
+  b.factor = m.non_negative("factor", 1.0);
+  b.neighbor_threshold = m.non_negative("neighbor_threshold", 3.0);
+  b.polygon_edges = m.boolean("polygon_edges", false);
+  if (auto f = m.get("mode")) {
+    const std::string mode = f->as_choice({"rvo", "vo", "hrvo"});
+    b.mode = mode == "rvo" ? RvoMode::kRvo : mode == "vo" ? RvoMode::kVo : RvoMode::kHrvo;
+  }
+}
+
+// `sfm` (IR-SIM's SFMVelocity; velocity in src/world/behaviors/sfm_behavior.cpp).
+void read_sfm_keys(Mapping& m, BehaviorModel& b, std::vector<std::string>& /*warnings*/) {
+  read_target_roles(m, b);
+  read_sfm_params(m, b.sfm);
+}
+
+constexpr BuiltinBehavior kBuiltinBehaviors[] = {
+    {"dash", read_dash_keys, true},
+    {"rvo", read_rvo_keys, false},
+    {"sfm", read_sfm_keys, false},
+};
+
+}  // namespace
+
+}  // namespace ubot::config
+
+namespace ubot {
+
+std::span<const std::string_view> builtin_behavior_names() {
+  static const auto kNames = [] {
+    std::array<std::string_view, std::size(config::kBuiltinBehaviors)> names;
+    for (std::size_t i = 0; i < names.size(); ++i) names[i] = config::kBuiltinBehaviors[i].name;
+    return names;
+  }();
+  return kNames;
+}
+
+bool builtin_behavior_available(std::string_view name, KinematicsKind kinematics) {
+  const config::BuiltinBehavior* b = config::find_builtin_behavior(name);
+  return b && (b->any_kinematics || kinematics == KinematicsKind::kDiff ||
+               kinematics == KinematicsKind::kOmni);
+}
+
+}  // namespace ubot
+
+namespace ubot::config {
+
+const BuiltinBehavior* find_builtin_behavior(std::string_view name) {
+  for (const BuiltinBehavior& b : kBuiltinBehaviors) {
+    if (b.name == name) return &b;
+  }
+  return nullptr;
+}
+
+void read_goal_keys(Mapping& m, BehaviorModel& b) {
+  b.wander = m.boolean("wander", b.wander);
+  b.loop = m.boolean("loop", b.loop);
+  auto vec3 = [&](std::string_view key, Eigen::Vector3d v) {
+    if (auto f = m.get(key)) {
+      const auto n = f->as_numbers(2, 3);
+      v = {n[0], n[1], n.size() > 2 ? n[2] : v[2]};
+    }
+    return v;
+  };
+  b.range_low = vec3("range_low", b.range_low);
+  b.range_high = vec3("range_high", b.range_high);
 }
 
 namespace {
@@ -101,7 +177,7 @@ std::vector<std::vector<int>> read_social_groups(const Field& f, int members) {
 
 SfmGroupModel read_sfm_group_keys(Mapping& m, int members) {
   SfmGroupModel s;
-  read_sfm_keys(m, s.sfm);
+  read_sfm_params(m, s.sfm);
   if (auto f = m.get("social_groups"); f && !f->is_null()) {
     if (!f->is_sequence()) f->fail("social_groups must be a list of lists of member indices");
     s.social_groups = read_social_groups(*f, members);

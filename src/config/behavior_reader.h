@@ -2,14 +2,28 @@
 // Reads the behaviour keys that are more than a name: `sfm`'s parameters inside `behavior:`, and
 // a group's `group_behavior:` (docs/behaviors.md lists every key and default).
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "ubot/config/world_model.h"
 #include "yaml_reader.h"
 
 namespace ubot::config {
 
-// The `sfm` keys of a `behavior:` mapping (IR-SIM's SFMVelocity parameters).
-void read_sfm_keys(Mapping& m, BehaviorModel::Sfm& sfm);
+// A per-object behaviour built in (`behavior: {name: ...}`): its name and the reader of its
+// keys besides `name` and the goal keys. Its velocity is registered under the same name in the
+// world's behaviour registry (src/world/behaviors/group_behavior.cpp); docs/architecture.md
+// says where a new one goes.
+struct BuiltinBehavior {
+  std::string_view name;
+  void (*read_keys)(Mapping& m, BehaviorModel& b, std::vector<std::string>& warnings);
+  // False: diff and omni only. rvo and sfm plan a holonomic velocity that acker and
+  // omni_angular robots do not follow (IR-SIM registers them for diff and omni).
+  bool any_kinematics;
+};
+// The built-in named so, or null.
+const BuiltinBehavior* find_builtin_behavior(std::string_view name);
 // The goal keys IR-SIM reads from any behaviour configuration: wander, loop, range_low/high
 // (each kept at b's value when absent).
 void read_goal_keys(Mapping& m, BehaviorModel& b);

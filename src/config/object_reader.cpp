@@ -191,51 +191,20 @@ BehaviorModel read_behavior(const std::optional<Field>& field, KinematicsKind ki
     return b;
   }
   const Field name_field = m.require("name");
-  const std::string name = name_field.as_string();
-  const auto& builtins = builtin_behavior_names();
-  if (std::find(builtins.begin(), builtins.end(), name) == builtins.end()) {
-    // Not built in: a behaviour registered at run time (the Python module's). Whether one is
-    // registered under the name is asked when the world is built, as for group behaviours.
-    b.kind = BehaviorKind::kCustom;
-    b.name = name;
-    b.where = name_field.where();
-    read_goal_keys(m, b);
-    read_custom_params(m, *field, b.params);
-    m.finish();
-    return b;
-  }
-  b.name = name;
-  b.kind = name == "dash"  ? BehaviorKind::kDash
-           : name == "rvo" ? BehaviorKind::kRvo
-                           : BehaviorKind::kSfm;
-  if (!builtin_behavior_available(name, kinematics)) {
+  b.name = name_field.as_string();
+  b.where = name_field.where();
+  const BuiltinBehavior* builtin = find_builtin_behavior(b.name);
+  if (builtin && !builtin_behavior_available(b.name, kinematics)) {
     name_field.fail(fmt::format("behavior '{}' is available for diff and omni kinematics, not {}",
-                                name, kinematics_name(kinematics)));
+                                b.name, kinematics_name(kinematics)));
   }
   read_goal_keys(m, b);
-  if (auto f = m.get("target_roles")) {
-    const std::string roles = f->as_choice({"all", "robot", "obstacle"});
-    b.target_roles = roles == "all"     ? TargetRoles::kAll
-                     : roles == "robot" ? TargetRoles::kRobot
-                                        : TargetRoles::kObstacle;
-  }
-  if (b.kind == BehaviorKind::kDash) {
-    b.angle_tolerance = m.non_negative("angle_tolerance", 0.1);
-    accept_ignored_irsim_keys(m, KeyPlace::kDashBehavior, warnings);
-  } else if (b.kind == BehaviorKind::kSfm) {
-    read_sfm_keys(m, b.sfm);
+  if (builtin) {
+    builtin->read_keys(m, b, warnings);
   } else {
-    accept_ignored_irsim_keys(m, KeyPlace::kRvoBehavior, warnings);
-    b.vxmax = m.positive("vxmax", 1.5);
-    b.vymax = m.positive("vymax", 1.5);
-    b.acce = m.positive("acce", m.positive("acceler", 1.0));  // 'acceler': IR-SIM < 2.5 spelling
-    b.factor = m.non_negative("factor", 1.0);
-    b.neighbor_threshold = m.non_negative("neighbor_threshold", 3.0);
-    b.polygon_edges = m.boolean("polygon_edges", false);
-    if (auto f = m.get("mode")) {
-      const std::string mode = f->as_choice({"rvo", "vo", "hrvo"});
-      b.mode = mode == "rvo" ? RvoMode::kRvo : mode == "vo" ? RvoMode::kVo : RvoMode::kHrvo;
-    }
+    // Not built in: a behaviour registered at run time (the Python module's). Whether one is
+    // registered under the name is asked when the world is built, as for group behaviours.
+    read_custom_params(m, *field, b.params);
   }
   m.finish();
   return b;

@@ -80,20 +80,6 @@ std::optional<KinematicsKind> kinematics_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-std::span<const std::string_view> builtin_behavior_names() {
-  static constexpr std::string_view kNames[] = {"dash", "rvo", "sfm"};
-  return kNames;
-}
-
-bool builtin_behavior_available(std::string_view name, KinematicsKind kinematics) {
-  const auto& names = builtin_behavior_names();
-  if (std::find(names.begin(), names.end(), name) == names.end()) return false;
-  // rvo and sfm plan a holonomic velocity that acker and omni_angular robots do not follow
-  // (IR-SIM registers them for diff and omni); a static object's behaviour never runs.
-  return name == "dash" ||
-         (kinematics != KinematicsKind::kAcker && kinematics != KinematicsKind::kOmniAngular);
-}
-
 const char* collision_mode_name(CollisionMode mode) {
   switch (mode) {
     case CollisionMode::kStop:

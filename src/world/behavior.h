@@ -2,7 +2,9 @@
 // IR-SIM's behaviours: the velocity an object wants this step, before the world clips it to
 // the object's velocity and acceleration limits.
 #include <Eigen/Core>
+#include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "ubot/config/world_model.h"
@@ -20,6 +22,27 @@ struct VelocityRange {
   Eigen::Vector2d min;
   Eigen::Vector2d max;
 };
+
+// What a per-object behaviour reads of the world, which decides how the world may step it beside
+// other objects (World::step_in_parallel).
+enum class BehaviorReach {
+  kSelf,       // its own state and goals only: any order, any thread (dash)
+  kNeighbors,  // objects within its neighbor_threshold, through the RVO grid: in waves (rvo)
+  kAnything,   // anything (a Python one holds the GIL too): sequentially (sfm, registered ones)
+};
+
+// A per-object behaviour as the world runs it, built in or registered (ubot::register_behavior):
+// the velocity it wants this step, in its kinematics frame, before the world clips it to `range`.
+struct BehaviorEntry {
+  std::function<Eigen::Vector2d(const World& world, int id, const VelocityRange& range)> velocity;
+  // omni_angular's third component (a yaw rate, before the world's clip); null: none.
+  double (*yaw_rate)(const World& world, int id) = nullptr;
+  BehaviorReach reach = BehaviorReach::kAnything;
+};
+
+// The entry registered for (kinematics, name), or null. Entries are never removed: a pointer
+// stays valid as long as the program runs (behaviors/group_behavior.cpp).
+const BehaviorEntry* find_behavior(KinematicsKind kinematics, const std::string& name);
 
 // `dash`: straight at the current goal (irsim/lib/behavior/behavior_methods.py).
 Eigen::Vector2d dash_velocity(const World& world, int id, const VelocityRange& range);

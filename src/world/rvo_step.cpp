@@ -158,7 +158,7 @@ void World::init_parallel_step() {
     const ObjectModel& m = model_->objects[id];
     const bool open = !m.shape.closed();
     const bool moves = !m.is_static || m.trajectory.has_value();
-    if (m.behavior.kind != BehaviorKind::kRvo) {
+    if (!reads_neighbors(static_cast<int>(id))) {
       if (open && moves) rvo_parallel_ok_ = false;  // RVO reads its segments as they are now
       continue;
     }
@@ -193,15 +193,17 @@ double World::max_centroid_move(int id) const {
   return move * (1.0 + 1e-9) + 1e-9;
 }
 
+bool World::reads_neighbors(int id) const {
+  return behaviors_[id] && behaviors_[id]->reach == detail::BehaviorReach::kNeighbors;
+}
+
 bool World::behavior_reads_others(int id, std::span<const Command> commands,
                                   const std::vector<Command>& group) const {
   const ObjectModel& m = model_->objects[id];
   const bool commanded =
       (static_cast<std::size_t>(id) < commands.size() && commands[id]) || group[id].has_value();
   if (commanded || trajectories_[id] || m.is_static || state_.objects[id].stop) return false;
-  // A registered behaviour may read anything (and a Python one holds the GIL): sequential.
-  return m.behavior.kind == BehaviorKind::kRvo || m.behavior.kind == BehaviorKind::kSfm ||
-         m.behavior.kind == BehaviorKind::kCustom;
+  return behaviors_[id] && behaviors_[id]->reach != detail::BehaviorReach::kSelf;
 }
 
 // Each RVO robot's wave: one more than that of every lower-id RVO robot whose centroid starts
@@ -281,7 +283,7 @@ bool World::step_in_parallel(std::span<const Command> commands, const std::vecto
   for (int id = 0; id < n; ++id) {
     if (!behavior_reads_others(id, commands, group)) {
       p.independent.push_back(id);
-    } else if (model_->objects[id].behavior.kind == BehaviorKind::kRvo && rvo_parallel_ok_ &&
+    } else if (reads_neighbors(id) && rvo_parallel_ok_ &&
                rvo_grid_.active) {
       robots.push_back(id);
     } else {

@@ -112,12 +112,12 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
     tilt_[i] = rotation_from_rpy(m.roll, m.pitch, 0.0);
   }
   state_.groups = detail::make_group_runs(*this);
-  custom_behaviors_ = detail::custom_behaviors(*this);
+  behaviors_ = detail::object_behaviors(*this);
   // RVO's grid (begin_rvo_grid): a cell as wide as the widest neighbour threshold.
-  for (const ObjectModel& o : model_->objects) {
-    if (o.behavior.kind != BehaviorKind::kRvo) continue;
+  for (std::size_t i = 0; i < size(); ++i) {
+    if (!reads_neighbors(static_cast<int>(i))) continue;
     any_rvo_ = true;
-    rvo_cell_ = std::max(rvo_cell_, o.behavior.neighbor_threshold);
+    rvo_cell_ = std::max(rvo_cell_, model_->objects[i].behavior.neighbor_threshold);
   }
   rvo_cell_ = std::isfinite(rvo_cell_) && rvo_cell_ > 0.0 ? std::max(rvo_cell_, 0.5) : 1.0;
   init_parallel_step();
@@ -250,29 +250,16 @@ double World::omni_angular_yaw_rate(int id, bool commanded) const {
   const double low = std::max(m.vel_min[2], s.yaw_rate - m.acce[2] * dt);
   const double high = std::min(m.vel_max[2], s.yaw_rate + m.acce[2] * dt);
   // An external command has no yaw rate (Command is [forward, lateral]): it does not turn.
+  const detail::BehaviorEntry* behavior = behaviors_[id];
   const double wanted =
-      !commanded && m.behavior.kind == BehaviorKind::kDash ? detail::dash_yaw_rate(*this, id) : 0.0;
+      !commanded && behavior && behavior->yaw_rate ? behavior->yaw_rate(*this, id) : 0.0;
   return std::min(std::max(wanted, low), high);
 }
 
 Eigen::Vector2d World::behavior_velocity(int id, const detail::VelocityRange& range) {
-  const ObjectModel& m = model_->objects[id];
-  switch (m.behavior.kind) {
-    case BehaviorKind::kDash:
-      return detail::dash_velocity(*this, id, range);
-    case BehaviorKind::kRvo:
-      return detail::rvo_velocity(*this, id);
-    case BehaviorKind::kSfm:
-      return detail::sfm_velocity(*this, id, range);
-    case BehaviorKind::kCustom: {  // null: left to the host (LoadOptions::host_behaviors)
-      const Command c =
-          custom_behaviors_[id] ? (*custom_behaviors_[id])(*this, id, m.behavior) : std::nullopt;
-      return c ? *c : Eigen::Vector2d::Zero();
-    }
-    case BehaviorKind::kNone:
-      break;
-  }
-  return Eigen::Vector2d::Zero();
+  // Null: no behaviour, or one left to the host (LoadOptions::host_behaviors).
+  const detail::BehaviorEntry* behavior = behaviors_[id];
+  return behavior ? behavior->velocity(*this, id, range) : Eigen::Vector2d::Zero();
 }
 
 void World::update_goals_before_move(int id) {

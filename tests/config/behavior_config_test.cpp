@@ -19,7 +19,7 @@ robot:
 )",
                                               "sfm.yaml");
   const BehaviorModel::Sfm& tuned = m.objects[0].behavior.sfm;
-  EXPECT_EQ(m.objects[0].behavior.kind, BehaviorKind::kSfm);
+  EXPECT_EQ(m.objects[0].behavior.name, "sfm");
   EXPECT_TRUE(m.objects[0].behavior.loop);
   EXPECT_EQ(tuned.vmax, 0.7);
   EXPECT_EQ(tuned.gamma, 0.5);

@@ -28,7 +28,7 @@ TEST(LoadWorld, LidarWorld) {
   EXPECT_EQ(robot.name, "robot_0");
   EXPECT_EQ(robot.role, Role::kRobot);
   EXPECT_EQ(robot.kinematics.kind, KinematicsKind::kDiff);
-  EXPECT_EQ(robot.behavior.kind, BehaviorKind::kDash);
+  EXPECT_EQ(robot.behavior.name, "dash");
   EXPECT_EQ(robot.state, (std::vector<double>{1, 1, 0}));
   ASSERT_EQ(robot.goals.size(), 1u);
   EXPECT_EQ(robot.goals[0], (std::vector<double>{9, 9, 0}));
@@ -73,7 +73,7 @@ TEST(LoadWorld, CircleDistribution) {
     EXPECT_DOUBLE_EQ(o.state[2], theta - std::numbers::pi);
     EXPECT_DOUBLE_EQ(o.goals[0][0], 5 - 4 * std::cos(theta));
     EXPECT_DOUBLE_EQ(o.goals[0][1], 5 - 4 * std::sin(theta));
-    EXPECT_EQ(o.behavior.kind, BehaviorKind::kRvo);
+    EXPECT_EQ(o.behavior.name, "rvo");
     EXPECT_DOUBLE_EQ(o.behavior.vxmax, 1.0);
     EXPECT_DOUBLE_EQ(o.behavior.factor, 2.0);
     EXPECT_DOUBLE_EQ(o.behavior.neighbor_threshold, 5.0);

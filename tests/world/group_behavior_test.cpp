@@ -223,7 +223,7 @@ robot:
     vel_max: [0.8, 0.8]
     behavior: {name: test_lane, speed: 2.0, wander: false}
 )");
-  EXPECT_EQ(w.object_model(0).behavior.kind, BehaviorKind::kCustom);
+  EXPECT_EQ(w.object_model(0).behavior.params.at("speed"), GroupParam(2.0));
   EXPECT_EQ(w.object_model(0).behavior.params.count("wander"), 0u);  // a goal key, read as such
   w.step();
   EXPECT_DOUBLE_EQ(w.object(0).state[0], 0.08);  // 2.0 clipped to vel_max 0.8, 0.1 s
@@ -253,6 +253,23 @@ robot:
     EXPECT_THAT(std::string(e.what()), ::testing::HasSubstr("ubot.register_behavior"));
     EXPECT_EQ(e.line(), 5);
   }
+}
+
+// The built-ins sit in the same registry as the registered ones, under each kinematics the loader
+// accepts them for: a world runs whatever the registry holds under the name.
+TEST(Behavior, BuiltInsAreInTheRegistryForTheKinematicsTheLoaderAccepts) {
+  for (KinematicsKind k : kKinematicsKinds) {
+    const std::vector<std::string> names = behavior_names(k);
+    for (std::string_view builtin : builtin_behavior_names()) {
+      const bool listed = std::find(names.begin(), names.end(), builtin) != names.end();
+      EXPECT_EQ(listed, builtin_behavior_available(builtin, k))
+          << builtin << " for " << kinematics_name(k);
+    }
+  }
+  const std::vector<std::string> acker = behavior_names(KinematicsKind::kAcker);
+  EXPECT_NE(std::find(acker.begin(), acker.end(), "dash"), acker.end());
+  EXPECT_EQ(std::find(acker.begin(), acker.end(), "rvo"), acker.end());
+  EXPECT_THROW(register_behavior(KinematicsKind::kAcker, "rvo", {}), Error);
 }
 
 // The built-in `sfm` group behaviour (IR-SIM 2.12.0): its social_groups are member indices of

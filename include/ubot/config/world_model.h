@@ -126,19 +126,17 @@ struct KinematicsModel {
 using GroupParam = std::variant<double, bool, std::string, std::vector<double>>;
 
 // kCustom: a behaviour registered at run time (include/ubot/world/behavior.h), by name.
-enum class BehaviorKind { kNone, kDash, kRvo, kSfm, kCustom };
-// The behaviours the loader builds in (`behavior: {name: ...}`), in BehaviorKind order, and
-// whether one is there for a kinematics: the loader's check, and ubot.behavior_names() from
-// Python, both read these.
+// The per-object behaviours the loader builds in (`behavior: {name: ...}`), and whether one is
+// there for a kinematics: the loader's check, the world's registry and ubot.behavior_names()
+// from Python all read these (src/config/behavior_reader.cpp).
 std::span<const std::string_view> builtin_behavior_names();
 bool builtin_behavior_available(std::string_view name, KinematicsKind kinematics);
 enum class RvoMode { kRvo, kVo, kHrvo };
 enum class TargetRoles { kAll, kRobot, kObstacle };
 
 struct BehaviorModel {
-  BehaviorKind kind = BehaviorKind::kNone;
-  // Its name (every kind), where the name is (kCustom, for messages) and, for kCustom, every
-  // other key of the block.
+  // Its name (empty: no behaviour), where the name is (for messages) and, for one not built in,
+  // every other key of the block. The world runs what its registry holds under the name.
   std::string name;
   ErrorLocation where;
   std::map<std::string, GroupParam> params;

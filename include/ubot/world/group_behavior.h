@@ -117,10 +117,11 @@ namespace detail {
 std::vector<GroupRun> make_group_runs(const World& world);
 // Every object's group command this step (entry i for object i; empty when none).
 std::vector<Command> group_commands(const World& world, std::vector<GroupRun>& groups);
-// Per object of a freshly built world, the registered function its `behavior:` names (null
-// where it names a built-in or none; empty when no object names one); an ubot::Error when one is
-// not registered, unless the world leaves those to its host (LoadOptions::host_behaviors: null).
-std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors(const World& world);
+struct BehaviorEntry;
+// Per object of a freshly built world, the registry's entry for what its `behavior:` names (null
+// where it names none); an ubot::Error when one is not registered, unless the world leaves those
+// to its host (LoadOptions::host_behaviors: null).
+std::vector<const BehaviorEntry*> object_behaviors(const World& world);
 }  // namespace detail
 
 }  // namespace ubot

@@ -41,7 +41,8 @@
 namespace ubot {
 namespace detail {
 struct VelocityRange;
-}
+struct BehaviorEntry;
+}  // namespace detail
 namespace physics {
 struct Body;
 }
@@ -274,9 +275,8 @@ class World {
   // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
   std::vector<Eigen::Quaterniond> tilt_;
   std::vector<std::optional<Trajectory>> trajectories_;
-  // Per object, the registered behaviour its `behavior:` names (BehaviorKind::kCustom), or null;
-  // empty when no object names one (most worlds: nothing per object).
-  std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors_;
+  // Per object, the registry's entry for its `behavior:` (null: none, or left to the host).
+  std::vector<const detail::BehaviorEntry*> behaviors_;
   // collision_mode: contact: the grid map's occupied cells merged into rectangles, each a static
   // solver fixture (shape centred on its box's centre); contact_step.cpp.
   struct GridFixture {
@@ -367,6 +367,8 @@ class World {
     std::vector<Eigen::Vector2d> start_velocity;  // velocity_xy at the step's start
   };
   bool step_in_parallel(std::span<const Command> commands, const std::vector<Command>& group);
+  // Whether its behaviour reads the objects within its neighbor_threshold (RVO's grid and waves).
+  bool reads_neighbors(int id) const;
   bool behavior_reads_others(int id, std::span<const Command> commands,
                              const std::vector<Command>& group) const;
   bool assign_waves(const std::vector<int>& robots, double reach);

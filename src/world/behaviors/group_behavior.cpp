@@ -9,6 +9,7 @@
 #include <mutex>
 #include <utility>
 
+#include "../behavior.h"
 #include "orca_group.h"
 #include "sfm_group.h"
 #include "ubot/core/error.h"
@@ -41,12 +42,26 @@ class FunctionBehavior final : public GroupBehavior {
 struct Registry {
   std::mutex mutex;
   std::map<Key, GroupBehaviorFactory> factories;
-  std::map<Key, std::shared_ptr<const BehaviorFunction>> behaviors;  // per object
+  std::map<Key, detail::BehaviorEntry> behaviors;  // per object: nodes never move or go
   Registry() {
-    // Built in here, not by static registration objects (a static library drops those).
+    // Built in here, not by static registration objects (a static library drops those). A new
+    // built-in is its file in this folder plus one line here (docs/architecture.md).
     for (KinematicsKind k : {KinematicsKind::kDiff, KinematicsKind::kOmni}) {
       factories.emplace(Key{k, "orca"}, detail::make_orca_group);
       factories.emplace(Key{k, "sfm"}, detail::make_sfm_group);
+    }
+    using detail::BehaviorReach;
+    add_builtin("dash", {detail::dash_velocity, detail::dash_yaw_rate, BehaviorReach::kSelf});
+    add_builtin("rvo", {[](const World& world, int id, const detail::VelocityRange&) {
+                          return detail::rvo_velocity(world, id);
+                        },
+                        nullptr, BehaviorReach::kNeighbors});
+    add_builtin("sfm", {detail::sfm_velocity, nullptr, BehaviorReach::kAnything});
+  }
+  // For each kinematics the loader accepts the name for (its key readers: config's table).
+  void add_builtin(const std::string& name, const detail::BehaviorEntry& entry) {
+    for (KinematicsKind k : kKinematicsKinds) {
+      if (builtin_behavior_available(name, k)) behaviors.emplace(Key{k, name}, entry);
     }
   }
 };
@@ -72,15 +87,18 @@ GroupBehaviorFactory find(KinematicsKind kinematics, const std::string& name) {
   return it == r.factories.end() ? GroupBehaviorFactory{} : it->second;
 }
 
-std::shared_ptr<const BehaviorFunction> find_behavior(KinematicsKind kinematics,
-                                                      const std::string& name) {
+}  // namespace
+
+namespace detail {
+
+const BehaviorEntry* find_behavior(KinematicsKind kinematics, const std::string& name) {
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
   const auto it = r.behaviors.find(Key{kinematics, name});
-  return it == r.behaviors.end() ? nullptr : it->second;
+  return it == r.behaviors.end() ? nullptr : &it->second;
 }
 
-}  // namespace
+}  // namespace detail
 
 void register_group_behavior_class(KinematicsKind kinematics, const std::string& name,
                                    GroupBehaviorFactory factory) {
@@ -117,26 +135,28 @@ void register_behavior(KinematicsKind kinematics, const std::string& name,
     throw Error(
         fmt::format("behaviour '{}' is built in; a registered one needs another name", name));
   }
+  // Registered ones may read anything, through Python too: they step sequentially.
+  detail::BehaviorEntry entry{
+      [function = std::move(function)](const World& world, int id, const detail::VelocityRange&) {
+        const Command c = function(world, id, world.object_model(id).behavior);
+        return c ? *c : Eigen::Vector2d::Zero();
+      },
+      nullptr, detail::BehaviorReach::kAnything};
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  const auto shared = std::make_shared<const BehaviorFunction>(std::move(function));
-  if (!r.behaviors.emplace(Key{kinematics, name}, shared).second) {
+  if (!r.behaviors.emplace(Key{kinematics, name}, std::move(entry)).second) {
     throw Error(fmt::format("behaviour '{}' for {} kinematics is already registered", name,
                             kinematics_name(kinematics)));
   }
 }
 
 std::vector<std::string> behavior_names(KinematicsKind kinematics) {
-  std::vector<std::string> names;
-  for (std::string_view name : builtin_behavior_names()) {
-    if (builtin_behavior_available(name, kinematics)) names.emplace_back(name);
-  }
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  for (const auto& [key, function] : r.behaviors) {
-    if (key.first == kinematics) names.push_back(key.second);
+  std::vector<std::string> names;
+  for (const auto& [key, entry] : r.behaviors) {
+    if (key.first == kinematics) names.push_back(key.second);  // the map keeps them sorted
   }
-  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -197,12 +217,11 @@ std::vector<GroupRun> make_group_runs(const World& world) {
   return runs;
 }
 
-std::vector<std::shared_ptr<const BehaviorFunction>> custom_behaviors(const World& world) {
-  std::vector<std::shared_ptr<const BehaviorFunction>> out;  // empty: no object names one
+std::vector<const BehaviorEntry*> object_behaviors(const World& world) {
+  std::vector<const BehaviorEntry*> out(world.size(), nullptr);
   for (std::size_t id = 0; id < world.size(); ++id) {
     const ObjectModel& m = world.object_model(static_cast<int>(id));
-    if (m.behavior.kind != BehaviorKind::kCustom) continue;
-    if (out.empty()) out.resize(world.size());
+    if (m.behavior.name.empty()) continue;
     out[id] = find_behavior(m.kinematics.kind, m.behavior.name);
     if (out[id] || world.model().world.host_behaviors) continue;  // null: the host commands it
     throw Error(m.behavior.where,
