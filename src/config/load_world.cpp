@@ -245,6 +245,7 @@ class WorldLoader {
     config::check_command_targets(model_.objects);
     if (mapping) model_.maps = config::read_mapping(*mapping, model_, model_.warnings);
     if (media) model_.media = config::read_media(*media, model_.objects);
+    if (options_.on_document) options_.on_document(*root_.document());
     return std::move(model_);
   }
 

@@ -1,4 +1,4 @@
-#include "yaml_document.h"
+#include "ubot/config/yaml_document.h"
 
 #include <fmt/format.h>
 #include <yaml.h>
@@ -125,6 +125,7 @@ class YamlBuilder {
                                          reinterpret_cast<const char*>(s.value), s.length))));
     }
     const std::uint32_t id = new_node(is_null(e) ? YamlKind::kNull : YamlKind::kScalar, e);
+    doc_.nodes_[id].plain = s.style == YAML_PLAIN_SCALAR_STYLE && s.tag == nullptr;
     if (doc_.nodes_[id].kind == YamlKind::kScalar) {
       doc_.nodes_[id].begin = static_cast<std::uint32_t>(doc_.scalars_.size());
       doc_.nodes_[id].size = static_cast<std::uint32_t>(s.length);

@@ -17,7 +17,7 @@
 
 #include "ubot/core/error.h"
 #include "ubot/core/numbers.h"
-#include "yaml_document.h"
+#include "ubot/config/yaml_document.h"
 
 namespace ubot::config {
 
@@ -38,6 +38,8 @@ class Field {
 
   const std::string& path() const { return path_; }
   const std::shared_ptr<const std::string>& file() const { return file_; }
+  // The whole document this value is part of.
+  const std::shared_ptr<const YamlDocument>& document() const { return doc_; }
   // "file:line:column" (1-based) of the value, or of its parent when it is missing.
   std::string location() const;
   // The same as fields, with the key path: what an Error about this value carries.

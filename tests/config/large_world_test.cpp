@@ -13,7 +13,7 @@
 
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
-#include "yaml_document.h"
+#include "ubot/config/yaml_document.h"
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "ubot/config/world_model.h"
+#include "ubot/config/yaml_document.h"
 
 namespace ubot {
 
@@ -32,6 +33,9 @@ struct LoadOptions {
   // theirs after irsim.make): such an object has no velocity of its own, such a group no group
   // command. Unset: building such a world is an error at the name.
   bool host_behaviors = false;
+  // Hears the parsed document once the world has been read from it (ubot.irsim builds IR-SIM's
+  // env.config from it, so a world file is parsed once); null: nobody.
+  std::function<void(const config::YamlDocument& document)> on_document = nullptr;
 };
 
 // A size as `--memory-limit` and UBOT_MEMORY_LIMIT take it: bytes, or a number with K, M, G or T

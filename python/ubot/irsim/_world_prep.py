@@ -6,12 +6,19 @@ A world written for IR-SIM may name behaviours that a script registers in Python
 The native loader gets the file untouched with ``host_behaviors=True``: it leaves those objects
 and groups to this layer, which keeps them here as ``PythonBehavior`` plans, calls them every
 step and passes their output as commands.
+
+The file is parsed once, by the native loader, which hands back its document as the Python
+values PyYAML's ``safe_load`` makes of the same text (IR-SIM's ``env.config``): each plain scalar
+is resolved and constructed by PyYAML's own YAML 1.1 rules (``_plain``).
 """
 
+import functools
 from dataclasses import dataclass, field
 
+import yaml
+
 import ubot
-from ubot._world_yaml import parse_world
+from ubot import _core
 
 _SECTIONS = ("robot", "obstacle")
 
@@ -79,6 +86,22 @@ def _python_behaviors(role: str, index: int, entry: dict) -> list:
     return found
 
 
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain(text: str):
+    """A plain scalar's value as PyYAML's safe_load makes it (its values are immutable, so a
+    cache may hand the same one out). A tag SafeConstructor has no constructor for (``<<``,
+    ``=``) stays the text: the native loader applies no merge keys either."""
+    tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))
+    construct = yaml.constructor.SafeConstructor.yaml_constructors.get(tag)
+    if construct is None or tag == "tag:yaml.org,2002:merge":
+        return text
+    return construct(_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+
+
 def world_step_mode(doc) -> str:
     """The world's step_mode as IR-SIM reads it (stripped, lower case; default internal)."""
     world = doc.get("world") or {}
@@ -88,11 +111,10 @@ def world_step_mode(doc) -> str:
 def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
     """``step_mode`` (make()'s) overrides the world's, as in IR-SIM: the native loader takes it
     as an option (the file is not rewritten)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    doc = parse_world(text, path) or {}
-    if not isinstance(doc, dict):
-        ubot.Simulation(path, seed=seed)  # the native loader's error names what the top level is
+    # The file itself, untouched: the behaviours nobody registered natively are left to this
+    # layer (host_behaviors), which commands those objects every step.
+    sim, doc = _core._load_with_document(str(path), seed, step_mode, _plain)
+    if not isinstance(doc, dict):  # an empty file: the native loader accepts an empty world
         doc = {}
     if isinstance(doc.get("irsim"), dict):  # IR-SIM 2.12.0: a file shared with another simulator
         doc = doc["irsim"]
@@ -103,9 +125,6 @@ def load(path: str, seed=None, step_mode=None) -> LoadedWorld:
         for index, entry in enumerate(_entries(doc, role)):
             if isinstance(entry, dict):
                 behaviors.extend(_python_behaviors(role, index, entry))
-    # The file itself, untouched: the behaviours nobody registered natively are left to this
-    # layer (host_behaviors), which commands those objects every step.
-    sim = ubot.Simulation(path, seed=seed, step_mode=step_mode, host_behaviors=True)
     entries = {role: _entries(doc, role) for role in _SECTIONS}
     counts = {role: [int(e.get("number", 1)) if isinstance(e, dict) else 1 for e in entries[role]]
               for role in _SECTIONS}

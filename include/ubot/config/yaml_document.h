@@ -23,6 +23,9 @@ enum class YamlKind : std::uint8_t { kNull, kScalar, kSequence, kMap };
 
 struct YamlNode {
   YamlKind kind = YamlKind::kNull;
+  // A scalar written plain and untagged: YAML 1.1 resolves those to booleans, numbers or null
+  // as PyYAML does (ubot.irsim's env.config); a quoted or tagged one is a string.
+  bool plain = false;
   std::uint32_t line = 0, column = 0;  // 0-based
   // Scalar: its text in scalars_ [begin, begin + size). Sequence: children_ [begin, begin +
   // size). Mapping: `size` pairs (key, value) in children_ [begin, begin + 2 size).
