@@ -192,7 +192,8 @@ robot:
               "swarm.yaml:8:28: robot[0].group_behavior.name: no group behaviour 'swarm' for omni "
               "kinematics (known: " +
                   known +
-                  "); one written in Python runs through ubot.irsim with its script "
+                  "); one written in Python is registered with ubot.register_group_behavior "
+                  "before the world is loaded, or runs through ubot.irsim with its script "
                   "(docs/behaviors.md)");
     EXPECT_EQ(e.line(), 8);
     EXPECT_EQ(e.key_path(), "robot[0].group_behavior.name");

@@ -182,7 +182,9 @@ Error unknown_group_behavior(const ObjectModel& first) {
   const std::string known = listed(group_behavior_names(first.kinematics.kind));
   return Error(g.where,
                fmt::format("no group behaviour {} for {} kinematics (known: {}); one written in "
-                           "Python runs through ubot.irsim with its script (docs/behaviors.md)",
+                           "Python is registered with ubot.register_group_behavior before the "
+                           "world is loaded, or runs through ubot.irsim with its script "
+                           "(docs/behaviors.md)",
                            quote_value(g.name), kinematics_name(first.kinematics.kind), known));
 }
 
