@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ubot/config/yaml_document.h"
 #include "ubot/core/error.h"
 #include "ubot/core/numbers.h"
-#include "ubot/config/yaml_document.h"
 
 namespace ubot::config {
 

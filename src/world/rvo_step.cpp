@@ -283,8 +283,7 @@ bool World::step_in_parallel(std::span<const Command> commands, const std::vecto
   for (int id = 0; id < n; ++id) {
     if (!behavior_reads_others(id, commands, group)) {
       p.independent.push_back(id);
-    } else if (reads_neighbors(id) && rvo_parallel_ok_ &&
-               rvo_grid_.active) {
+    } else if (reads_neighbors(id) && rvo_parallel_ok_ && rvo_grid_.active) {
       robots.push_back(id);
     } else {
       return false;

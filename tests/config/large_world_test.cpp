@@ -12,8 +12,8 @@
 #include <string>
 
 #include "ubot/config/load_world.h"
-#include "ubot/core/error.h"
 #include "ubot/config/yaml_document.h"
+#include "ubot/core/error.h"
 
 namespace {
 
