@@ -26,6 +26,8 @@ void bind_group_behaviors(pybind11::module_& m);
 void refuse_unbuilt_objects(pybind11::module_& m);
 // ubot.Simulation (simulation.cpp).
 void bind_simulation(pybind11::module_& m);
+// ubot._core._place_randomly (placement.cpp).
+void bind_placement(pybind11::module_& m);
 
 // Simulation.record / write_picture / picture (outputs.cpp) and add_medium_provider (media.cpp).
 void bind_outputs(pybind11::class_<SimHandle, std::shared_ptr<SimHandle>>& c);

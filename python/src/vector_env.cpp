@@ -11,6 +11,7 @@
 
 #include "errors.h"
 #include "interrupt.h"
+#include "placement.h"
 #include "ubot/config/load_world.h"
 #include "ubot/core/error.h"
 #include "ubot/core/random.h"
@@ -234,12 +235,17 @@ void VectorEnv::reset_env(int i) {
 }
 
 void VectorEnv::start_episode(int i) {
+  const std::uint64_t seed = episode_seed(i);
   if (!start_) {
-    envs_[i]->reset(episode_seed(i));
-    return;
+    envs_[i]->reset(seed);
+  } else {
+    envs_[i]->restore(*start_);
+    envs_[i]->reseed(seed);
   }
-  envs_[i]->restore(*start_);
-  envs_[i]->reseed(episode_seed(i));
+  if (options_.randomize) {
+    place_or_raise(*envs_[i], *options_.randomize, stream_seed(seed, "randomize"),
+                   fmt::format("VectorEnv: env {} episode {}: ", i, episode_[i]));
+  }
 }
 
 void VectorEnv::step_env(int i, const Buffers& b) {
@@ -451,10 +457,10 @@ void bind_vector_env(py::module_& m) {
                }
                const std::string_view state = start_state;
                return std::make_unique<VectorEnv>(
-                   model,
-                   VectorEnvOptions{num_envs, seed, threads, max_steps, std::move(observations),
-                                    std::move(lidar), auto_reset, arrive_reward, collision_penalty,
-                                    std::vector<std::uint8_t>(state.begin(), state.end())});
+                   model, VectorEnvOptions{
+                              num_envs, seed, threads, max_steps, std::move(observations),
+                              std::move(lidar), auto_reset, arrive_reward, collision_penalty,
+                              std::vector<std::uint8_t>(state.begin(), state.end()), std::nullopt});
              });
            }),
            py::arg("world"), py::arg("num_envs"), py::arg("seed") = 0, py::arg("threads") = 0,
@@ -463,6 +469,27 @@ void bind_vector_env(py::module_& m) {
            py::arg("lidar") = "", py::arg("auto_reset") = true, py::arg("arrive_reward") = 1.0,
            py::arg("collision_penalty") = 1.0, py::arg("start_state") = py::bytes())
       .def("reset", &VectorEnv::reset, py::arg("seed") = py::none())
+      .def(
+          "set_randomize",
+          [](VectorEnv& v, const std::optional<py::dict>& spec) {
+            v.set_randomize(spec ? std::optional(placement_spec(v.model(), *spec)) : std::nullopt);
+          },
+          py::arg("spec"),
+          "Objects placed anew at every later episode start (a spec checked by "
+          "ubot._learning.resets.check_randomize), or None: the world's own places.")
+      .def_property_readonly("object_names",
+                             [](const VectorEnv& v) {
+                               std::vector<std::string> names;
+                               for (const ObjectModel& o : v.model().objects)
+                                 names.push_back(o.name);
+                               return names;
+                             })
+      .def_property_readonly("world_size",
+                             [](const VectorEnv& v) {
+                               const WorldSettings& w = v.model().world;
+                               return std::vector<double>{w.offset.x(), w.offset.x() + w.width,
+                                                          w.offset.y(), w.offset.y() + w.height};
+                             })
       .def("reset_envs", &VectorEnv::reset_envs, py::arg("mask"))
       .def("step", &VectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", &VectorEnv::num_envs)

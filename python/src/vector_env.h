@@ -18,6 +18,7 @@
 
 #include "ubot/live/live_view.h"
 #include "ubot/sensors/lidar2d/lidar2d.h"
+#include "ubot/sim/random_placement.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot::python {
@@ -35,6 +36,9 @@ struct VectorEnvOptions {
   // A state file's bytes (Simulation::save_state) every episode starts from instead of step 0,
   // its random streams reseeded from the episode's seed (Simulation::reseed); empty: step 0.
   std::vector<std::uint8_t> start_state;
+  // Objects placed anew at the start of every episode (after the reset or the start state),
+  // drawn from stream_seed(episode seed, "randomize"); unset: the world's own places.
+  std::optional<PlacementSpec> randomize;
 };
 
 class VectorEnv {
@@ -54,6 +58,8 @@ class VectorEnv {
   int num_robots() const { return static_cast<int>(robots_.size()); }
   int beams() const { return beams_; }
   const VectorEnvOptions& options() const { return options_; }
+  const WorldModel& model() const { return *model_; }
+  void set_randomize(std::optional<PlacementSpec> spec) { options_.randomize = std::move(spec); }
   const std::vector<std::string>& robot_names() const { return robot_names_; }
   // The observation arrays as a new dict (final: the final observations of ended envs).
   pybind11::dict observations(bool final = false) const;

@@ -181,8 +181,10 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
     The same observations, rewards, terminations and seeds as ``UbotEnv`` (env i's episode k
     runs with world seed ``stream_seed(seed, "vector_env/<i>/<k>")``; UbotEnv is env 0), with
     two differences the C++ core imposes: the other robots stand (``others="stand"``; the core
-    commands every robot), and the Simulation-only observations (fov, clearance, imu, depth),
-    ``randomize`` and rendering are not available. ``autoreset_mode``: Gymnasium's
+    commands every robot), and the Simulation-only observations (fov, clearance, imu, depth)
+    and rendering are not available. ``randomize`` is the constructor's (placed by the C++ core
+    at every episode's start, as UbotEnv places env 0's); ``reset(options={"randomize": ...})``
+    cannot change it. ``autoreset_mode``: Gymnasium's
     ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP`` (or their names).
     """
 
@@ -195,9 +197,6 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
         if others != "stand":
             raise ValueError("UbotVectorEnv: others must be 'stand' (the C++ VectorEnv commands "
                              "every robot); UbotEnv runs the others' behaviours")
-        if randomize:
-            raise ValueError("UbotVectorEnv: randomize needs Simulation.set_state, which the "
-                             "C++ VectorEnv has not; use vectorization_mode='sync' (UbotEnv)")
         if render_mode is not None:
             raise ValueError("UbotVectorEnv: no render modes (use vectorization_mode='sync' "
                              "for UbotEnv's pictures)")
@@ -210,7 +209,8 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
         if sim_only:
             raise ValueError(f"UbotVectorEnv: observations {sim_only} need a Simulation; use "
                              "vectorization_mode='sync' (UbotEnv)")
-        self._core = L.make_core(world, num_envs, self.layout, lidar, threads)
+        self._core = L.make_core(world, num_envs, self.layout, lidar, threads,
+                                 L.check_randomize(randomize, self.layout))
         self.num_envs = self._core.num_envs
         self.robot = self.layout.robot_names[self.robot_index]
         self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
@@ -227,7 +227,8 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
         one, later ones start every env's next episode."""
         options = options or {}
         if options.get("randomize"):
-            raise ValueError("UbotVectorEnv.reset: randomize is not available (see the class)")
+            raise ValueError("UbotVectorEnv.reset: randomize is the constructor's (the C++ core "
+                             "places every env's episodes by it)")
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise TypeError("UbotVectorEnv.reset: seed must be an int (the base seed every env's "
                             "episode seeds derive from) or None")

@@ -197,13 +197,15 @@ class VectorParallelEnv:
     until its env restarts: an env with no active agent left is reset in the same step, its
     last observation in ``infos["final_obs"]`` masked by ``infos["_final_obs"]`` (num_envs,).
     Env i's episode k has world seed ``stream_seed(seed, "vector_env/<i>/<k>")``. As for
-    ubot.gym.UbotVectorEnv: no Simulation-only observations, no randomize, no rendering.
+    ubot.gym.UbotVectorEnv: no Simulation-only observations, no rendering; ``randomize`` (the
+    constructor's) places objects at every episode's start in the C++ core, as UbotParallelEnv
+    does for env 0.
     """
 
     def __init__(self, world, num_envs, observations=L.DEFAULT_OBSERVATIONS, normalize=False,
                  flatten=True, reward_fn=None, reward_weights=None, max_steps=500,
                  normalize_actions=True, clip_actions=False, lidar=None, clearance_margin=0.5,
-                 observation_options=None, threads=0):
+                 observation_options=None, threads=0, randomize=None):
         with L.load_sim(world) as sim:
             self.layout = L.read_layout(sim, lidar)
             self.observer = L.Observer(self.layout, observations, normalize, flatten,
@@ -214,7 +216,8 @@ class VectorParallelEnv:
         self.rewarder = L.Rewarder(reward_fn, reward_weights,
                                    has_lidar=self.layout.lidar_max is not None)
         self._actions = L.Actions(self.layout, normalize_actions, clip_actions)
-        self._core = L.make_core(world, num_envs, self.layout, lidar, threads)
+        self._core = L.make_core(world, num_envs, self.layout, lidar, threads,
+                                 L.check_randomize(randomize, self.layout))
         self.num_envs, self.possible_agents = self._core.num_envs, list(self.layout.robot_names)
         self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
         self.single_observation_spaces = {a: self.observer.space(i)

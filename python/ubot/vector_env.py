@@ -71,6 +71,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     done), or any robot collides; ``truncated``: ``max_steps`` steps without termination.
     Env i's episode k runs with world seed ``stream_seed(seed, "vector_env/<i>/<k>")``.
 
+    ``randomize`` (as ``ubot.gym.UbotEnv``'s: ``{"robots": ..., "goals": ..., "obstacles": ...,
+    "region": ..., "margin": ..., ...}`` or True for robots and goals): every episode's start
+    places those objects anew, seeded by ``stream_seed(episode seed, "randomize")``,
+    non-overlapping (``margin`` m apart, exact shapes); an env whose objects find no place
+    raises a ValueError naming the env, the episode and the object (docs/learning.md, "Resets").
+
     ``start_state`` (a state file's path, its bytes or a ``ubot.Snapshot`` of this world, e.g.
     from ``Simulation.save_state``): every episode starts from that state instead of step 0,
     its random streams those of the episode's seed (``Simulation.reseed``), so copies fanned
@@ -93,7 +99,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, world, num_envs, seed=0, threads=0, max_steps=1000,
                  observations=DEFAULT_OBSERVATIONS, lidar="", auto_reset=True,
-                 arrive_reward=1.0, collision_penalty=1.0, start_state=None):
+                 arrive_reward=1.0, collision_penalty=1.0, start_state=None, randomize=None):
         self._env = _core._VectorEnv(os.fspath(world), _whole("num_envs", num_envs),
                                      seed=_whole("seed", seed), threads=_whole("threads", threads),
                                      max_steps=_whole("max_steps", max_steps),
@@ -102,6 +108,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                                      arrive_reward=float(arrive_reward),
                                      collision_penalty=float(collision_penalty),
                                      start_state=_state_bytes(start_state))
+        if randomize:
+            from types import SimpleNamespace
+
+            from ubot._learning.resets import check_randomize
+
+            layout = SimpleNamespace(robot_names=list(self._env.robot_names),
+                                     object_names=list(self._env.object_names),
+                                     world_size=tuple(self._env.world_size))
+            self._env.set_randomize(check_randomize(randomize, layout))
         self.num_envs = self._env.num_envs
         self.robot_names = self._env.robot_names
         self.action_low = self._env.action_low

@@ -480,7 +480,8 @@ def test_bad_arguments_name_what_is_wrong(room_world):
     for kwargs, error, match in cases:
         with pytest.raises(error, match=match):
             UbotEnv(room_world, **kwargs)
-    for kwargs, match in [(dict(randomize={"robots": True}), "randomize"),
+    for kwargs, match in [(dict(randomize={"robot": True}), "unknown keys \\['robot'\\]"),
+                          (dict(randomize={"robots": ["robot_9"]}), "robot_9"),
                           (dict(observations=("fov",)), "fov"),
                           (dict(others="behavior"), "others"),
                           (dict(autoreset_mode=AutoresetMode.DISABLED), "autoreset_mode")]:

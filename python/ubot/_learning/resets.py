@@ -1,10 +1,7 @@
 """Seeded random placement of starts, goals and obstacles, episode seeds, and making the
 simulations (docs/learning.md, "Resets")."""
 
-import math
 import os
-
-import numpy as np
 
 import ubot
 
@@ -12,7 +9,7 @@ from ubot._quote import quote
 
 from .frames import Frame  # noqa: F401
 
-__all__ = ['Episodes', 'check_randomize', 'randomize', 'world_seed', 'make_core', 'load_sim',
+__all__ = ['Episodes', 'check_randomize', 'randomize', 'randomize_seed', 'world_seed', 'make_core', 'load_sim',
            'RANDOMIZE_KEYS']
 
 
@@ -57,52 +54,22 @@ def check_randomize(spec, layout):
     return out
 
 
-def randomize(sim, spec, rng):
+def randomize(sim, spec, seed):
     """Places the chosen obstacles, then robots, then goals, one at a time, uniformly in the
     region; a place is taken when the object is at least ``margin`` (m) from every other object
-    it can collide with, by ``Simulation.min_clearance`` (exact shapes). A goal must also be
-    ``min_goal_distance`` from its robot's start and clear of the other goals by two radii."""
-    x0, x1, y0, y1 = spec["region"]
-    margin = spec["margin"]
+    it can collide with (exact shapes). A goal must also be ``min_goal_distance`` from its
+    robot's start and clear of the other goals by two radii. Draws from ``seed``. The one
+    definition is native (ubot/sim/random_placement.h), which the vector core runs too; a
+    ValueError names the object that finds no place."""
+    from ubot import _core
 
-    def draw(name, yaw):
-        o = sim.object(name)
-        r = o.radius
-        if x1 - x0 <= 2 * r or y1 - y0 <= 2 * r:
-            raise ValueError(f"randomize: {name} does not fit in the region {spec['region']}")
-        th = rng.uniform(-np.pi, np.pi) if yaw else o.state[2]
-        return np.array([rng.uniform(x0 + r, x1 - r), rng.uniform(y0 + r, y1 - r), th])
+    _core._place_randomly(sim, spec, int(seed))
 
-    def place(name, yaw, ok=lambda p: True):
-        keep = np.array(sim.object(name).state[:3])
-        for _ in range(spec["tries"]):
-            pose = draw(name, yaw)
-            sim.set_state(name, pose)
-            clear = sim.min_clearance(name)
-            if (math.isnan(clear) or clear >= margin) and ok(pose):
-                return pose
-        sim.set_state(name, keep)
-        raise ValueError(f"randomize: no free place for {name} in {spec['tries']} tries "
-                         f"(region {spec['region']}, margin {margin} m)")
 
-    for name in spec["obstacles"]:
-        place(name, spec["yaw"])
-    for name in spec["robots"]:
-        place(name, spec["yaw"])
-    goals = {}
-    for name in spec["goals"]:
-        start = np.array(sim.object(name).state[:3])
-        r = sim.object(name).radius
-
-        def far(p, start=start, r=r):
-            return (math.hypot(p[0] - start[0], p[1] - start[1]) >= spec["min_goal_distance"]
-                    and all(math.hypot(p[0] - g[0], p[1] - g[1]) >= 2 * r + margin
-                            for g in goals.values()))
-
-        # The robot is put on the goal to test it against the obstacles, then put back.
-        goals[name] = place(name, False, far)
-        sim.set_state(name, start)
-        sim.set_goals(name, [[goals[name][0], goals[name][1], 0.0]])
+def randomize_seed(world_seed):
+    """The placement's seed in an episode of world seed ``world_seed``: the vector core's rule,
+    so a single env and a vector env's env 0 place alike."""
+    return ubot.stream_seed(int(world_seed), "randomize")
 
 
 class Episodes:
@@ -114,16 +81,17 @@ class Episodes:
 
     def start(self, sim, seed, rng, spec=None):
         """Resets ``sim`` to the next episode's world seed, then places what ``spec``
-        (check_randomize's) randomizes."""
+        (check_randomize's) randomizes, drawn from that seed (randomize_seed)."""
         if seed is not None:
             self.base, self.number = int(seed), 0
         elif self.base is None:
             self.base, self.number = int(rng.integers(2**63)), 0
         else:
             self.number += 1
-        sim.reset(world_seed(self.base, self.number))
+        seed = world_seed(self.base, self.number)
+        sim.reset(seed)
         if spec:
-            randomize(sim, spec, rng)
+            randomize(sim, spec, randomize_seed(seed))
 
 
 def world_seed(base, episode):
@@ -132,17 +100,20 @@ def world_seed(base, episode):
     return ubot.stream_seed(int(base), f"vector_env/0/{int(episode)}")
 
 
-def make_core(world, num_envs, layout, lidar=None, threads=0):
+def make_core(world, num_envs, layout, lidar=None, threads=0, randomize=None):
     """ubot.VectorEnv's C++ core for the vector forms: every array a Frame needs, no reward,
-    termination or auto-reset of its own (DISABLED mode; the Python side decides them)."""
+    termination or auto-reset of its own (DISABLED mode; the Python side decides them);
+    ``randomize`` (check_randomize's) places objects at every episode's start."""
     from ubot import _core
 
     arrays = ["state", "goal", "flags", "velocity"]
     if layout.lidar_max is not None and layout.beams >= 0:
         arrays.append("lidar")
-    return _core._VectorEnv(os.fspath(world), int(num_envs), seed=0, threads=int(threads),
+    core = _core._VectorEnv(os.fspath(world), int(num_envs), seed=0, threads=int(threads),
                             max_steps=0, observations=arrays, lidar=lidar or "",
                             auto_reset=False)
+    core.set_randomize(randomize)
+    return core
 
 
 def load_sim(world, seed=None, threads=1):
