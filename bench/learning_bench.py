@@ -4,6 +4,9 @@ of examples/lidar_world.yaml stepped by ``ubot.VectorEnv`` alone and by
 ``ubot.gym.UbotVectorEnv`` (observation assembly, reward terms, action checks, autoreset), with
 the same actions, in one run. Figures by CPU time of the whole process (all its threads), so a
 machine shared with other jobs changes them little; ``--threads 1`` makes the split plain.
+Then what a randomised reset costs in the core: every env of the swap task
+(tests/data/learning/swap4.yaml) reset with the world's own places, and with random starts and
+goals (``randomize``, docs/learning.md).
 
 usage: build/venv/bin/python bench/learning_bench.py [--envs N] [--steps K] [--threads T]
 """
@@ -19,6 +22,8 @@ from ubot.gym import UbotVectorEnv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIDAR_WORLD = os.path.join(ROOT, "examples", "lidar_world.yaml")
+SWAP = os.path.join(ROOT, "tests", "data", "learning", "swap4.yaml")
+RANDOMIZE = {"robots": True, "goals": True, "margin": 0.3, "min_goal_distance": 3.0}
 
 
 def cpu_time_per_step(step, steps):
@@ -52,6 +57,11 @@ def main():
     print(f"  ubot.gym.UbotVectorEnv {n / t_gym:9.0f} env-steps/s ({t_gym * 1e3:.2f} ms a step)")
     print(f"  Python's share of a step: {(t_gym - t_core) / t_gym:.0%} "
           f"({(t_gym - t_core) * 1e3:.2f} ms)")
+    seeds = iter(range(10**6))
+    for label, spec in (("the world's places", None), ("randomize", RANDOMIZE)):
+        envs = ubot.VectorEnv(SWAP, n, threads=args.threads, randomize=spec)
+        t = cpu_time_per_step(lambda envs=envs: envs.reset(seed=next(seeds)), args.steps // 10)
+        print(f"  reset of {n} x swap4.yaml, {label:18} {t * 1e6 / n:7.1f} us an env")
 
 
 if __name__ == "__main__":
