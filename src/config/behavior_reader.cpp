@@ -118,8 +118,9 @@ std::span<const std::string_view> builtin_behavior_names() {
 
 bool builtin_behavior_available(std::string_view name, KinematicsKind kinematics) {
   const config::BuiltinBehavior* b = config::find_builtin_behavior(name);
-  return b && (b->any_kinematics || kinematics == KinematicsKind::kDiff ||
-               kinematics == KinematicsKind::kOmni);
+  // A static object's behaviour loads and never runs, so static takes every one.
+  return b && (b->any_kinematics || (kinematics != KinematicsKind::kAcker &&
+                                     kinematics != KinematicsKind::kOmniAngular));
 }
 
 }  // namespace ubot

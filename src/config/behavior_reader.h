@@ -18,8 +18,8 @@ namespace ubot::config {
 struct BuiltinBehavior {
   std::string_view name;
   void (*read_keys)(Mapping& m, BehaviorModel& b, std::vector<std::string>& warnings);
-  // False: diff and omni only. rvo and sfm plan a holonomic velocity that acker and
-  // omni_angular robots do not follow (IR-SIM registers them for diff and omni).
+  // False: not for acker and omni_angular. rvo and sfm plan a holonomic velocity those robots
+  // do not follow (IR-SIM registers them for diff and omni; static objects never run one).
   bool any_kinematics;
 };
 // The built-in named so, or null.
