@@ -30,21 +30,26 @@ ENV_ID = "ubot/World-v0"
 OTHERS = ("behavior", "stand")
 
 
-def _setup(sim, robot, observations, normalize, flatten, reward_fn, reward_weights, lidar,
-           normalize_actions, clip_actions, observation_options):
-    """The parts every ubot environment has: layout, observer, rewarder, actions."""
-    layout = L.read_layout(sim, lidar)
-    observer = L.Observer(layout, observations, normalize, flatten, observation_options, sim)
-    rewarder = L.Rewarder(reward_fn, reward_weights, has_lidar=layout.lidar_max is not None)
-    actions = L.Actions(layout, normalize_actions, clip_actions)
-    if robot is None:
-        index = 0
-    elif robot in layout.robot_names:
-        index = layout.robot_names.index(robot)
-    else:
-        raise ValueError(f"robot {quote(robot)} is not a robot of the world (robots: "
-                         f"{layout.robot_names})")
-    return layout, observer, rewarder, actions, index
+def _task(sim, observations, normalize, flatten, reward_fn, reward_weights, max_steps,
+          normalize_actions, clip_actions, randomize, lidar, clearance_margin,
+          observation_options):
+    """The task every ubot environment is an adapter of (ubot._learning.runner)."""
+    return L.Task(sim, observations, normalize, flatten, reward_fn, reward_weights, max_steps,
+                  normalize_actions, clip_actions, randomize, lidar, clearance_margin,
+                  observation_options)
+
+
+class _TaskParts:
+    """The task's parts as attributes of the environment (env.layout, env.observer, ...)."""
+
+    layout = property(lambda self: self.task.layout)
+    observer = property(lambda self: self.task.observer)
+    rewarder = property(lambda self: self.task.rewarder)
+    randomize = property(lambda self: self.task.randomize)
+    max_steps = property(lambda self: self.task.max_steps)
+    clearance_margin = property(lambda self: self.task.clearance_margin)
+    _actions = property(lambda self: self.task.actions)
+    _frame = property(lambda self: self._runner.frame)
 
 
 def _render_meta(layout):
@@ -52,7 +57,7 @@ def _render_meta(layout):
             "render_fps": float(round(1.0 / layout.step_time, 6))}
 
 
-class UbotEnv(gymnasium.Env):
+class UbotEnv(_TaskParts, gymnasium.Env):
     """One robot of ``world`` as a Gymnasium ``Env`` (docs/learning.md).
 
     ``world``: a world file. ``robot``: the robot's name (default: the first robot). ``others``:
@@ -79,34 +84,28 @@ class UbotEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
         self.sim = L.load_sim(world, threads=threads)
-        (self.layout, self.observer, self.rewarder, self._actions,
-         self.robot_index) = _setup(self.sim, robot, observations, normalize, flatten, reward_fn,
-                                    reward_weights, lidar, normalize_actions, clip_actions,
-                                    observation_options)
+        self.task = _task(self.sim, observations, normalize, flatten, reward_fn, reward_weights,
+                          max_steps, normalize_actions, clip_actions, randomize, lidar,
+                          clearance_margin, observation_options)
+        self.robot_index = self.task.robot_index(robot)
         self.robot = self.layout.robot_names[self.robot_index]
         self.metadata = _render_meta(self.layout)
         self.render_mode, self.live_address, self.live_url = render_mode, live_address, None
-        self.others, self.max_steps = others, int(max_steps)
-        self.clearance_margin = float(clearance_margin)
-        self.randomize = L.check_randomize(randomize, self.layout)
+        self.others = others
         self.observation_space = self.observer.space(self.robot_index)
         self.action_space = self._actions.space(self.robot_index)
-        self._episodes = L.Episodes()
-        self._frame = None  # None: reset() has not run, or the last step failed
+        self._runner = L.Runner(self.task, L.SimBackend(self.sim, self.task, others,
+                                                        self.robot_index))
 
     # -- Gymnasium API ---------------------------------------------------------------------
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         options = options or {}
-        self._frame = None  # a reset that raises leaves the env needing another
         spec = self.randomize
         if "randomize" in options:  # other keys are ignored (PettingZoo's test passes some)
             spec = L.check_randomize(options["randomize"], self.layout)
-        self._episodes.start(self.sim, seed, self.np_random, spec)
-        self._frame = self._read()
-        self._action = np.zeros((1, self.layout.n_robots, 2))
-        self._steps = np.zeros(1, dtype=np.int64)
+        self._runner.reset(seed, self.np_random, spec)
         if self.render_mode == "human":
             self.render()
         return self._observe(), {}
@@ -116,20 +115,15 @@ class UbotEnv(gymnasium.Env):
             raise ValueError("UbotEnv.step: call reset() first (before the first step, and "
                              "after a step that raised)")
         k = self.robot_index
-        command = self._actions.check(action, self.action_space.shape, [k])
-        frame, full = self._advance(command)
-        self._steps += 1
-        self._frame = None  # until the reward is known: a failing reward_fn needs a reset
-        ctx = L.reward_context(self._prev, frame, full, self._action, self._steps,
-                               self._active(), self.layout, self.clearance_margin)
-        reward = float(self.rewarder(ctx)[0, k])
-        self._frame, self._action = frame, full
-        terminated = bool(frame.arrive[0, k] or frame.collision[0, k])
-        truncated = bool(not terminated and 0 < self.max_steps <= self._steps[0])
+        full = np.zeros((1, self.layout.n_robots, 2))
+        full[0, k] = self._actions.check(action, self.action_space.shape, [k])[0]
+        active = np.zeros((1, self.layout.n_robots), bool)
+        active[0, k] = True
+        out = self._runner.step(full, active)
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, terminated, truncated, {"is_success": bool(
-            frame.arrive[0, k])}
+        return (self._observe(), float(out.reward[0, k]), bool(out.terminated[0, k]),
+                bool(out.truncated[0, k]), {"is_success": bool(out.frame.arrive[0, k])})
 
     def render(self):
         if self.render_mode == "rgb_array":
@@ -146,36 +140,11 @@ class UbotEnv(gymnasium.Env):
 
     # -- internals --------------------------------------------------------------------------
 
-    def _read(self):
-        return L.frame_from_sims([self.sim], self.layout, self.observer.sim_items)
-
     def _observe(self):
         return L.pick(self.observer.observe(self._frame), 0, self.robot_index)
 
-    def _active(self):
-        active = np.zeros((1, self.layout.n_robots), bool)
-        active[0, self.robot_index] = True
-        return active
 
-    def _advance(self, command):
-        """Steps the world with the robot's ``command`` ((1, 2) in its kinematics frame):
-        the new frame and every robot's command of the step (the others' as they did it)."""
-        k, names = self.robot_index, self.layout.robot_names
-        full = np.zeros((1, self.layout.n_robots, 2))
-        full[0, k] = command[0]
-        self._prev = self._frame
-        if self.others == "stand":
-            self.sim.step(full[0])
-        else:  # the others are left out: they run their behaviours
-            self.sim.step({names[k]: full[0, k]})
-        frame = self._read()
-        if self.others == "behavior":
-            full = frame.velocity.copy()
-            full[0, k] = command[0]
-        return frame, full
-
-
-class UbotVectorEnv(gymnasium.vector.VectorEnv):
+class UbotVectorEnv(_TaskParts, gymnasium.vector.VectorEnv):
     """``num_envs`` copies of UbotEnv's task stepped together by ubot.VectorEnv's C++ core.
 
     The same observations, rewards, terminations and seeds as ``UbotEnv`` (env i's episode k
@@ -201,26 +170,24 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError("UbotVectorEnv: no render modes (use vectorization_mode='sync' "
                              "for UbotEnv's pictures)")
         with L.load_sim(world) as sim:
-            (self.layout, self.observer, self.rewarder, self._actions,
-             self.robot_index) = _setup(sim, robot, observations, normalize, flatten,
-                                        reward_fn, reward_weights, lidar, normalize_actions,
-                                        clip_actions, observation_options)
+            self.task = _task(sim, observations, normalize, flatten, reward_fn, reward_weights,
+                              max_steps, normalize_actions, clip_actions, randomize, lidar,
+                              clearance_margin, observation_options)
+        self.robot_index = self.task.robot_index(robot)
         sim_only = [i.name for i in self.observer.sim_items]
         if sim_only:
             raise ValueError(f"UbotVectorEnv: observations {sim_only} need a Simulation; use "
                              "vectorization_mode='sync' (UbotEnv)")
-        self._core = L.make_core(world, num_envs, self.layout, lidar, threads,
-                                 L.check_randomize(randomize, self.layout))
+        self._core = L.make_core(world, num_envs, self.layout, lidar, threads, self.randomize)
+        self._runner = L.Runner(self.task, L.CoreBackend(self._core))
         self.num_envs = self._core.num_envs
         self.robot = self.layout.robot_names[self.robot_index]
-        self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.render_mode, self.closed = None, False
         self.single_observation_space = self.observer.space(self.robot_index)
         self.single_action_space = self._actions.space(self.robot_index)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._frame = None
 
     def reset(self, *, seed=None, options=None):
         """Every env from step 0. ``seed``: the base seed (an int); None the first time draws
@@ -235,17 +202,8 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
         mask = options.get("reset_mask")
         if mask is not None:
             return self._reset_mask(mask, seed)
-        if seed is None and self._frame is not None:
-            obs = self._core.reset_envs(np.ones(self.num_envs, bool))
-        else:
-            if seed is None:
-                seed = int(np.random.SeedSequence().entropy % 2**63)
-            obs = self._core.reset(int(seed))
-        self._frame = L.frame_from_vector(obs)
-        n, r = self.num_envs, self.layout.n_robots
-        self._action = np.zeros((n, r, 2))
-        self._steps = np.zeros(n, dtype=np.int64)
-        self._autoreset = np.zeros(n, bool)
+        self._runner.reset(seed)
+        self._autoreset = np.zeros(self.num_envs, bool)
         return self._observe(), {}
 
     def _reset_mask(self, mask, seed):
@@ -259,9 +217,7 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
         return self._observe(), {}
 
     def _restart(self, mask):
-        self._frame = L.frame_from_vector(self._core.reset_envs(mask))
-        self._steps[mask] = 0
-        self._action[mask] = 0
+        self._runner.restart(mask)
         self._autoreset[mask] = False
 
     def step(self, actions):
@@ -273,19 +229,12 @@ class UbotVectorEnv(gymnasium.vector.VectorEnv):
         full = np.zeros((n, self.layout.n_robots, 2))
         full[:, k] = command
         pending = self._autoreset.copy()  # NEXT_STEP: ended last step, reset now
-        prev = self._frame
-        self._frame = None
-        frame = L.frame_from_vector(self._core.step(full)[0])
-        steps = self._steps + 1
         active = np.zeros((n, self.layout.n_robots), bool)
         active[:, k] = ~pending
-        ctx = L.reward_context(prev, frame, full, self._action, steps, active, self.layout,
-                               self.clearance_margin)
-        reward = self.rewarder(ctx)[:, k].copy()
-        self._frame, self._action, self._steps = frame, full, steps
-        terminated = frame.arrive[:, k] | frame.collision[:, k]
-        truncated = ~terminated & (steps >= self.max_steps) if self.max_steps > 0 else \
-            np.zeros(n, bool)
+        out = self._runner.step(full, active)
+        frame = out.frame
+        reward = out.reward[:, k].copy()
+        terminated, truncated = out.terminated[:, k].copy(), out.truncated[:, k].copy()
         success = frame.arrive[:, k].copy()
         info = {"is_success": success, "_is_success": np.ones(n, bool)}
         if self.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP:

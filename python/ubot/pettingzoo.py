@@ -24,9 +24,10 @@ except ImportError as error:  # ubot without the extra: say what to install
 
 from ubot import _learning as L
 from ubot._quote import quote
+from ubot.gym import _TaskParts
 
 
-class UbotParallelEnv(ParallelEnv):
+class UbotParallelEnv(_TaskParts, ParallelEnv):
     """Every robot of ``world`` an agent. The arguments are ``ubot.gym.UbotEnv``'s (without
     ``robot`` and ``others``): ``observations``, ``normalize``, ``flatten``, ``reward_fn`` /
     ``reward_weights`` (``ctx`` holds every robot; the agents get their rows), ``max_steps``
@@ -45,14 +46,10 @@ class UbotParallelEnv(ParallelEnv):
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
         self.sim = L.load_sim(world, threads=threads)
-        self.layout = L.read_layout(self.sim, lidar)
-        self.observer = L.Observer(self.layout, observations, normalize, flatten,
-                                   observation_options, self.sim)
-        self.rewarder = L.Rewarder(reward_fn, reward_weights,
-                                   has_lidar=self.layout.lidar_max is not None)
-        self._actions = L.Actions(self.layout, normalize_actions, clip_actions)
-        self.randomize = L.check_randomize(randomize, self.layout)
-        self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
+        self.task = L.Task(self.sim, observations, normalize, flatten, reward_fn, reward_weights,
+                           max_steps, normalize_actions, clip_actions, randomize, lidar,
+                           clearance_margin, observation_options)
+        self._runner = L.Runner(self.task, L.SimBackend(self.sim, self.task))
         self.render_mode, self.live_address, self.live_url = render_mode, live_address, None
         self.metadata = dict(self.metadata, render_fps=float(round(1 / self.layout.step_time, 6)))
         self.possible_agents = list(self.layout.robot_names)
@@ -62,7 +59,6 @@ class UbotParallelEnv(ParallelEnv):
         self.action_spaces = {a: self._actions.space(i) for i, a in enumerate(self.possible_agents)}
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._left = {}  # agent -> why and when it left the episode
-        self._episodes, self._frame = L.Episodes(), None
         self.np_random, _ = seeding.np_random(None)
 
     def observation_space(self, agent):
@@ -73,16 +69,13 @@ class UbotParallelEnv(ParallelEnv):
 
     def reset(self, seed=None, options=None):
         options = options or {}
-        self._frame, self.agents = None, []  # a reset that raises leaves the env needing another
+        self.agents = []  # a reset that raises leaves the env needing another
         spec = self.randomize
         if "randomize" in options:  # other keys are ignored (PettingZoo's API test passes one)
             spec = L.check_randomize(options["randomize"], self.layout)
         if seed is not None:
             self.np_random, _ = seeding.np_random(int(seed))
-        self._episodes.start(self.sim, seed, self.np_random, spec)
-        self._frame = self._read()
-        self._action = np.zeros((1, self.layout.n_robots, 2))
-        self._steps = np.zeros(1, dtype=np.int64)
+        self._runner.reset(seed, self.np_random, spec)
         self.agents = list(self.possible_agents)
         self._left = {}
         if self.render_mode == "human":
@@ -94,29 +87,22 @@ class UbotParallelEnv(ParallelEnv):
             raise ValueError("step: call reset() first (before the first step, and after a "
                              "step that raised)")
         full = self._commands(actions)
-        prev = self._frame
-        self._frame = None  # until the reward is known: a failing reward_fn needs a reset
-        self.sim.step(full[0])
-        frame = self._read()
-        self._steps += 1
         live = list(self.agents)
         active = np.zeros((1, self.layout.n_robots), bool)
         active[0, [self._index[a] for a in live]] = True
-        ctx = L.reward_context(prev, frame, full, self._action, self._steps, active,
-                               self.layout, self.clearance_margin)
-        reward = self.rewarder(ctx)[0]
-        self._frame, self._action = frame, full
+        out = self._runner.step(full, active)
+        frame, step = out.frame, int(self._runner.steps[0])
         obs = self._observe(live)
         rewards, terms, truncs, infos = {}, {}, {}, {}
         for a in live:
             i = self._index[a]
-            rewards[a] = float(reward[i])
-            terms[a] = bool(frame.arrive[0, i] or frame.collision[0, i])
-            truncs[a] = bool(not terms[a] and 0 < self.max_steps <= self._steps[0])
+            rewards[a] = float(out.reward[0, i])
+            terms[a] = bool(out.terminated[0, i])
+            truncs[a] = bool(out.truncated[0, i])
             infos[a] = {"is_success": bool(frame.arrive[0, i])}
             if terms[a] or truncs[a]:
                 why = "arrived" if frame.arrive[0, i] else "collided" if terms[a] else "truncated"
-                self._left[a] = f"{why} at step {int(self._steps[0])}"
+                self._left[a] = f"{why} at step {step}"
         self.agents = [a for a in live if not (terms[a] or truncs[a])]
         if self.render_mode == "human":
             self.render()
@@ -156,7 +142,7 @@ class UbotParallelEnv(ParallelEnv):
 
     def state(self):
         """The global state: every robot's x, y, yaw, (n_robots * 3,) float32."""
-        frame = self._frame if self._frame is not None else self._read()
+        frame = self._frame if self._frame is not None else self._runner.backend.read()
         return frame.state[0].ravel().astype(np.float32)
 
     @functools.cached_property
@@ -167,9 +153,6 @@ class UbotParallelEnv(ParallelEnv):
         low = np.tile([x0, y0, -np.pi], self.layout.n_robots).astype(np.float32)
         high = np.tile([x1, y1, np.pi], self.layout.n_robots).astype(np.float32)
         return Box(low, high, dtype=np.float32)
-
-    def _read(self):
-        return L.frame_from_sims([self.sim], self.layout, self.observer.sim_items)
 
     def _observe(self, agents):
         obs = self.observer.observe(self._frame)
@@ -186,7 +169,7 @@ def env(world, **kwargs):
     return parallel_to_aec(parallel_env(world, **kwargs))
 
 
-class VectorParallelEnv:
+class VectorParallelEnv(_TaskParts):
     """``num_envs`` copies of UbotParallelEnv's task in ubot.VectorEnv's C++ core, as arrays.
 
     ``reset(seed=None) -> (obs, infos)``; ``step(actions) -> (obs, rewards, terminations,
@@ -196,7 +179,8 @@ class VectorParallelEnv:
     who acts in the next step; the actions of the others are ignored and their robots stand)
     until its env restarts: an env with no active agent left is reset in the same step, its
     last observation in ``infos["final_obs"]`` masked by ``infos["_final_obs"]`` (num_envs,).
-    Env i's episode k has world seed ``stream_seed(seed, "vector_env/<i>/<k>")``. As for
+    Env i's episode k has world seed ``stream_seed(seed, "vector_env/<i>/<k>")``; ``reset()``
+    without a seed draws one the first time and later starts every env's next episode. As for
     ubot.gym.UbotVectorEnv: no Simulation-only observations, no rendering; ``randomize`` (the
     constructor's) places objects at every episode's start in the C++ core, as UbotParallelEnv
     does for env 0.
@@ -207,32 +191,23 @@ class VectorParallelEnv:
                  normalize_actions=True, clip_actions=False, lidar=None, clearance_margin=0.5,
                  observation_options=None, threads=0, randomize=None):
         with L.load_sim(world) as sim:
-            self.layout = L.read_layout(sim, lidar)
-            self.observer = L.Observer(self.layout, observations, normalize, flatten,
-                                       observation_options, sim)
+            self.task = L.Task(sim, observations, normalize, flatten, reward_fn, reward_weights,
+                               max_steps, normalize_actions, clip_actions, randomize, lidar,
+                               clearance_margin, observation_options)
         if self.observer.sim_items:
             raise ValueError(f"VectorParallelEnv: observations "
                              f"{[i.name for i in self.observer.sim_items]} need a Simulation")
-        self.rewarder = L.Rewarder(reward_fn, reward_weights,
-                                   has_lidar=self.layout.lidar_max is not None)
-        self._actions = L.Actions(self.layout, normalize_actions, clip_actions)
-        self._core = L.make_core(world, num_envs, self.layout, lidar, threads,
-                                 L.check_randomize(randomize, self.layout))
+        self._core = L.make_core(world, num_envs, self.layout, lidar, threads, self.randomize)
+        self._runner = L.Runner(self.task, L.CoreBackend(self._core))
         self.num_envs, self.possible_agents = self._core.num_envs, list(self.layout.robot_names)
-        self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
         self.single_observation_spaces = {a: self.observer.space(i)
                                           for i, a in enumerate(self.possible_agents)}
         self.single_action_spaces = {a: self._actions.space(i)
                                      for i, a in enumerate(self.possible_agents)}
-        self._frame = None
 
     def reset(self, seed=None):
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy % 2**63)
-        self._frame = L.frame_from_vector(self._core.reset(int(seed)))
-        n, r = self.num_envs, self.layout.n_robots
-        self._action, self._steps = np.zeros((n, r, 2)), np.zeros(n, dtype=np.int64)
-        self._active = np.ones((n, r), bool)
+        self._runner.reset(seed)
+        self._active = np.ones((self.num_envs, self.layout.n_robots), bool)
         return self.observer.observe(self._frame), {"active": self._active.copy()}
 
     def step(self, actions):
@@ -242,24 +217,19 @@ class VectorParallelEnv:
         n, r = self.num_envs, self.layout.n_robots
         full = self._actions.check(actions, (n, r, 2), list(range(r)), "actions")
         full[~self._active] = 0.0  # agents that left: their robots stand
-        prev, self._frame = self._frame, None
-        frame = L.frame_from_vector(self._core.step(full)[0])
-        steps = self._steps + 1
-        ctx = L.reward_context(prev, frame, full, self._action, steps, self._active,
-                               self.layout, self.clearance_margin)
-        rewards = np.where(self._active, self.rewarder(ctx), 0.0)
-        terms = self._active & (frame.arrive | frame.collision)
-        truncs = self._active & ~terms & ((steps >= self.max_steps)[:, None]
-                                          if self.max_steps > 0 else False)
-        self._frame, self._action, self._steps = frame, full, steps
+        out = self._runner.step(full, self._active)
+        frame = out.frame
+        rewards = np.where(self._active, out.reward, 0.0)
+        terms = self._active & out.terminated
+        truncs = self._active & out.truncated
         self._active = self._active & ~terms & ~truncs
         obs = self.observer.observe(frame)
         infos = {"is_success": frame.arrive.copy()}
         ended = ~self._active.any(axis=1)
         if ended.any():
             infos["final_obs"], infos["_final_obs"] = obs, ended
-            self._frame = L.frame_from_vector(self._core.reset_envs(ended))
-            self._steps[ended], self._action[ended], self._active[ended] = 0, 0.0, True
+            self._runner.restart(ended)
+            self._active[ended] = True
             obs = self.observer.observe(self._frame)
         infos["active"] = self._active.copy()
         return obs, rewards, terms, truncs, infos

@@ -13,3 +13,4 @@ from .observations import *  # noqa: F401,F403
 from .rewards import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
 from .resets import *  # noqa: F401,F403
+from .runner import *  # noqa: F401,F403

@@ -9,7 +9,7 @@ from ubot._quote import quote
 
 from .frames import Frame  # noqa: F401
 
-__all__ = ['Episodes', 'check_randomize', 'randomize', 'randomize_seed', 'world_seed', 'make_core', 'load_sim',
+__all__ = ['check_randomize', 'randomize', 'randomize_seed', 'world_seed', 'make_core', 'load_sim',
            'RANDOMIZE_KEYS']
 
 
@@ -70,28 +70,6 @@ def randomize_seed(world_seed):
     """The placement's seed in an episode of world seed ``world_seed``: the vector core's rule,
     so a single env and a vector env's env 0 place alike."""
     return ubot.stream_seed(int(world_seed), "randomize")
-
-
-class Episodes:
-    """The episodes of one simulation: reset(seed=S) starts over from base seed S, a reset
-    without a seed takes the next episode, and the first base seed is drawn from the env's rng."""
-
-    def __init__(self):
-        self.base, self.number = None, 0
-
-    def start(self, sim, seed, rng, spec=None):
-        """Resets ``sim`` to the next episode's world seed, then places what ``spec``
-        (check_randomize's) randomizes, drawn from that seed (randomize_seed)."""
-        if seed is not None:
-            self.base, self.number = int(seed), 0
-        elif self.base is None:
-            self.base, self.number = int(rng.integers(2**63)), 0
-        else:
-            self.number += 1
-        seed = world_seed(self.base, self.number)
-        sim.reset(seed)
-        if spec:
-            randomize(sim, spec, randomize_seed(seed))
 
 
 def world_seed(base, episode):
