@@ -22,7 +22,8 @@ pool of 8 batches drawn before timing (the random-number draws are not timed, on
   they wait) lose far more than ubot does: compare with --torch-threads 1 before trusting a
   loaded run.
 - ubot: ``ubot.VectorEnv("bench/worlds/vmas_navigation.yaml", num_envs=N, seed=0, threads=0,
-  max_steps=100)`` (threads=0: every core), then ``envs.step(actions)`` (an (N, 4, 2) array,
+  max_steps=100, randomize=RANDOMIZE)`` (threads=0: every core; RANDOMIZE: new starts and goals
+  at every episode, as VMAS draws them; ``--fixed-starts``: the world's one draw), then ``envs.step(actions)`` (an (N, 4, 2) array,
   uniform in the robots' velocity limits [-0.4, 0.4]). Each step computes the lidar, state,
   goal and flags observations, the reward, terminated / truncated, and resets the envs that
   ended (same-step auto-reset: its cost is in ubot's figure).
@@ -48,8 +49,10 @@ Where they differ:
   times Box2D's contact solver instead (closer to VMAS's physics, a few times the cost).
   VMAS's episode ends only when all agents are on their goals (or after 100 steps), a
   collision costs a reward of -1, and nothing resets here.
-- Resets: VMAS redraws starts and goals at every reset; ubot draws them once from the world
-  seed when the world loads (every env and episode starts from the same layout).
+- Resets: both redraw starts and goals at every reset, uniform in [-1, 1]^2: VMAS keeps every
+  entity 0.25 m from the others (centres); ubot keeps robots 0.05 m apart (surfaces: the same
+  0.25 m between centres), each goal 0.25 m from its start and 0.25 m from the other goals
+  (ubot's randomize, placed by the C++ core at each auto-reset).
 - Observations: VMAS returns per agent a float32 vector (pos, vel, goal offset, 12 x (0.35 -
   range)); ubot returns arrays of lidar ranges, state (x, y, yaw), goal and flags.
   Reward: VMAS's shared distance shaping + 0.01 when all are on goal - 1 per collision, per
@@ -156,11 +159,17 @@ class Vmas:
         return {"done": done / n, "collided": collided / n}
 
 
+# VMAS navigation's spawning (min_distance_between_entities 0.25 m between centres, agents of
+# radius 0.1 m) in ubot's randomize terms.
+RANDOMIZE = {"robots": True, "goals": True, "region": [-1.0, 1.0, -1.0, 1.0], "margin": 0.05,
+             "min_goal_distance": 0.25, "yaw": False}
+
+
 class Ubot:
-    def __init__(self, num_envs, world):
+    def __init__(self, num_envs, world, randomize=RANDOMIZE):
         import ubot
         self.envs = ubot.VectorEnv(world, num_envs=num_envs, seed=0, threads=0,
-                                   max_steps=MAX_STEPS)
+                                   max_steps=MAX_STEPS, randomize=randomize)
         self.envs.reset()
         rng = np.random.default_rng(0)
         low, high = self.envs.action_low, self.envs.action_high
@@ -207,7 +216,7 @@ def bench_size(num_envs, args):
     if not args.no_vmas:
         sims["vmas"] = Vmas(num_envs)
     try:
-        sims["ubot"] = Ubot(num_envs, args.world)
+        sims["ubot"] = Ubot(num_envs, args.world, None if args.fixed_starts else RANDOMIZE)
     except Exception as error:  # noqa: BLE001 - ubot.Error and the like: reported in the row
         row["ubot_error"] = f"{type(error).__name__}: {error}"
     setup = time.perf_counter() - t0
@@ -278,6 +287,8 @@ def main():
     parser.add_argument("--collision-mode",
                         help="time the world with this collision_mode (e.g. contact)")
     parser.add_argument("--no-vmas", action="store_true", help="time ubot only")
+    parser.add_argument("--fixed-starts", action="store_true",
+                        help="ubot's episodes all start from the world's one draw")
     parser.add_argument("--torch-threads", type=int, default=0,
                         help="torch.set_num_threads(T) first (default: torch's own, 2 here)")
     parser.add_argument("--ended-steps", type=int, default=100,
@@ -322,7 +333,8 @@ def main():
     probe = min([n for n in sizes if 64 <= n <= 1000] or [64])
     if args.ended_steps > 0:
         ended = {"num_envs": probe, "steps": args.ended_steps,
-                 "ubot": Ubot(probe, args.world).ended(args.ended_steps)}
+                 "ubot": Ubot(probe, args.world, None if args.fixed_starts else RANDOMIZE)
+                 .ended(args.ended_steps)}
         if not args.no_vmas:
             ended["vmas"] = Vmas(probe, max_steps=None).ended(args.ended_steps)
     m["load_average_end"] = os.getloadavg()[0]
