@@ -112,8 +112,8 @@ Handle from_path(const std::filesystem::path& path, std::optional<std::uint64_t>
 // makes them), any other scalar a str. An aliased node is one Python object, as in PyYAML.
 class DocumentValues {
  public:
-  DocumentValues(const config::YamlDocument& doc, py::function plain)
-      : doc_(doc), plain_(std::move(plain)) {}
+  DocumentValues(const config::YamlDocument& doc, std::string file, py::function plain)
+      : doc_(doc), file_(std::move(file)), plain_(std::move(plain)) {}
 
   py::object operator()(std::uint32_t id) {
     if (id == config::YamlDocument::kNone) return py::none();
@@ -138,6 +138,15 @@ class DocumentValues {
         made_.emplace(id, entries);
         const auto pairs = doc_.pairs(id);
         for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+          const config::YamlKind key = doc_.node(pairs[i]).kind;
+          if (key == config::YamlKind::kSequence || key == config::YamlKind::kMap) {
+            // PyYAML refuses these too (a list or dict is no dict key); say where, not
+            // "unhashable type".
+            const config::YamlMark at = doc_.mark(pairs[i]);
+            throw WorldLoadError{Error(ErrorLocation(file_, at.line + 1, at.column + 1),
+                                       "a mapping key is a list or a mapping, which "
+                                       "IR-SIM's configuration (a Python dict) cannot hold")};
+          }
           entries[(*this)(pairs[i])] = (*this)(pairs[i + 1]);
         }
         return entries;
@@ -148,6 +157,7 @@ class DocumentValues {
 
  private:
   const config::YamlDocument& doc_;
+  std::string file_;
   py::function plain_;
   std::unordered_map<std::uint32_t, py::object> made_;
 };
@@ -158,7 +168,7 @@ py::tuple load_with_document(const std::filesystem::path& path, std::optional<st
                              const std::optional<std::string>& step_mode, py::function plain) {
   py::object document = py::none();
   Handle h = from_path(path, seed, 0, step_mode, true, [&](const config::YamlDocument& doc) {
-    document = DocumentValues(doc, plain)(doc.root());
+    document = DocumentValues(doc, path.string(), plain)(doc.root());
   });
   return py::make_tuple(py::cast(h), document);
 }

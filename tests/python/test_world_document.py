@@ -117,3 +117,13 @@ def test_a_broken_file_is_one_world_error_from_the_native_parse(tmp_path):
     with pytest.raises(ubot.WorldError) as err:
         native_document(path)
     assert err.value.file == str(path) and err.value.line >= 1
+
+
+def test_a_list_as_a_mapping_key_is_a_world_error_at_the_key(tmp_path):
+    """A key PyYAML cannot make a dict key either (under custom:, which the native loader keeps
+    untouched): a WorldError with its place, not TypeError 'unhashable type'."""
+    path = tmp_path / "listkey.yaml"
+    path.write_text("world: {height: 10, width: 10}\ncustom:\n  ? [1, 2]\n  : 3\n")
+    with pytest.raises(ubot.WorldError, match="a mapping key is a list or a mapping") as err:
+        native_document(path)
+    assert (err.value.line, err.value.column) == (3, 5)
