@@ -262,6 +262,20 @@ def vector_env(fdp, tmp):
                   arrive_reward=number(fdp), collision_penalty=number(fdp))
     trace("vector env", num_envs, kwargs)
     env = _core._VectorEnv(path, num_envs, **kwargs)
+    if fdp.ConsumeBool():  # random starts, through the checks ubot.VectorEnv's users go through
+        from types import SimpleNamespace
+
+        from ubot._learning.resets import check_randomize
+        layout = SimpleNamespace(robot_names=list(env.robot_names),
+                                 object_names=list(env.object_names),
+                                 world_size=tuple(env.world_size))
+        spec = value(fdp) if fdp.ConsumeBool() else {"robots": True, "goals": True,
+                                                      "tries": fdp.ConsumeIntInRange(1, 50)}
+        trace("vector env randomize", spec)
+        try:
+            env.set_randomize(check_randomize(spec, layout))
+        except REFUSALS:
+            pass
     for _ in range(fdp.ConsumeIntInRange(0, 6)):
         op = fdp.ConsumeIntInRange(0, 5)
         trace("vector env op", op)

@@ -128,3 +128,18 @@ def test_no_room_is_a_value_error_naming_env_episode_and_object():
         vector(randomize={"robots": ["robot_0"], "region": [0, 0.5, 0, 8]}).reset(seed=0)
     with pytest.raises(ValueError, match="unknown names"):
         vector(randomize={"robots": ["robot_9"]})
+
+
+@pytest.mark.parametrize("bad, match", [
+    ({"robots": True, "tries": 0}, r"tries'\] must be an int from 1 to 1000000"),
+    ({"robots": True, "tries": 10**12}, "tries"),
+    ({"robots": True, "tries": 2.5}, "tries"),
+    ({"robots": True, "margin": float("nan")}, r"margin'\] must be a finite number >= 0"),
+    ({"robots": True, "min_goal_distance": -1}, "min_goal_distance"),
+    ({"robots": True, "region": [0, float("inf"), 0, 8]}, "region"),
+])
+def test_a_bad_spec_is_refused_before_any_env_runs(bad, match):
+    with pytest.raises(ValueError, match=match):
+        vector(randomize=bad)
+    with pytest.raises(ValueError, match=match):
+        UbotEnv(SWAP, randomize=bad)

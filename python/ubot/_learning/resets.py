@@ -1,6 +1,7 @@
 """Seeded random placement of starts, goals and obstacles, episode seeds, and making the
 simulations (docs/learning.md, "Resets")."""
 
+import math
 import os
 
 import ubot
@@ -18,6 +19,9 @@ __all__ = ['check_randomize', 'randomize', 'randomize_seed', 'world_seed', 'make
 
 RANDOMIZE_KEYS = ("robots", "goals", "obstacles", "region", "margin", "min_goal_distance",
                   "yaw", "tries")
+
+
+MAX_TRIES = 1_000_000  # draws per object: more is a hang, not a search
 
 
 def check_randomize(spec, layout):
@@ -47,10 +51,19 @@ def check_randomize(spec, layout):
     if len(region) != 4 or not region[0] < region[1] or not region[2] < region[3]:
         raise ValueError(f"randomize['region'] must be [x_min, x_max, y_min, y_max], got {region}")
     out["region"] = [float(v) for v in region]
-    out["margin"] = float(out.get("margin", 0.1))
-    out["min_goal_distance"] = float(out.get("min_goal_distance", 1.0))
+    if not all(math.isfinite(v) for v in out["region"]):
+        raise ValueError(f"randomize['region'] must be finite, got {region}")
+    for key, default in (("margin", 0.1), ("min_goal_distance", 1.0)):
+        out[key] = float(out.get(key, default))
+        if not (math.isfinite(out[key]) and out[key] >= 0.0):
+            raise ValueError(f"randomize[{quote(key)}] must be a finite number >= 0 (m), "
+                             f"got {out[key]}")
     out["yaw"] = bool(out.get("yaw", True))
-    out["tries"] = int(out.get("tries", 200))
+    tries = out.get("tries", 200)
+    if isinstance(tries, bool) or not isinstance(tries, int) or not 1 <= tries <= MAX_TRIES:
+        raise ValueError(f"randomize['tries'] must be an int from 1 to {MAX_TRIES}, got "
+                         f"{quote(tries)}")
+    out["tries"] = tries
     return out
 
 
