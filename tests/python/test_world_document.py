@@ -34,7 +34,8 @@ def same(a, b):
 def loadable_worlds():
     patterns = ["config/**/*.yaml", "examples/**/*.yaml", "tests/data/irsim_usage/**/*.yaml",
                 "tests/data/irsim_worlds/**/*.yaml"]
-    paths = sorted({p for pat in patterns for p in glob.glob(os.path.join(ROOT, pat), recursive=True)})
+    paths = sorted({p for pat in patterns
+                    for p in glob.glob(os.path.join(ROOT, pat), recursive=True)})
     assert len(paths) > 40
     return paths
 
