@@ -3,11 +3,17 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include <Eigen/Core>
 
 #include "sim_handle.h"
+#include "ubot/config/yaml_document.h"
 
 namespace ubot::python {
 
@@ -26,6 +32,14 @@ void bind_group_behaviors(pybind11::module_& m);
 void refuse_unbuilt_objects(pybind11::module_& m);
 // ubot.Simulation (simulation.cpp).
 void bind_simulation(pybind11::module_& m);
+// The Simulation of a world file, as ubot.Simulation(path, ...) makes it; `on_document` hears
+// the parsed document (simulation.cpp).
+std::shared_ptr<SimHandle> simulation_from_path(
+    const std::filesystem::path& path, std::optional<std::uint64_t> seed, int threads,
+    const std::optional<std::string>& step_mode, bool host_behaviors,
+    std::function<void(const config::YamlDocument&)> on_document);
+// ubot._core._load_with_document (world_document.cpp).
+void bind_world_document(pybind11::module_& m);
 // ubot._core._place_randomly (placement.cpp).
 void bind_placement(pybind11::module_& m);
 

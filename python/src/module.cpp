@@ -59,6 +59,7 @@ PYBIND11_MODULE(_core, m) {
   ubot::python::bind_simulation(m);
   ubot::python::bind_vector_env(m);
   ubot::python::bind_placement(m);
+  ubot::python::bind_world_document(m);
   m.def(
       "stream_seed",
       [](std::uint64_t world_seed, const std::string& stream_id) {

@@ -94,11 +94,9 @@ void bind_objects(py::module_& m) {
       .def_property_readonly("vel_max",
                              [](const ObjectRef& o) { return to_array(model_of(o).vel_max); })
       .def_property_readonly("acce", [](const ObjectRef& o) { return to_array(model_of(o).acce); })
-      .def_property_readonly("radius",
-                             [](const ObjectRef& o) {
-                               const ShapeModel& s = model_of(o).shape;
-                               return s.kind == ShapeKind::kCircle ? s.radius : s.bounding_radius();
-                             })
+      .def_property_readonly(
+          "radius", [](const ObjectRef& o) { return model_of(o).shape.bounding_radius(); },
+          "The bounding circle's radius, m (a circle's own).")
       .def_property_readonly("shape_kind",
                              [](const ObjectRef& o) { return shape_name(model_of(o).shape.kind); })
       .def_property_readonly("vertices", outline)

@@ -30,34 +30,12 @@ ENV_ID = "ubot/World-v0"
 OTHERS = ("behavior", "stand")
 
 
-def _task(sim, observations, normalize, flatten, reward_fn, reward_weights, max_steps,
-          normalize_actions, clip_actions, randomize, lidar, clearance_margin,
-          observation_options):
-    """The task every ubot environment is an adapter of (ubot._learning.runner)."""
-    return L.Task(sim, observations, normalize, flatten, reward_fn, reward_weights, max_steps,
-                  normalize_actions, clip_actions, randomize, lidar, clearance_margin,
-                  observation_options)
-
-
-class _TaskParts:
-    """The task's parts as attributes of the environment (env.layout, env.observer, ...)."""
-
-    layout = property(lambda self: self.task.layout)
-    observer = property(lambda self: self.task.observer)
-    rewarder = property(lambda self: self.task.rewarder)
-    randomize = property(lambda self: self.task.randomize)
-    max_steps = property(lambda self: self.task.max_steps)
-    clearance_margin = property(lambda self: self.task.clearance_margin)
-    _actions = property(lambda self: self.task.actions)
-    _frame = property(lambda self: self._runner.frame)
-
-
 def _render_meta(layout):
     return {"render_modes": ["rgb_array", "human"],
             "render_fps": float(round(1.0 / layout.step_time, 6))}
 
 
-class UbotEnv(_TaskParts, gymnasium.Env):
+class UbotEnv(L.TaskAttributes, gymnasium.Env):
     """One robot of ``world`` as a Gymnasium ``Env`` (docs/learning.md).
 
     ``world``: a world file. ``robot``: the robot's name (default: the first robot). ``others``:
@@ -84,7 +62,7 @@ class UbotEnv(_TaskParts, gymnasium.Env):
             raise ValueError(f"render_mode must be None or one of "
                              f"{self.metadata['render_modes']}, got {render_mode!r}")
         self.sim = L.load_sim(world, threads=threads)
-        self.task = _task(self.sim, observations, normalize, flatten, reward_fn, reward_weights,
+        self.task = L.Task(self.sim, observations, normalize, flatten, reward_fn, reward_weights,
                           max_steps, normalize_actions, clip_actions, randomize, lidar,
                           clearance_margin, observation_options)
         self.robot_index = self.task.robot_index(robot)
@@ -144,7 +122,7 @@ class UbotEnv(_TaskParts, gymnasium.Env):
         return L.pick(self.observer.observe(self._frame), 0, self.robot_index)
 
 
-class UbotVectorEnv(_TaskParts, gymnasium.vector.VectorEnv):
+class UbotVectorEnv(L.TaskAttributes, gymnasium.vector.VectorEnv):
     """``num_envs`` copies of UbotEnv's task stepped together by ubot.VectorEnv's C++ core.
 
     The same observations, rewards, terminations and seeds as ``UbotEnv`` (env i's episode k
@@ -170,7 +148,7 @@ class UbotVectorEnv(_TaskParts, gymnasium.vector.VectorEnv):
             raise ValueError("UbotVectorEnv: no render modes (use vectorization_mode='sync' "
                              "for UbotEnv's pictures)")
         with L.load_sim(world) as sim:
-            self.task = _task(sim, observations, normalize, flatten, reward_fn, reward_weights,
+            self.task = L.Task(sim, observations, normalize, flatten, reward_fn, reward_weights,
                               max_steps, normalize_actions, clip_actions, randomize, lidar,
                               clearance_margin, observation_options)
         self.robot_index = self.task.robot_index(robot)

@@ -24,10 +24,9 @@ except ImportError as error:  # ubot without the extra: say what to install
 
 from ubot import _learning as L
 from ubot._quote import quote
-from ubot.gym import _TaskParts
 
 
-class UbotParallelEnv(_TaskParts, ParallelEnv):
+class UbotParallelEnv(L.TaskAttributes, ParallelEnv):
     """Every robot of ``world`` an agent. The arguments are ``ubot.gym.UbotEnv``'s (without
     ``robot`` and ``others``): ``observations``, ``normalize``, ``flatten``, ``reward_fn`` /
     ``reward_weights`` (``ctx`` holds every robot; the agents get their rows), ``max_steps``
@@ -169,7 +168,7 @@ def env(world, **kwargs):
     return parallel_to_aec(parallel_env(world, **kwargs))
 
 
-class VectorParallelEnv(_TaskParts):
+class VectorParallelEnv(L.TaskAttributes):
     """``num_envs`` copies of UbotParallelEnv's task in ubot.VectorEnv's C++ core, as arrays.
 
     ``reset(seed=None) -> (obs, infos)``; ``step(actions) -> (obs, rewards, terminations,

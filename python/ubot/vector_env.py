@@ -109,14 +109,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                                      collision_penalty=float(collision_penalty),
                                      start_state=_state_bytes(start_state))
         if randomize:
-            from types import SimpleNamespace
+            from ubot._learning.resets import check_randomize, core_layout
 
-            from ubot._learning.resets import check_randomize
-
-            layout = SimpleNamespace(robot_names=list(self._env.robot_names),
-                                     object_names=list(self._env.object_names),
-                                     world_size=tuple(self._env.world_size))
-            self._env.set_randomize(check_randomize(randomize, layout))
+            self._env.set_randomize(check_randomize(randomize, core_layout(self._env)))
         self.num_envs = self._env.num_envs
         self.robot_names = self._env.robot_names
         self.action_low = self._env.action_low

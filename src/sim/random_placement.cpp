@@ -15,11 +15,6 @@
 namespace ubot {
 namespace {
 
-// The radius placement keeps inside the region: a circle's own, else the bounding circle's.
-double placement_radius(const ObjectModel& m) {
-  return m.shape.kind == ShapeKind::kCircle ? m.shape.radius : m.shape.bounding_radius();
-}
-
 class Placer {
  public:
   Placer(Simulation& sim, const PlacementSpec& spec, std::uint64_t seed)
@@ -47,7 +42,8 @@ class Placer {
 
  private:
   std::array<double, 3> draw(int id, bool yaw) {
-    const double r = placement_radius(sim_.world().object_model(id));
+    // Kept inside the region by its bounding circle (a circle's own radius).
+    const double r = sim_.world().object_model(id).shape.bounding_radius();
     if (spec_.x_max - spec_.x_min <= 2.0 * r || spec_.y_max - spec_.y_min <= 2.0 * r) {
       throw Error(
           fmt::format("randomize: {} (radius {} m) does not fit in the region "
@@ -77,7 +73,7 @@ void place_randomly(Simulation& sim, const PlacementSpec& spec, std::uint64_t se
   for (const int id : spec.goals) {
     const ObjectState& s = sim.world().object(id);
     const std::array<double, 3> start{s.state[0], s.state[1], s.state[2]};
-    const double r = placement_radius(sim.world().object_model(id));
+    const double r = sim.world().object_model(id).shape.bounding_radius();
     const auto far = [&](const std::array<double, 3>& p) {
       if (std::hypot(p[0] - start[0], p[1] - start[1]) < spec.min_goal_distance) return false;
       for (const auto& g : goals) {

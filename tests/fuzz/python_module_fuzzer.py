@@ -263,12 +263,8 @@ def vector_env(fdp, tmp):
     trace("vector env", num_envs, kwargs)
     env = _core._VectorEnv(path, num_envs, **kwargs)
     if fdp.ConsumeBool():  # random starts, through the checks ubot.VectorEnv's users go through
-        from types import SimpleNamespace
-
-        from ubot._learning.resets import check_randomize
-        layout = SimpleNamespace(robot_names=list(env.robot_names),
-                                 object_names=list(env.object_names),
-                                 world_size=tuple(env.world_size))
+        from ubot._learning.resets import check_randomize, core_layout
+        layout = core_layout(env)
         spec = value(fdp) if fdp.ConsumeBool() else {"robots": True, "goals": True,
                                                       "tries": fdp.ConsumeIntInRange(1, 50)}
         trace("vector env randomize", spec)

@@ -143,3 +143,21 @@ def test_a_bad_spec_is_refused_before_any_env_runs(bad, match):
         vector(randomize=bad)
     with pytest.raises(ValueError, match=match):
         UbotEnv(SWAP, randomize=bad)
+
+
+def test_reset_without_a_seed_starts_the_next_episodes_in_every_class():
+    """The Runner's one seed rule: after reset(seed=S), reset() starts every env's next
+    episode, the same for the same S (VectorParallelEnv drew a fresh seed each time before)."""
+    runs = []
+    for _ in range(2):
+        vpar = VectorParallelEnv(SWAP, 2, randomize=SPEC)
+        vpar.reset(seed=3)
+        first = vpar._frame.state.copy()
+        vpar.reset()
+        runs.append((first, vpar._frame.state.copy()))
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    assert not np.allclose(runs[0][0], runs[0][1])
+    core = UbotVectorEnv(2, SWAP, randomize=SPEC)
+    core.reset(seed=3)
+    core.reset()
+    np.testing.assert_array_equal(core._frame.state, runs[0][1])

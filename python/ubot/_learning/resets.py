@@ -10,7 +10,7 @@ from ubot._quote import quote
 
 from .frames import Frame  # noqa: F401
 
-__all__ = ['check_randomize', 'randomize', 'randomize_seed', 'world_seed', 'make_core', 'load_sim',
+__all__ = ['check_randomize', 'core_layout', 'randomize', 'randomize_seed', 'world_seed', 'make_core', 'load_sim',
            'RANDOMIZE_KEYS']
 
 
@@ -65,6 +65,16 @@ def check_randomize(spec, layout):
                          f"{quote(tries)}")
     out["tries"] = tries
     return out
+
+
+def core_layout(core):
+    """What check_randomize reads of a world (robot and object names, its area), from
+    ubot.VectorEnv's C++ core, for the classes that have no Simulation to read a Layout from."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(robot_names=list(core.robot_names),
+                           object_names=list(core.object_names),
+                           world_size=tuple(core.world_size))
 
 
 def randomize(sim, spec, seed):

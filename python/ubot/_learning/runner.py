@@ -21,7 +21,7 @@ from .observations import Observer
 from .resets import check_randomize, randomize, randomize_seed, world_seed
 from .rewards import Rewarder, reward_context
 
-__all__ = ['Task', 'Runner', 'StepResult', 'SimBackend', 'CoreBackend']
+__all__ = ['Task', 'TaskAttributes', 'Runner', 'StepResult', 'SimBackend', 'CoreBackend']
 
 
 class Task:
@@ -39,7 +39,6 @@ class Task:
         self.actions = Actions(self.layout, normalize_actions, clip_actions)
         self.randomize = check_randomize(randomize, self.layout)
         self.max_steps, self.clearance_margin = int(max_steps), float(clearance_margin)
-        self.lidar = lidar
 
     def robot_index(self, robot):
         """The index of robot ``robot`` (None: the first), or ValueError."""
@@ -65,6 +64,20 @@ class Task:
         ctx = reward_context(prev, frame, action, prev_action, steps, active, self.layout,
                              self.clearance_margin)
         return self.rewarder(ctx)
+
+
+class TaskAttributes:
+    """An adapter's task and runner as the attributes its users read (env.layout, env.observer,
+    ...): a mixin for classes that hold ``self.task`` and ``self._runner``."""
+
+    layout = property(lambda self: self.task.layout)
+    observer = property(lambda self: self.task.observer)
+    rewarder = property(lambda self: self.task.rewarder)
+    randomize = property(lambda self: self.task.randomize)
+    max_steps = property(lambda self: self.task.max_steps)
+    clearance_margin = property(lambda self: self.task.clearance_margin)
+    _actions = property(lambda self: self.task.actions)
+    _frame = property(lambda self: self._runner.frame)
 
 
 @dataclass
