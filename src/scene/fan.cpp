@@ -11,9 +11,9 @@
 //      otherwise) run the very exact test of the ray path and offer their hit with the same tie
 //      rule, unless a hit nearer than the candidate's bound already blocks them. Every beam thus
 //      ends with the nearest hit of all primitives, as cast() defines it.
-// A beam's direction (std::cos, std::sin of its yaw, as cast_fan() has always built it) is
-// computed only when some shape tests it: in sparse worlds most beams meet nothing and cost a
-// few nanoseconds.
+// A beam's direction (std::cos, std::sin of its yaw, or its FanTable direction turned by the
+// scan's heading) is computed only when some shape tests it: in sparse worlds most beams meet
+// nothing and cost a few nanoseconds.
 
 #include <algorithm>
 #include <cmath>
@@ -201,30 +201,42 @@ RTCPointQueryFunction Scene::Impl::fan_query_function(int slot) {
   return kTable[slot];
 }
 
-bool Scene::Impl::cast_fan_2d(const Eigen::Vector3d& o, std::span<const double> yaws, double t_max,
-                              int ignore_user_id, std::span<RayHit> out) const {
-  const internal::YawSummary summary = internal::summarize(yaws);
-  if (summary.max_abs > kMaxFanYaw) return false;
+bool Scene::Impl::cast_fan_2d(const Eigen::Vector3d& o, const internal::FanRays& rays, double t_max,
+                              int ignore_user_id, std::span<RayHit> out,
+                              std::span<std::uint64_t> hit_beams) const {
+  if (rays.max_abs_yaw > kMaxFanYaw) return false;
   std::vector<Candidate>& candidates = t_candidates;
   find_fan_candidates(o, t_max, ignore_user_id, &candidates);
   internal::FanScratch& s = t_scratch;
-  const BeamIndex index(yaws, summary.sorted, s);
-  const FanBeams beams(o.x(), o.y(), o.z(), yaws, t_max, s);
-  const double pad = internal::yaw_pad(summary.max_abs);
+  const BeamIndex index(rays.index_yaws, rays.sorted, s);
+  const FanBeams beams(o.x(), o.y(), o.z(), rays, t_max, s);
+  // The shift to index yaws rounds by ~u (|arc| + |heading|), far inside the pad.
+  const double pad = internal::yaw_pad(rays.max_abs_yaw);
+  const double shift = rays.heading.yaw;
   // Nearest first, so that far shapes find most of their beams already blocked.
   std::vector<Prepared>& prepared = t_prepared;
   prepared.clear();
   for (const Candidate& c : candidates) {
     internal::Reach reach;
-    if (reach_of(slots.data(), c, o, t_max, pad, &reach)) prepared.push_back({reach, c});
+    if (reach_of(slots.data(), c, o, t_max, pad, &reach)) {
+      reach.arc.lo -= shift;
+      reach.arc.hi -= shift;
+      prepared.push_back({reach, c});
+    }
   }
   std::sort(prepared.begin(), prepared.end(),
             [](const Prepared& a, const Prepared& b) { return a.reach.near < b.reach.near; });
   for (const Prepared& p : prepared) test_candidate(slots.data(), p, index, beams);
-  std::fill(out.begin(), out.end(), RayHit{});
+  if (hit_beams.empty()) {
+    std::fill(out.begin(), out.end(), RayHit{});
+  } else {
+    std::fill(hit_beams.begin(), hit_beams.end(), 0);
+  }
   for (const std::uint32_t i : beams.touched()) {
     const Best& b = beams.best(i);
-    if (b.body != kNoBody) out[i] = resolve(b, beams.ray(i));
+    if (b.body == kNoBody) continue;
+    out[i] = resolve(b, beams.ray(i));
+    if (!hit_beams.empty()) hit_beams[i / 64] |= std::uint64_t{1} << (i % 64);
   }
   return true;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fan_arcs.h"
+#include "fan_rays.h"
 #include "scene_tables.h"
 
 namespace ubot::scene::internal {
@@ -28,21 +29,6 @@ struct FanScratch {
   std::vector<Best> best;
   std::vector<std::uint32_t> touched;  // beams with state, in order of first use
 };
-
-// One pass over a fan's yaws: the largest magnitude (for pads) and whether they are sorted.
-struct YawSummary {
-  double max_abs = 0.0;
-  bool sorted = true;
-};
-
-inline YawSummary summarize(std::span<const double> yaws) {
-  YawSummary y;
-  for (std::size_t i = 0; i < yaws.size(); ++i) {
-    y.max_abs = std::max(y.max_abs, std::abs(yaws[i]));
-    if (i > 0 && yaws[i] < yaws[i - 1]) y.sorted = false;
-  }
-  return y;
-}
 
 // Finds the beams whose yaw (mod 2 pi) lies in an arc.
 class BeamIndex {
@@ -156,10 +142,9 @@ class BeamIndex {
 // The beams' exact rays and nearest hits, made when a shape first tests the beam.
 class FanBeams {
  public:
-  FanBeams(double ox, double oy, double oz, std::span<const double> yaws, double t_max,
-           FanScratch& s)
-      : ox_(ox), oy_(oy), oz_(oz), yaws_(yaws), t_max_(t_max), s_(s) {
-    const std::size_t n = yaws.size();
+  FanBeams(double ox, double oy, double oz, const FanRays& rays, double t_max, FanScratch& s)
+      : ox_(ox), oy_(oy), oz_(oz), rays_(rays), t_max_(t_max), s_(s) {
+    const std::size_t n = rays.index_yaws.size();
     if (s.stamp.size() < n) {
       s.stamp.resize(n, 0);  // new entries: older than any generation
       s.dx.resize(n);
@@ -191,15 +176,13 @@ class FanBeams {
   void touch(std::uint32_t i) const {
     if (s_.stamp[i] == s_.generation) return;
     s_.stamp[i] = s_.generation;
-    const double yaw = yaws_[i];  // one load: cos and sin of it fuse into sincos
-    s_.dx[i] = std::cos(yaw);     // the direction cast_fan() has always built
-    s_.dy[i] = std::sin(yaw);
+    rays_.direction(i, &s_.dx[i], &s_.dy[i]);
     s_.best[i] = Best{};
     s_.touched.push_back(i);
   }
 
   double ox_, oy_, oz_;
-  std::span<const double> yaws_;
+  const FanRays& rays_;
   double t_max_;
   FanScratch& s_;
 };

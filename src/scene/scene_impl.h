@@ -34,6 +34,7 @@
 #include "body_grid.h"
 #include "embree_api.h"
 #include "embree_device.h"
+#include "fan_rays.h"
 #include "scene_tables.h"
 #include "solids.h"
 #include "ubot/scene/scene.h"
@@ -85,9 +86,10 @@ struct Scene::Impl {
                     std::span<RayHit> out) const;
   RayHit resolve(const internal::Best& best, const internal::ExactRay& ray) const;
   // The exact 2D fan path (fan.cpp); returns false, having written nothing, where it does not
-  // apply.
-  bool cast_fan_2d(const Eigen::Vector3d& origin, std::span<const double> yaws, double max_distance,
-                   int ignore_user_id, std::span<RayHit> out) const;
+  // apply. With hit_beams (cast_fan_hits()), it writes the hits only and sets their bits.
+  bool cast_fan_2d(const Eigen::Vector3d& origin, const internal::FanRays& rays,
+                   double max_distance, int ignore_user_id, std::span<RayHit> out,
+                   std::span<std::uint64_t> hit_beams) const;
   // Lists the primitives a fan from `origin` may hit: near it, visible at its height.
   void find_fan_candidates(const Eigen::Vector3d& origin, double max_distance, int ignore_user_id,
                            std::vector<internal::FanCandidate>* out) const;
@@ -101,8 +103,14 @@ struct Scene::Impl {
   bool cast_coherent(std::span<const Ray> rays, double reach2, int ignore_user_id,
                      std::span<RayHit> out) const;
 
+  // Both cast_fan()s, their beams checked: the 2D fan path, or Embree packets where it does not
+  // apply, then the grid.
+  // With hit_beams (cast_fan_hits()): only the hits written, their bits set.
+  void cast_fan_rays(const Eigen::Vector3d& origin, const internal::FanRays& rays,
+                     double max_distance, int ignore_user_id, std::span<RayHit> out,
+                     std::span<std::uint64_t> hit_beams = {}) const;
   // cast_fan()'s rays through Embree packets (where the 2D fan path does not apply).
-  void cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
+  void cast_fan_embree(const Eigen::Vector3d& origin, const internal::FanRays& rays,
                        double max_distance, int ignore_user_id, std::span<RayHit> out) const;
   // The occupancy grid (set_grid): folds its hit into out[i] where it is nearer, for ray i from
   // origins[i] along directions[i] within limits[i].max_distance.

@@ -254,43 +254,86 @@ BodyId Scene::set_grid(std::shared_ptr<const GridCaster> grid, int user_id) {
 
 void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws,
                      double max_distance, int ignore_user_id, std::span<RayHit> out) const {
-  const Impl& m = *impl_;
-  if (!m.committed) fail("cast_fan() before the first commit()");
   if (out.size() != yaws.size()) fail("cast_fan(): out and yaws differ in size");
+  for (std::size_t i = 0; i < yaws.size(); ++i) {
+    if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
+  }
+  impl_->cast_fan_rays(origin, internal::fan_of_yaws(yaws), max_distance, ignore_user_id, out);
+}
+
+void Scene::cast_fan(const Eigen::Vector3d& origin, double heading, const FanTable& table,
+                     double max_distance, int ignore_user_id, std::span<RayHit> out) const {
+  if (out.size() != table.size()) fail("cast_fan(): out and the table differ in size");
+  if (!std::isfinite(heading)) fail("cast_fan(): the heading is not finite");
+  impl_->cast_fan_rays(origin, internal::fan_of_table(table, heading), max_distance, ignore_user_id,
+                       out);
+}
+
+void Scene::cast_fan_hits(const Eigen::Vector3d& origin, double heading, const FanTable& table,
+                          double max_distance, int ignore_user_id, std::span<RayHit> out,
+                          std::span<std::uint64_t> hit_beams) const {
+  if (out.size() != table.size()) fail("cast_fan_hits(): out and the table differ in size");
+  if (hit_beams.size() != (table.size() + 63) / 64) {
+    fail("cast_fan_hits(): hit_beams needs one word per 64 beams");
+  }
+  if (!std::isfinite(heading)) fail("cast_fan_hits(): the heading is not finite");
+  impl_->cast_fan_rays(origin, internal::fan_of_table(table, heading), max_distance, ignore_user_id,
+                       out, hit_beams);
+}
+
+void Scene::Impl::cast_fan_rays(const Eigen::Vector3d& origin, const internal::FanRays& rays,
+                                double max_distance, int ignore_user_id, std::span<RayHit> out,
+                                std::span<std::uint64_t> hit_beams) const {
+  const Impl& m = *this;
+  if (!m.committed) fail("cast_fan() before the first commit()");
   if (!origin.allFinite() || !valid_max_distance(max_distance)) {
     fail("cast_fan(): non-finite origin or bad max_distance");
   }
   if (!embree_can_start_at(origin, m.extent)) fail(std::string("cast_fan(): origin") + kTooFarOut);
-  for (std::size_t i = 0; i < yaws.size(); ++i) {
-    if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
-  }
+  // The grid's hit is compared with every beam's, so with a grid every beam is written.
+  const bool sparse = !hit_beams.empty() && !m.grid;
   // The 2D fan path knows the extruded shapes only: with 3D content a fan could meet, Embree.
   if (m.solids->can_meet_fan(origin, max_distance) ||
-      !m.cast_fan_2d(origin, yaws, max_distance, ignore_user_id, out)) {
-    m.cast_fan_embree(origin, yaws, max_distance, ignore_user_id, out);
+      !m.cast_fan_2d(origin, rays, max_distance, ignore_user_id, out,
+                     sparse ? hit_beams : std::span<std::uint64_t>{})) {
+    m.cast_fan_embree(origin, rays, max_distance, ignore_user_id, out);
+  } else if (sparse) {
+    return;
   }
   if (m.grid) {
+    const std::size_t n = rays.index_yaws.size();
     thread_local std::vector<Eigen::Vector3d> origins, directions;
     thread_local std::vector<Ray> limits;
-    origins.assign(yaws.size(), origin);
-    directions.clear();
-    for (const double yaw : yaws) directions.emplace_back(std::cos(yaw), std::sin(yaw), 0.0);
-    limits.assign(yaws.size(), Ray{origin, Eigen::Vector3d::UnitX(), max_distance});
+    origins.assign(n, origin);
+    directions.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      rays.direction(i, &directions[i].x(), &directions[i].y());
+      directions[i].z() = 0.0;
+    }
+    limits.assign(n, Ray{origin, Eigen::Vector3d::UnitX(), max_distance});
     m.apply_grid(origins, directions, limits, ignore_user_id, out);
+  }
+  if (!hit_beams.empty()) {  // every beam written: its bits from the hits
+    std::fill(hit_beams.begin(), hit_beams.end(), 0);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (out[i].hit()) hit_beams[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
   }
 }
 
-void Scene::Impl::cast_fan_embree(const Eigen::Vector3d& origin, std::span<const double> yaws,
+void Scene::Impl::cast_fan_embree(const Eigen::Vector3d& origin, const internal::FanRays& rays,
                                   double max_distance, int ignore_user_id,
                                   std::span<RayHit> out) const {
   const Impl& m = *this;
   m.ensure_embree();
+  const std::size_t count = rays.index_yaws.size();
   std::array<Ray, kMaxLanes> batch;
-  for (std::size_t i = 0; i < yaws.size(); i += kMaxLanes) {
-    const std::size_t n = std::min<std::size_t>(kMaxLanes, yaws.size() - i);
+  for (std::size_t i = 0; i < count; i += kMaxLanes) {
+    const std::size_t n = std::min<std::size_t>(kMaxLanes, count - i);
     for (std::size_t k = 0; k < n; ++k) {
-      const double yaw = yaws[i + k];
-      batch[k] = {origin, {std::cos(yaw), std::sin(yaw), 0.0}, max_distance};
+      Eigen::Vector3d d(0.0, 0.0, 0.0);
+      rays.direction(static_cast<std::uint32_t>(i + k), &d.x(), &d.y());
+      batch[k] = {origin, d, max_distance};
     }
     m.trace_packet(std::span<const Ray>(batch.data(), n), ignore_user_id, rtc::kCoherent,
                    out.subspan(i, n));

@@ -230,6 +230,19 @@ TEST(GridCast, SceneFoldsTheGridIntoCastAndCastFan) {
   EXPECT_EQ(fan[1].body, disc_body);  // straight down: the disc; no occupied cell below
   EXPECT_DOUBLE_EQ(fan[1].distance, 0.8 - 0.3);
   EXPECT_FALSE(fan[2].hit());
+  // The table forms fold it in too; cast_fan_hits() marks the grid's and the disc's beams.
+  const scene::FanTable table(yaws);
+  std::vector<scene::RayHit> by_table(3), sparse(3);
+  std::uint64_t bits = 0;
+  s.cast_fan({0.25, 3.3, 0.0}, 0.0, table, 10.0, scene::kNoUserId, by_table);
+  s.cast_fan_hits({0.25, 3.3, 0.0}, 0.0, table, 10.0, scene::kNoUserId, sparse, {&bits, 1});
+  EXPECT_EQ(bits, 0b011u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(by_table[i].body, fan[i].body);
+    EXPECT_EQ(sparse[i].body, fan[i].body);
+    EXPECT_NEAR(sparse[i].distance, fan[i].distance, 1e-15);
+  }
+  EXPECT_FALSE(by_table[2].hit());
   const std::vector<scene::Ray> rays = {{{0.25, 3.3, 0.0}, {1, 0, 0}, 10.0},
                                         {{0.25, 3.3, 0.0}, {1, 0, 0}, 1.0}};
   std::vector<scene::RayHit> out(2);

@@ -21,6 +21,7 @@
 
 #include "scene_oracle.h"
 #include "ubot/core/angles.h"
+#include "ubot/core/error.h"
 #include "ubot/core/numbers.h"
 
 namespace ubot::scene {
@@ -71,6 +72,47 @@ struct FanStats {
     std::cout << "  " << beams << " beams, " << hits << " hits, cast() lost " << ray_losses << "\n";
   }
 };
+
+// Casts a FanTable's fan at `heading` both ways (cast_fan(), cast_fan_hits()), the same rays
+// (the table's directions) through cast(), and the reference; compares beam by beam. The hits
+// form must write exactly the hits and their bits, and leave every other entry as it was.
+void check_table_fan(const TestWorld& w, const Eigen::Vector3d& o, double heading,
+                     const FanTable& table, double max_distance, int ignore,
+                     const std::string& what, FanStats* stats) {
+  const std::size_t n = table.size();
+  std::vector<RayHit> fan(n), rays(n);
+  w.scene().cast_fan(o, heading, table, max_distance, ignore, fan);
+  RayHit untouched;
+  untouched.distance = -7.0;
+  untouched.user_id = -7;
+  std::vector<RayHit> sparse(n, untouched);
+  std::vector<std::uint64_t> bits((n + 63) / 64, ~std::uint64_t{0});
+  w.scene().cast_fan_hits(o, heading, table, max_distance, ignore, sparse, bits);
+  std::vector<Ray> beams;
+  const FanTable::Heading h = FanTable::heading(heading);
+  for (std::size_t i = 0; i < n; ++i) beams.push_back({o, table.direction(h, i), max_distance});
+  w.scene().cast(beams, ignore, rays);
+  for (std::size_t i = 0; i < n; ++i) {
+    const RayHit exact = w.oracle(beams[i], ignore);
+    ASSERT_TRUE(same(fan[i], exact))
+        << what << " table beam " << i << " angle " << table.angles()[i] << " heading " << heading
+        << " origin " << o.transpose() << " range " << max_distance << ": fan " << describe(fan[i])
+        << ", reference " << describe(exact) << ", cast() " << describe(rays[i]);
+    const bool bit = (bits[i / 64] >> (i % 64) & 1) != 0;
+    ASSERT_EQ(bit, exact.hit()) << what << " table beam " << i;
+    if (bit) {
+      ASSERT_TRUE(same(sparse[i], exact)) << what << " table beam " << i;
+    } else {
+      ASSERT_EQ(sparse[i].distance, -7.0) << what << " table beam " << i << " was written";
+    }
+    stats->ray_losses += !same(rays[i], exact);
+    stats->hits += fan[i].hit();
+  }
+  for (std::size_t i = n; i < 64 * bits.size(); ++i) {
+    ASSERT_EQ(bits[i / 64] >> (i % 64) & 1, 0u) << what << ": bit past the beams";
+  }
+  stats->beams += static_cast<int>(n);
+}
 
 // Casts the fan, the same rays through cast(), and the reference; compares beam by beam.
 void check_fan(const TestWorld& w, const Eigen::Vector3d& o, const std::vector<double>& yaws,
@@ -248,6 +290,13 @@ TEST_P(SceneFan, RandomScenesMatchTheReference) {
       check_fan(w, {o.x(), o.y(), z}, yaws, range, ignore,
                 "world " + std::to_string(world) + " trial " + std::to_string(trial), &stats);
       if (HasFatalFailure()) return;
+      // The same beams as a lidar's fixed pattern turned by a heading.
+      const double heading = rng.uniform(-20.0, 20.0);
+      std::vector<double> angles;
+      for (const double yaw : yaws) angles.push_back(yaw - heading);
+      check_table_fan(w, {o.x(), o.y(), z}, heading, FanTable(angles), range, ignore,
+                      "world " + std::to_string(world) + " trial " + std::to_string(trial), &stats);
+      if (HasFatalFailure()) return;
     }
   }
   EXPECT_GT(stats.hits, 10000 / kCaseDivisor);
@@ -270,6 +319,22 @@ TEST_P(SceneFan, MaxDistanceExactlyAtAHitIsInclusive) {
       if (!out[i].hit()) continue;
       for (const double range : {out[i].distance, std::nextafter(out[i].distance, 0.0)}) {
         check_fan(w, o, yaws, range, kNoUserId, "trial " + std::to_string(trial), &stats);
+        if (HasFatalFailure()) return;
+      }
+    }
+    // A table's fan, at exactly its own hits' distances.
+    const FanTable table(scan_angles(rng.uniform(0.1, 2 * kPi), 180));
+    const double heading = rng.uniform(-kPi, kPi);
+    check_table_fan(w, o, heading, table, kInf, kNoUserId, "table", &stats);
+    if (HasFatalFailure()) return;
+    std::vector<RayHit> table_out(table.size());
+    w.scene().cast_fan(o, heading, table, kInf, kNoUserId, table_out);
+    for (std::size_t i = 0; i < table_out.size(); i += 17) {
+      if (!table_out[i].hit()) continue;
+      for (const double range :
+           {table_out[i].distance, std::nextafter(table_out[i].distance, 0.0)}) {
+        check_table_fan(w, o, heading, table, range, kNoUserId,
+                        "table trial " + std::to_string(trial), &stats);
         if (HasFatalFailure()) return;
       }
     }
@@ -331,6 +396,12 @@ TEST(SceneFan, DegenerateGeometryMatchesTheReference) {
       check_fan(w, {o.x(), o.y(), 0.0}, yaws, range, kNoUserId,
                 "origin " + std::to_string(o.x()) + "," + std::to_string(o.y()), &stats);
       if (HasFatalFailure()) return;
+      for (const double heading : {0.0, kPi / 2, -kPi, 1e-20}) {
+        check_table_fan(w, {o.x(), o.y(), 0.0}, heading, FanTable(yaws), range, kNoUserId,
+                        "table, origin " + std::to_string(o.x()) + "," + std::to_string(o.y()),
+                        &stats);
+        if (HasFatalFailure()) return;
+      }
     }
   }
 }
@@ -407,7 +478,9 @@ TEST(SceneFan, HugeYawsTakeTheRayPath) {
   for (double& yaw : yaws) yaw += 2 * kPi * 1e5;  // beyond the fan path's pads
   FanStats stats;
   check_fan(w, {1, 2, 0}, yaws, 8.0, kNoUserId, "huge yaws", &stats);
-  EXPECT_EQ(stats.ray_losses, 0);  // the fan went through cast()'s path
+  check_table_fan(w, {1, 2, 0}, 2 * kPi * 1e5, FanTable(scan_yaws(rng, 90)), 8.0, kNoUserId,
+                  "huge heading", &stats);
+  EXPECT_EQ(stats.ray_losses, 0);  // the fans went through cast()'s path
 }
 
 TEST(SceneFan, EmptyFanAndEmptyScene) {
@@ -419,6 +492,27 @@ TEST(SceneFan, EmptyFanAndEmptyScene) {
   RayHit hit;
   scene.cast_fan({0, 0, 0}, {&yaw, 1}, kInf, kNoUserId, {&hit, 1});
   EXPECT_FALSE(hit.hit());
+  const FanTable none(std::vector<double>{});
+  scene.cast_fan({0, 0, 0}, 1.0, none, 10.0, kNoUserId, out);
+  scene.cast_fan_hits({0, 0, 0}, 1.0, none, 10.0, kNoUserId, out, {});
+  const FanTable one(std::vector<double>{0.5});
+  std::uint64_t bits = 1;
+  scene.cast_fan_hits({0, 0, 0}, 1.0, one, 10.0, kNoUserId, {&hit, 1}, {&bits, 1});
+  EXPECT_EQ(bits, 0u);
+}
+
+TEST(SceneFan, TableFormsRefuseBadInput) {
+  Scene scene;
+  scene.commit();
+  const FanTable table(std::vector<double>{0.0, 1.0});
+  std::vector<RayHit> out(2), short_out(1);
+  std::uint64_t bits = 0;
+  EXPECT_THROW(scene.cast_fan({0, 0, 0}, kInf, table, 10.0, kNoUserId, out), Error);
+  EXPECT_THROW(scene.cast_fan({0, 0, 0}, 0.0, table, 10.0, kNoUserId, short_out), Error);
+  EXPECT_THROW(scene.cast_fan_hits({0, 0, 0}, 0.0, table, 10.0, kNoUserId, out, {}), Error);
+  EXPECT_THROW(
+      scene.cast_fan_hits({0, 0, 0}, std::nan(""), table, 10.0, kNoUserId, out, {&bits, 1}), Error);
+  EXPECT_THROW(FanTable(std::vector<double>{0.0, kInf}), Error);
 }
 
 }  // namespace

@@ -347,6 +347,40 @@ TEST(SceneSolidsFan, FansSeeSpheresAndMeshesToo) {
   EXPECT_NEAR(fan[540].distance, 2.0, 1e-12);  // yaw pi/2: the sphere of radius 1 at y = 3
 }
 
+TEST(SceneSolidsFan, TableFansSeeSolidsThroughEmbreeAndMarkTheirHits) {
+  // With 3D content in reach the table forms take Embree's path too: the same hits as cast()
+  // along the table's directions, and cast_fan_hits() marks exactly those beams.
+  Scene scene;
+  scene.add_body(circle(-4, 0, 0.5), false, 1);
+  scene.add_sphere({0, 3, 0.5}, 1.0, true, 2);
+  scene.commit();
+  std::vector<double> angles;
+  for (int i = 0; i < 720; ++i) angles.push_back(-M_PI + i * M_PI / 360);
+  const FanTable table(angles);
+  const double heading = 0.3;
+  const Eigen::Vector3d o(0, 0, 0.5);
+  std::vector<RayHit> fan(table.size()), sparse(table.size()), rays(table.size());
+  std::vector<std::uint64_t> bits((table.size() + 63) / 64);
+  scene.cast_fan(o, heading, table, 20.0, kNoUserId, fan);
+  scene.cast_fan_hits(o, heading, table, 20.0, kNoUserId, sparse, bits);
+  std::vector<Ray> r;
+  const FanTable::Heading h = FanTable::heading(heading);
+  for (std::size_t i = 0; i < table.size(); ++i) r.push_back({o, table.direction(h, i), 20.0});
+  scene.cast(r, kNoUserId, rays);
+  int spheres = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    ASSERT_EQ(fan[i].body, rays[i].body) << i;
+    ASSERT_EQ(fan[i].distance, rays[i].distance) << i;
+    ASSERT_EQ((bits[i / 64] >> (i % 64) & 1) != 0, fan[i].hit()) << i;
+    if (fan[i].hit()) {
+      ASSERT_EQ(sparse[i].distance, fan[i].distance) << i;
+    }
+    spheres += fan[i].hit() && scene.user_id(fan[i].body) == 2;
+  }
+  // Yaws -180 + 0.5 k + 17.19 degrees within 19.47 of 90: k = 467 ... 544.
+  EXPECT_EQ(spheres, 78);
+}
+
 TEST(SceneSolidsFan, FansAgreeWithRaysWhereverSolidsAreOutOfTheirReachOrHeight) {
   // Fans take the exact 2D path when no solid spans their height within their reach, and
   // Embree otherwise: either way they give what cast() gives, at the edges of those bounds too.

@@ -280,5 +280,42 @@ TEST(Lidar2dMedia, ManyCellsGiveThePerRayAnswerWithNoisyBeamDirections) {
   EXPECT_GT(cut, 100);
 }
 
+// A scan reads its hits sparsely where no medium is near and beam by beam where one is
+// (Lidar2d::fill_ranges): a medium that cuts no beam must change no reading, noise draws
+// included.
+TEST(Lidar2dMedia, AMediumThatCutsNoBeamChangesNoReading) {
+  const std::string keys =
+      "range_max: 20, angle_range: 6.283185307179586, number: 360, noise: true, std: 0.05, "
+      "range_min: 0.5";
+  const std::string obstacles =
+      "  - {shape: {name: circle, radius: 1.0}, state: [0, 6, 0]}\n"
+      "  - {shape: {name: rectangle, length: 2, width: 2}, state: [-5, -5, 0.3]}\n"
+      "  - {shape: {name: circle, radius: 0.6}, state: [0, -0.7, 0]}\n";  // inside range_min
+  // Behind the wall at x = 12: within range_max, so the scan looks at it, but every beam
+  // meets the wall first.
+  const char* hidden = "  - cells: [{position: [15, 0, 0], radius: 2.0, density: 0.8}]\n";
+  Simulation plain = make_sim(media_world("", keys, obstacles));
+  Simulation smoky = make_sim(media_world(hidden, keys, obstacles));
+  for (int step = 0; step < 5; ++step) {
+    plain.step();
+    smoky.step();
+    const LaserScan& a = lidar(plain).scan();
+    const LaserScan& b = lidar(smoky).scan();
+    ASSERT_EQ(a.ranges, b.ranges) << step;
+    ASSERT_EQ(a.valid, b.valid) << step;
+    ASSERT_EQ(a.hit, b.hit) << step;
+    ASSERT_EQ(a.intensities, b.intensities) << step;
+    ASSERT_EQ(a.hit_object, b.hit_object) << step;
+    ASSERT_EQ(a.hit_medium, b.hit_medium) << step;
+    int hits = 0, blind = 0;
+    for (std::size_t i = 0; i < a.ranges.size(); ++i) {
+      hits += a.valid[i];
+      blind += a.hit[i] && !a.valid[i];
+    }
+    EXPECT_GT(hits, 60) << step;   // the wall, the circle and the box
+    EXPECT_GT(blind, 10) << step;  // the circle within range_min
+  }
+}
+
 }  // namespace
 }  // namespace ubot

@@ -53,6 +53,7 @@
 #include <Eigen/Geometry>
 
 #include "ubot/core/triangle_mesh.h"
+#include "ubot/scene/fan_table.h"
 
 namespace ubot::scene {
 
@@ -137,6 +138,19 @@ class Scene {
   // the 2D fan path unless |yaw| > 1e4.
   void cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws, double max_distance,
                 int ignore_user_id, std::span<RayHit> out) const;
+  // The same for a fixed pattern (a lidar's beams without angle noise): ray i points at yaw
+  // heading + table.angles()[i], along table.direction(FanTable::heading(heading), i): the
+  // table's direction turned by one sincos of the heading instead of one a beam (fan_table.h).
+  // out.size() == table.size().
+  void cast_fan(const Eigen::Vector3d& origin, double heading, const FanTable& table,
+                double max_distance, int ignore_user_id, std::span<RayHit> out) const;
+  // The same, writing only the beams that hit: out[i] and bit i % 64 of hit_beams[i / 64] for
+  // each, every other bit cleared and every other entry of out left as it was. A scan that meets
+  // little then costs little more than its hits (lidar2d's path: it reads the bits).
+  // hit_beams.size() == (table.size() + 63) / 64.
+  void cast_fan_hits(const Eigen::Vector3d& origin, double heading, const FanTable& table,
+                     double max_distance, int ignore_user_id, std::span<RayHit> out,
+                     std::span<std::uint64_t> hit_beams) const;
 
   // ---- 3D content -------------------------------------------------------------------------------
   // Bodies made here share the body ids, user ids, ignore rule and commit() of add_body(); they

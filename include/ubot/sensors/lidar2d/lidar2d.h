@@ -2,6 +2,8 @@
 // 2D lidar (`lidar2d`, SPEC §2) and its FMCW variant (`fmcw_lidar2d`, SPEC §3), which adds a
 // radial velocity per beam. Perception media (SPEC §8) cut beams at their entry point: such a
 // beam is a hit (then the range_min rule and range noise as for surfaces) with intensity 0.
+#include <memory>
+#include <span>
 #include <vector>
 
 #include <Eigen/Core>
@@ -51,7 +53,7 @@ class Lidar2d final : public Sensor {
   const LaserScan& scan() const { return scan_; }
   // Beam angles in the sensor frame: linspace(-R/2, R/2, N) for R < 2π, N distinct beams 2π/N
   // apart for a full circle (R ≥ 2π - 1e-6), the forward beam alone for N = 1.
-  const std::vector<double>& angles() const { return angles_; }
+  const std::vector<double>& angles() const { return fan_->angles(); }
   // Spacing between neighbouring beams (0 for a single beam).
   double angle_increment() const;
 
@@ -66,21 +68,40 @@ class Lidar2d final : public Sensor {
  private:
   SampleStatus measure(const SensorContext& ctx) override;
   void cast(const SensorContext& ctx, const Eigen::Vector3d& pose);
+  // This sample's beams' world yaws, made on first use (only media and noise need them).
+  std::span<const double> beam_yaws();
+  // Beam i's world direction, as cast() cast it.
+  Eigen::Vector2d beam_direction(std::size_t i);
   void cut_by_media(const SensorContext& ctx, const Eigen::Vector3d& pose);
-  void fill_ranges();
+  // What the lidar reports for a return at `distance` (a surface's or a medium's).
+  struct Reading {
+    double range;
+    bool hit, valid;
+  };
+  Reading read_return(double distance, bool noisy);
+  void fill_ranges();           // no medium: every beam a miss, then the hits
+  void fill_ranges_in_media();  // beams a medium may have cut first
+  // buffers().hits with every beam written (cast() writes the hits only).
+  const std::vector<scene::RayHit>& dense_hits();
   void fill_radial_velocity(const SensorContext& ctx, const Eigen::Vector3d& pose);
   void fill_hit_velocity(const SensorContext& ctx);
 
   Lidar2dModel params_;
-  std::vector<double> angles_;
+  // The beam angles and their directions, shared by this sensor's copies (clone()).
+  std::shared_ptr<const scene::FanTable> fan_;
   LaserScan scan_;
   // Working storage of one sample, rewritten by every sample before it is read: not state. One
   // set per thread, shared by every 2D lidar that samples there (buffers()): a fleet's
   // thousands of lidars then reuse a few cache-warm kilobytes instead of each streaming its own
   // through memory every step.
   struct Buffers {
+    scene::FanTable::Heading heading;  // the scan's: beam i is cast along fan_->direction()
+    bool noisy_yaws = false;           // whether beam i was cast at yaws[i] instead
+    bool have_yaws = false;            // whether yaws holds this sample's beams' world yaws
     std::vector<double> yaws;
-    std::vector<scene::RayHit> hits;
+    std::vector<scene::RayHit> hits;       // the hits; the misses only once dense_hits() ran
+    std::vector<std::uint64_t> hit_beams;  // bit i: beam i hit a surface
+    bool hits_dense = false;
     std::vector<double> surface_distance;  // per beam, +inf for no surface hit
     media::MediaView media;                // this sample's cells near the sensor
     std::vector<double> media_distance;    // per beam: entry distance, +inf for none
