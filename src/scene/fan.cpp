@@ -84,18 +84,55 @@ bool collect(RTCPointQueryFunctionArguments* args) {
   return false;  // the query radius is unchanged
 }
 
+// Up to this many static primitives, every one is a candidate: reach_of() drops the far ones for
+// less than Embree's point query costs (a fifth of a small world's scan went to it).
+constexpr std::size_t kFewStaticPrimitives = 16;
+
+// Every visible static primitive, in table order.
+void list_all_static(const internal::GroupTables& t, double oz, int ignore_user_id,
+                     std::vector<Candidate>* out) {
+  auto add = [&](const auto& records, PrimKind kind) {
+    for (std::uint32_t prim = 0; prim < records.size(); ++prim) {
+      if (visible(records[prim], oz, ignore_user_id)) {
+        out->push_back({static_cast<std::uint8_t>(slot_of(false, kind)), prim});
+      }
+    }
+  };
+  add(t.circles, PrimKind::kCircle);
+  add(t.walls, PrimKind::kWall);
+  add(t.prisms, PrimKind::kPrism);
+}
+
 }  // namespace
 
-// Static candidates come from a point query on the static BVH, moving ones from their grid.
+// Static candidates come from a point query on the static BVH (or, in a world of a few, all of
+// them), moving ones from their grid.
 void Scene::Impl::find_fan_candidates(const Eigen::Vector3d& o, double t_max, int ignore_user_id,
                                       std::vector<Candidate>* out) const {
   const Impl& m = *this;
   out->clear();
+  const internal::GroupTables& fixed = m.live[0];
+  const double reach =
+      t_max * (1.0 + internal::kRelPad) + 2 * internal::pad_for(m.extent, o.cwiseAbs().maxCoeff());
+  if (fixed.circles.size() + fixed.walls.size() + fixed.prisms.size() <= kFewStaticPrimitives) {
+    list_all_static(fixed, o.z(), ignore_user_id, out);
+  } else {
+    query_static(o, reach, ignore_user_id, out);
+  }
+  const internal::Box2 box{o.x() - reach, o.y() - reach, o.x() + reach, o.y() + reach};
+  m.dynamic_grid.query(box, [&](PrimKind kind, std::uint32_t prim) {
+    if (visible(m.live[1], kind, prim, o.z(), ignore_user_id)) {
+      out->push_back({static_cast<std::uint8_t>(slot_of(true, kind)), prim});
+    }
+  });
+}
+
+void Scene::Impl::query_static(const Eigen::Vector3d& o, double reach, int ignore_user_id,
+                               std::vector<Candidate>* out) const {
+  const Impl& m = *this;
   QueryState state{m.slots.data(), o.z(), ignore_user_id, out};
-  // The rays' own allowance: the query point's float rounding and Embree's float distance tests
-  // stay far inside it, and bounds are padded as for rays.
-  const double slack = internal::pad_for(m.extent, o.cwiseAbs().maxCoeff());
-  const double reach = t_max * (1.0 + internal::kRelPad) + 2 * slack;
+  // `reach` has the rays' own allowance: the query point's float rounding and Embree's float
+  // distance tests stay far inside it, and bounds are padded as for rays.
   alignas(16) RTCPointQuery query;
   query.x = static_cast<float>(o.x());
   query.y = static_cast<float>(o.y());
@@ -105,12 +142,6 @@ void Scene::Impl::find_fan_candidates(const Eigen::Vector3d& o, double t_max, in
   RTCPointQueryContext context;
   rtcInitPointQueryContext(&context);
   rtcPointQuery(m.children[0], &query, &context, nullptr, &state);
-  const internal::Box2 box{o.x() - reach, o.y() - reach, o.x() + reach, o.y() + reach};
-  m.dynamic_grid.query(box, [&](PrimKind kind, std::uint32_t prim) {
-    if (visible(m.live[1], kind, prim, o.z(), ignore_user_id)) {
-      out->push_back({static_cast<std::uint8_t>(slot_of(true, kind)), prim});
-    }
-  });
 }
 
 namespace {
@@ -235,8 +266,12 @@ bool Scene::Impl::cast_fan_2d(const Eigen::Vector3d& o, const internal::FanRays&
   for (const std::uint32_t i : beams.touched()) {
     const Best& b = beams.best(i);
     if (b.body == kNoBody) continue;
-    out[i] = resolve(b, beams.ray(i));
-    if (!hit_beams.empty()) hit_beams[i / 64] |= std::uint64_t{1} << (i % 64);
+    if (hit_beams.empty()) {
+      out[i] = resolve(b, beams.ray(i));
+    } else {
+      out[i] = resolve_without_normal(b);
+      hit_beams[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
   }
   return true;
 }

@@ -85,6 +85,8 @@ struct Scene::Impl {
   void trace_packet(std::span<const Ray> rays, int ignore_user_id, internal::rtc::QueryFlags flags,
                     std::span<RayHit> out) const;
   RayHit resolve(const internal::Best& best, const internal::ExactRay& ray) const;
+  // The same without the normal (left zero): cast_fan_hits(), whose lidar reads none.
+  RayHit resolve_without_normal(const internal::Best& best) const;
   // The exact 2D fan path (fan.cpp); returns false, having written nothing, where it does not
   // apply. With hit_beams (cast_fan_hits()), it writes the hits only and sets their bits.
   bool cast_fan_2d(const Eigen::Vector3d& origin, const internal::FanRays& rays,
@@ -93,6 +95,10 @@ struct Scene::Impl {
   // Lists the primitives a fan from `origin` may hit: near it, visible at its height.
   void find_fan_candidates(const Eigen::Vector3d& origin, double max_distance, int ignore_user_id,
                            std::vector<internal::FanCandidate>* out) const;
+  // The static primitives within `reach` of `origin` (Embree's point query), visible at its
+  // height.
+  void query_static(const Eigen::Vector3d& origin, double reach, int ignore_user_id,
+                    std::vector<internal::FanCandidate>* out) const;
   // The point query callback that lists static geometry `slot`'s primitives for fans.
   static RTCPointQueryFunction fan_query_function(int slot);
 
@@ -147,48 +153,55 @@ struct Scene::Impl {
   internal::EmbreeErrors* errors = nullptr;  // the shared device's (embree_device.h)
 };
 
-// Inline: both cast paths call it per hit.
-inline RayHit Scene::Impl::resolve(const internal::Best& best, const internal::ExactRay& r) const {
+// Inline: every cast path calls them per hit.
+inline RayHit Scene::Impl::resolve_without_normal(const internal::Best& best) const {
   RayHit hit;
   if (best.body == kNoBody) return hit;
   hit.distance = best.t;
   hit.body = best.body;
   if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
     hit.user_id = bodies[best.body].user_id;
-    if (best.feature != internal::Feature::kInside) {
-      // The ground's here: a camera's most common hit.
-      hit.normal = best.slot == internal::kGroundSlot
-                       ? Eigen::Vector3d::UnitZ()
-                       : solids->normal(best, r, bodies[best.body].prim);
-    }
     return hit;
   }
   // The user id from the primitive's record, which the exact test just read (bodies[] is one
   // more cache miss per hit in a large world).
-  const internal::GeomDesc& desc = slots[best.slot].desc;
-  switch (desc.kind) {
+  const internal::GroupTables& t = *slots[best.slot].desc.tables;
+  switch (slots[best.slot].desc.kind) {
     case internal::PrimKind::kCircle:
-      hit.user_id = desc.tables->circles[best.prim].user_id;
+      hit.user_id = t.circles[best.prim].user_id;
       break;
     case internal::PrimKind::kWall:
-      hit.user_id = desc.tables->walls[best.prim].user_id;
+      hit.user_id = t.walls[best.prim].user_id;
       break;
     case internal::PrimKind::kPrism:
-      hit.user_id = desc.tables->prisms[best.prim].user_id;
+      hit.user_id = t.prisms[best.prim].user_id;
       break;
   }
+  return hit;
+}
+
+inline RayHit Scene::Impl::resolve(const internal::Best& best, const internal::ExactRay& r) const {
+  RayHit hit = resolve_without_normal(best);
+  if (best.body == kNoBody || best.feature == internal::Feature::kInside) return hit;  // zero
+  if (best.slot >= internal::kSlotCount) {  // 3D content (solids.h)
+    // The ground's here: a camera's most common hit.
+    hit.normal = best.slot == internal::kGroundSlot
+                     ? Eigen::Vector3d::UnitZ()
+                     : solids->normal(best, r, bodies[best.body].prim);
+    return hit;
+  }
   switch (best.feature) {
-    case internal::Feature::kInside:
-      return hit;  // normal stays zero
     case internal::Feature::kBottomCap:
       hit.normal = -Eigen::Vector3d::UnitZ();
       return hit;
     case internal::Feature::kTopCap:
       hit.normal = Eigen::Vector3d::UnitZ();
       return hit;
+    case internal::Feature::kInside:
     case internal::Feature::kSide:
       break;
   }
+  const internal::GeomDesc& desc = slots[best.slot].desc;
   Eigen::Vector2d n;
   if (desc.kind == internal::PrimKind::kCircle) {
     const internal::CircleRecord& c = desc.tables->circles[best.prim];

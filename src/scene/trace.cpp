@@ -313,9 +313,10 @@ void Scene::Impl::cast_fan_rays(const Eigen::Vector3d& origin, const internal::F
     limits.assign(n, Ray{origin, Eigen::Vector3d::UnitX(), max_distance});
     m.apply_grid(origins, directions, limits, ignore_user_id, out);
   }
-  if (!hit_beams.empty()) {  // every beam written: its bits from the hits
+  if (!hit_beams.empty()) {  // every beam written: its bits from the hits, normals as promised
     std::fill(hit_beams.begin(), hit_beams.end(), 0);
     for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i].normal.setZero();
       if (out[i].hit()) hit_beams[i / 64] |= std::uint64_t{1} << (i % 64);
     }
   }

@@ -144,9 +144,10 @@ class Scene {
   // out.size() == table.size().
   void cast_fan(const Eigen::Vector3d& origin, double heading, const FanTable& table,
                 double max_distance, int ignore_user_id, std::span<RayHit> out) const;
-  // The same, writing only the beams that hit: out[i] and bit i % 64 of hit_beams[i / 64] for
-  // each, every other bit cleared and every other entry of out left as it was. A scan that meets
-  // little then costs little more than its hits (lidar2d's path: it reads the bits).
+  // The same, writing only the beams that hit: out[i] (distance, body, user_id; the normal left
+  // zero) and bit i % 64 of hit_beams[i / 64] for each, every other bit cleared and every other
+  // entry of out left as it was. A scan that meets little then costs little more than its hits
+  // (lidar2d's path: it reads the bits, and no normal).
   // hit_beams.size() == (table.size() + 63) / 64.
   void cast_fan_hits(const Eigen::Vector3d& origin, double heading, const FanTable& table,
                      double max_distance, int ignore_user_id, std::span<RayHit> out,
