@@ -192,7 +192,18 @@ void Simulation::make_sensors(std::uint64_t seed) {
       sensors_.push_back(make_sensor(o.sensors[i], o, static_cast<int>(i), seed));
     }
   }
+  track_motion_for_sensors();
   for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
+}
+
+// Only a sensor that samples inside steps asks the world where its object was within a step.
+void Simulation::track_motion_for_sensors() {
+  std::vector<bool> tracked(world_.size(), false);
+  for (const auto& sensor : sensors_) {
+    if (sensor->samples_inside_steps())
+      tracked[static_cast<std::size_t>(sensor->object_id())] = true;
+  }
+  world_.track_motion_within_steps(tracked);
 }
 
 std::int64_t SimulationSnapshot::step_count() const { return data_ ? data_->world.step_count : 0; }
@@ -201,6 +212,7 @@ std::uint64_t SimulationSnapshot::seed() const { return data_ ? data_->world.see
 
 void Simulation::reset(std::uint64_t seed) {
   world_ = World(world_.shared_model(), seed);
+  track_motion_for_sensors();
   // Fresh sensors' state copied into the existing ones: the sensors stay the same objects (as
   // restore keeps them), and their outputs keep their storage, so a view of an output (the
   // Python module's numpy arrays) still points at live memory.

@@ -152,7 +152,7 @@ void World::solve_contacts(const std::vector<Eigen::Vector3d>& before) {
     // A free body has no command: what it reports (frames.jsonl "velocity") is its own motion.
     if (b.kind == physics::BodyKind::kFree) state_.objects[b.id].velocity = r.velocity;
     const Eigen::Vector3d& p0 = before[b.id];
-    state_.step_motion[b.id] = StepMotion(p0.x(), p0.y(), p0.z(), state[0], state[1], state[2]);
+    record_motion(b.id, p0.x(), p0.y(), p0.z());
     place_shape(model_->objects[b.id].shape, state[0], state[1], state[2], state_.shapes[b.id]);
   }
   physics::update_readings(result.contacts, step_ns_, state_.contacts);

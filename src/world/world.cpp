@@ -83,6 +83,7 @@ World::World(std::shared_ptr<const WorldModel> shared, std::uint64_t seed)
   reach_.resize(n);
   tilt_.resize(n);
   trajectories_.resize(n);
+  motion_tracked_.assign(n, 1);
   state_.scripted.resize(n);
   const WorldSettings& ws = model_->world;
   if (ws.fog_map) {
@@ -185,8 +186,7 @@ void World::step(std::span<const Command> commands) {
 
 void World::step_in_place() {
   for (int id = 0; id < static_cast<int>(size()); ++id) {
-    const auto& s = state_.objects[id].state;
-    state_.step_motion[id] = StepMotion(s[0], s[1], s[2]);
+    record_rest(id);
   }
   ++state_.step_count;
   for (int id = 0; id < static_cast<int>(size()); ++id) check_arrival(id);
@@ -205,7 +205,7 @@ void World::move_object(int id, const Command& command) {
   if (m.is_static || s.stop) {
     s.velocity.setZero();
     s.yaw_rate = 0.0;
-    if (s.stop) state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
+    if (s.stop) record_rest(id);
     return;
   }
   update_goals_before_move(id);
@@ -236,7 +236,7 @@ void World::move_object(int id, const Command& command) {
                          : yaw_rate;
   detail::integrate(m.kinematics, s.state, applied, dt, applied_yaw_rate);
   s.state[2] = wrap_to_region(s.state[2]);
-  state_.step_motion[id] = StepMotion(x0, y0, yaw0, s.state[0], s.state[1], s.state[2]);
+  record_motion(id, x0, y0, yaw0);
   s.velocity = u;
   s.yaw_rate = yaw_rate;
   place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
@@ -434,7 +434,7 @@ void World::teleport(int id, std::span<const double> state) {
   }
   std::copy(state.begin(), state.end(), s.state.begin());
   s.state[2] = wrap_to_region(s.state[2]);
-  state_.step_motion[id] = StepMotion(s.state[0], s.state[1], s.state[2]);
+  record_rest(id);
   place_shape(m.shape, s.state[0], s.state[1], s.state[2], state_.shapes[id]);
   fov_cache_.clear();
 }
@@ -510,8 +510,38 @@ Pose3d World::pose3d(int id) const {
   return {{s[0], s[1], m.z}, yaw * tilt_[id]};
 }
 
+void World::track_motion_within_steps(const std::vector<bool>& tracked) {
+  if (tracked.size() != size()) {
+    throw Error(
+        fmt::format("track_motion_within_steps: {} flags for {} objects", tracked.size(), size()));
+  }
+  for (std::size_t id = 0; id < size(); ++id) {
+    const bool was = motion_tracked_[id] != 0;
+    motion_tracked_[id] = tracked[id];
+    if (tracked[id] && !was) record_rest(static_cast<int>(id));  // from now on
+  }
+}
+
+void World::record_motion(int id, double x0, double y0, double yaw0) {
+  if (!motion_tracked_[id]) return;
+  const std::vector<double>& s = state_.objects[id].state;
+  state_.step_motion[id] = StepMotion(x0, y0, yaw0, s[0], s[1], s[2]);
+}
+
+void World::record_rest(int id) {
+  if (!motion_tracked_[id]) return;
+  const std::vector<double>& s = state_.objects[id].state;
+  state_.step_motion[id] = StepMotion(s[0], s[1], s[2]);
+}
+
 Pose3d World::pose3d_at(int id, Nanos t) const {
   if (trajectories_[id]) return trajectories_[id]->pose(nanos_to_seconds(t));
+  if (!motion_tracked_[id]) {
+    throw Error(
+        fmt::format("pose3d_at: {}'s motion within steps is not tracked "
+                    "(World::track_motion_within_steps)",
+                    model_->objects[id].name));
+  }
   const Nanos end = time_ns();
   if (t >= end) return pose3d(id);
   const Nanos start = end - step_ns_;

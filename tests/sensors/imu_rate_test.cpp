@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sensor_test_support.h"
+#include "ubot/core/error.h"
 #include "ubot/sensors/imu/imu.h"
 #include "ubot/world/world.h"
 
@@ -76,6 +77,34 @@ TEST(ImuRate, TwoHundredHertzInATenHertzWorld) {
   }
   EXPECT_EQ(all[2].header.stamp, 10'000'000);  // the first Valid: 2 / rate = 10 ms
   EXPECT_EQ(rate_imu(sim).header().sequence, 200u);
+}
+
+// The world tracks the motion within steps of the objects whose sensors sample inside steps, and
+// keeps doing so after a reset (which makes a new world) with the same readings; a robot
+// without such a sensor is not tracked.
+TEST(ImuRate, ResetKeepsTheMotionWithinStepsTracked) {
+  Simulation sim = make_sim(robot_world("{name: diff}", "[0, 0, 0]", ", update_rate_hz: 200") +
+                            "  - kinematics: {name: omni}\n    state: [3, 3, 0]\n");
+  const std::vector<Command> turn = {Eigen::Vector2d(1.2, 0.5), Eigen::Vector2d(0.3, 0.1)};
+  auto run_steps = [&] {
+    std::vector<ImuReading> all;
+    for (int k = 0; k < 3; ++k) {
+      sim.step(turn);
+      for (const ImuReading& r : rate_imu(sim).step_samples()) all.push_back(r);
+    }
+    return all;
+  };
+  const std::vector<ImuReading> first = run_steps();
+  const Nanos mid = sim.world().time_ns() - 50'000'000;
+  EXPECT_THROW(sim.world().pose3d_at(1, mid), Error);  // no sensor of its own inside steps
+  sim.reset(sim.world().seed());
+  const std::vector<ImuReading> again = run_steps();
+  EXPECT_THROW(sim.world().pose3d_at(1, mid), Error);  // the new world is narrowed as well
+  ASSERT_EQ(again.size(), first.size());
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    EXPECT_EQ(again[k].data.linear_acceleration, first[k].data.linear_acceleration) << k;
+    EXPECT_EQ(again[k].data.angular_velocity, first[k].data.angular_velocity) << k;
+  }
 }
 
 TEST(ImuRate, HundredHertzInAStepTimePointOneWorldIsValidFromTwentyMilliseconds) {

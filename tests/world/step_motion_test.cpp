@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "ubot/core/error.h"
 #include "ubot/world/step_motion.h"
 #include "ubot/world/world.h"
 #include "world_test_support.h"
@@ -173,6 +174,33 @@ TEST(StepMotion, ConstantTwistBetweenAnyTwoPoses) {
     EXPECT_LT((p - (Eigen::Vector2d(1, 2) + r0 * d)).norm(), 1e-14) << s;
     EXPECT_LT(rotation_angle(q.conjugate() * rotation_from_rpy(0, 0, yaw0 + a)), 1e-14) << s;
   }
+}
+
+// Only tracked objects' motion within a step is made: an untracked one's pose3d_at() is refused
+// (not a stale answer), and tracking started later begins at rest at the current pose, then
+// follows the steps as if it had always been on.
+TEST(StepMotion, OnlyTrackedObjectsHaveAMotionWithinTheStep) {
+  World tracked_all = make_world(kRobots);
+  World w = make_world(kRobots);
+  w.track_motion_within_steps({false, true, false, false});
+  const std::vector<Command> commands = {Eigen::Vector2d(1.0, 2.0), Eigen::Vector2d(0.7, -0.4),
+                                         Eigen::Vector2d(1.5, 0.5)};
+  for (int k = 0; k < 3; ++k) {
+    w.step(commands);
+    tracked_all.step(commands);
+  }
+  const Nanos mid = w.time_ns() - kStep / 2;
+  EXPECT_THROW(w.pose3d_at(0, mid), Error);
+  EXPECT_THROW(w.pose3d_at(3, mid), Error);
+  expect_same(w.pose3d_at(1, mid), tracked_all.pose3d_at(1, mid), "tracked");
+  expect_same(w.pose3d(0), tracked_all.pose3d(0), "the step itself is unchanged");
+  w.track_motion_within_steps({true, true, false, false});
+  expect_same(w.pose3d_at(0, mid), w.pose3d(0), "just tracked: at rest");
+  w.step(commands);
+  tracked_all.step(commands);
+  expect_same(w.pose3d_at(0, w.time_ns() - kStep / 3),
+              tracked_all.pose3d_at(0, tracked_all.time_ns() - kStep / 3), "then as always");
+  EXPECT_THROW(w.track_motion_within_steps({true}), Error);
 }
 
 }  // namespace

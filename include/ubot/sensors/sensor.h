@@ -85,16 +85,17 @@ class Sensor {
   // any sensor samples), whether or not this sensor samples then: a sensor that needs the motion
   // between its samples (lidar3d's motion distortion) records it here. Default: nothing.
   virtual void observe(const World& /*world*/, Nanos /*t*/) {}
+  // Whether the sensor samples at its grid times inside a step, from the world's motion then
+  // (it reads only poses: World::pose3d_at, so the simulation has the world track its object's
+  // motion within steps), rather than once at the step's end (it casts rays in the scene,
+  // which exists at step ends only). Default: at the end.
+  virtual bool samples_inside_steps() const { return false; }
 
  protected:
   Sensor(const Sensor&) = default;
   Sensor& operator=(const Sensor&) = default;
   // Fills the sensor's output; returns the sample's status (valid when SampleStatus::kValid).
   virtual SampleStatus measure(const SensorContext& ctx) = 0;
-  // Whether the sensor samples at its grid times inside a step, from the world's motion then
-  // (it reads only poses), rather than once at the step's end (it casts rays in the scene,
-  // which exists at step ends only). Default: at the end.
-  virtual bool samples_inside_steps() const { return false; }
   // sample_step calls begin_step() first, then after_step_sample() after each of its samples: a
   // sensor that keeps the samples of the step for its readers records them there.
   virtual void begin_step() {}

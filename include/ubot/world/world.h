@@ -235,6 +235,11 @@ class World {
   // the step's start. A collision never cuts a step short (the world moves the whole step and
   // stops the object from the next one), and an object that did not move rests.
   Pose3d pose3d_at(int id, Nanos t) const;
+  // Which objects pose3d_at() may be asked about inside a step (by default all; Simulation keeps
+  // those carrying a sensor that samples inside steps). The others' motion within a step is not
+  // made (four trig calls an object a step, a twentieth of a small world's step), and
+  // pose3d_at() refuses them. Config, not state: a copy keeps it, restore() leaves it.
+  void track_motion_within_steps(const std::vector<bool>& tracked);
   // The height of object `id`'s body origin: pose3d(id).position.z() without the rotation.
   double base_z(int id) const;
   // The scripted trajectory an object follows, or nullptr.
@@ -275,6 +280,11 @@ class World {
   // orientation is then q_z(yaw) times it, one sincos per pose (IMUs ask at every sample).
   std::vector<Eigen::Quaterniond> tilt_;
   std::vector<std::optional<Trajectory>> trajectories_;
+  std::vector<std::uint8_t> motion_tracked_;  // per object: track_motion_within_steps()
+  // Records object id's motion inside this step, from the pre-step to its current pose (at
+  // rest when it did not move), if it is tracked.
+  void record_motion(int id, double x0, double y0, double yaw0);
+  void record_rest(int id);
   // Per object, the registry's entry for its `behavior:` (null: none, or left to the host).
   std::vector<const detail::BehaviorEntry*> behaviors_;
   // collision_mode: contact: the grid map's occupied cells merged into rectangles, each a static
