@@ -152,12 +152,7 @@ Simulation::Simulation(std::shared_ptr<const WorldModel> model, SimulationOption
       threads_(std::make_unique<Threads>(checked_threads(options.threads))) {
   make_sensors(world_.seed());
   build_scene();
-  if (options_.threads != 1 && threads_->arena.max_concurrency() > 1) {
-    // Large steps move objects on these threads too (World::set_parallel_for: same result).
-    world_.set_parallel_for([this](std::size_t n, const std::function<void(std::size_t)>& body) {
-      parallel_for(n, body);
-    });
-  }
+  share_threads_with_world();
   for (const MediumModel& m : *world_.model().media) {
     providers_.push_back(std::make_unique<media::DeclaredMedium>(m));
   }
@@ -196,6 +191,16 @@ void Simulation::make_sensors(std::uint64_t seed) {
   for (const auto& sensor : sensors_) sensor->observe(world_, world_.time_ns());
 }
 
+// Large steps move objects on these threads too (World::set_parallel_for: same result). A new
+// world (reset) is told again.
+void Simulation::share_threads_with_world() {
+  if (options_.threads != 1 && threads_->arena.max_concurrency() > 1) {
+    world_.set_parallel_for([this](std::size_t n, const std::function<void(std::size_t)>& body) {
+      parallel_for(n, body);
+    });
+  }
+}
+
 // Only a sensor that samples inside steps asks the world where its object was within a step.
 void Simulation::track_motion_for_sensors() {
   std::vector<bool> tracked(world_.size(), false);
@@ -212,6 +217,7 @@ std::uint64_t SimulationSnapshot::seed() const { return data_ ? data_->world.see
 
 void Simulation::reset(std::uint64_t seed) {
   world_ = World(world_.shared_model(), seed);
+  share_threads_with_world();
   track_motion_for_sensors();
   // Fresh sensors' state copied into the existing ones: the sensors stay the same objects (as
   // restore keeps them), and their outputs keep their storage, so a view of an output (the

@@ -99,6 +99,20 @@ class Receding final : public media::MediumProvider {
   int* calls_;
 };
 
+// A reset makes a new world: it still moves large steps' objects on the simulation's threads
+// (it once went on alone after the first reset).
+TEST(Simulation, ResetKeepsTheWorldOnTheSimulationsThreads) {
+  const char* yaml = "robot:\n  - kinematics: {name: omni}\n    state: [0, 0, 0]\n";
+  Simulation two = make_sim(yaml, 2);
+  Simulation one = make_sim(yaml, 1);
+  EXPECT_TRUE(two.world().has_parallel_for());
+  EXPECT_FALSE(one.world().has_parallel_for());
+  two.reset(7);
+  one.reset(7);
+  EXPECT_TRUE(two.world().has_parallel_for());
+  EXPECT_FALSE(one.world().has_parallel_for());
+}
+
 TEST(Simulation, MediumProvidersAreAskedOncePerStepAndChangesShowAtTheNextSample) {
   Simulation sim = make_sim(R"(
 robot:

@@ -166,6 +166,7 @@ class Simulation {
  private:
   void make_sensors(std::uint64_t seed);
   void track_motion_for_sensors();
+  void share_threads_with_world();
   void build_scene();
   void refit_scenes();
   // Adds every visible object (and the ground) to `scene`; `height`: the extrusion of objects

@@ -219,6 +219,7 @@ class World {
   // of the world runs sequentially until told again.
   using ParallelFor = std::function<void(std::size_t, const std::function<void(std::size_t)>&)>;
   void set_parallel_for(ParallelFor run) { parallel_.run = std::move(run); }
+  bool has_parallel_for() const { return static_cast<bool>(parallel_.run); }
   // The sweep itself, on every call (what fov_detections keeps): objects sorted into rows, then
   // by x, each observer testing only its neighbours instead of every pair.
   std::vector<std::vector<int>> sweep_fov_detections() const;
