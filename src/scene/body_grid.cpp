@@ -8,6 +8,9 @@ namespace {
 
 // Cells per primitive at most: bounds the grid's memory and its build time.
 constexpr double kMaxCellsPerPrim = 4.0;
+// Up to this many primitives there is no grid: every query checks each (a few moving robots'
+// grid cost more to build each step than the queries it saved).
+constexpr std::size_t kFewPrimitives = 16;
 
 Box2 bounds_of(const WallRecord& w) {
   return {std::min(w.a.x, w.b.x), std::min(w.a.y, w.b.y), std::max(w.a.x, w.b.x),
@@ -64,7 +67,10 @@ void BodyGrid::build(const GroupTables& tables) {
   entries_.clear();
   cell_start_.clear();
   reach_ = 0.0;
-  if (all_.empty()) return;
+  if (all_.size() <= kFewPrimitives) {
+    oversize_.swap(all_);  // all of them, checked by every query
+    return;
+  }
   choose_cells();
   const std::size_t cells = static_cast<std::size_t>(nx_) * ny_;
   cell_start_.assign(cells + 1, 0);

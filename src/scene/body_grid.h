@@ -6,7 +6,8 @@
 //
 // A loose grid: each primitive is filed under the cell of its bounds' centre, and a query widens
 // its box by the largest half-size filed, so each primitive is found once. Primitives larger than
-// a cell are kept aside and checked by every query.
+// a cell are kept aside and checked by every query, and so are all of them when there are at
+// most 16 (no grid is built).
 #include <cstdint>
 #include <vector>
 

@@ -42,12 +42,15 @@ internal::Box2 box_around(double x, double y, double half) {
   return {x - half, y - half, x + half, y + half};
 }
 
+// One grid rebuilt round after round, as a scene's is: every third round has at most 16
+// primitives (no grid, each checked by every query), the others up to 500.
 TEST(BodyGrid, QueriesFindEveryOverlappingPrimitiveOnce) {
   Rng rng(82);
-  for (int round = 0; round < 20; ++round) {
+  internal::BodyGrid grid;
+  for (int round = 0; round < 30; ++round) {
     internal::GroupTables tables;
     const double spread = round % 4 == 0 ? 0.0 : round % 4 == 1 ? 1.0 : 100.0;
-    const int count = 1 + static_cast<int>(rng.uniform(0, 500));
+    const int count = round % 3 == 0 ? 1 + round % 16 : 1 + static_cast<int>(rng.uniform(0, 500));
     for (int i = 0; i < count; ++i) {
       const double x = rng.uniform(-spread, spread),
                    y = round % 5 == 0 ? 3.0 : rng.uniform(-spread, spread);
@@ -63,7 +66,6 @@ TEST(BodyGrid, QueriesFindEveryOverlappingPrimitiveOnce) {
           tables.prisms.push_back({0, 3, box_around(x, y, size), -1, 1, i, i});
       }
     }
-    internal::BodyGrid grid;
     grid.build(tables);
     for (int q = 0; q < 50; ++q) {
       const double half = q % 10 == 0 ? INFINITY : rng.uniform(0, 30);
