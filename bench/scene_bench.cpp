@@ -177,6 +177,24 @@ void BM_RoomScan(benchmark::State& state) {
 }
 BENCHMARK(BM_RoomScan)->Arg(360)->Arg(3600);
 
+// The same scan as lidar2d casts it without angle noise: a FanTable turned by the heading
+// (one sincos a scan) and only the hits written (cast_fan_hits).
+void BM_RoomScanTable(benchmark::State& state) {
+  Scene scene;
+  build(scene, room_world());
+  const FanTable table(fan_yaws(static_cast<int>(state.range(0))));
+  std::vector<RayHit> out(table.size());
+  std::vector<std::uint64_t> bits((table.size() + 63) / 64);
+  double heading = 0.0;
+  for (auto _ : state) {
+    scene.cast_fan_hits({10, 10, 0}, heading, table, 30.0, kNoUserId, out, bits);
+    heading = heading == 0.0 ? 1e-3 : 0.0;  // a heading that changes, as a robot's does
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(table.size()));
+}
+BENCHMARK(BM_RoomScanTable)->Arg(360)->Arg(3600);
+
 // A fan that meets nothing: the fixed cost per fan and per beam.
 void BM_EmptyFan(benchmark::State& state) {
   Scene scene;
@@ -191,6 +209,21 @@ void BM_EmptyFan(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(yaws.size()));
 }
 BENCHMARK(BM_EmptyFan)->Arg(360);
+
+void BM_EmptyFanTable(benchmark::State& state) {
+  Scene scene;
+  scene.add_body(circle(100, 100, 1), false, 0);
+  scene.commit();
+  const FanTable table(fan_yaws(static_cast<int>(state.range(0))));
+  std::vector<RayHit> out(table.size());
+  std::vector<std::uint64_t> bits((table.size() + 63) / 64);
+  for (auto _ : state) {
+    scene.cast_fan_hits({0, 0, 0}, 0.5, table, 10.0, kNoUserId, out, bits);
+    benchmark::DoNotOptimize(bits.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(table.size()));
+}
+BENCHMARK(BM_EmptyFanTable)->Arg(360);
 
 // Same scan through cast() (incoherent flag, rays built by the caller).
 void BM_RoomScanCast(benchmark::State& state) {
