@@ -6,7 +6,7 @@ namespace ubot {
 
 Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
                std::uint64_t world_seed)
-    : model_(model),
+    : model_(&model),
       object_id_(owner.id),
       index_(index),
       // The one seeding rule (core/random.h): world seed and sensor id, the sensor's `seed:`
@@ -18,7 +18,7 @@ Sensor::Sensor(const SensorModel& model, const ObjectModel& owner, int index,
 }
 
 void Sensor::reseed(std::uint64_t world_seed) {
-  rng_ = RandomStream(stream_seed(world_seed, header_.sensor_id, model_.common.seed));
+  rng_ = RandomStream(stream_seed(world_seed, header_.sensor_id, model_->common.seed));
 }
 
 void Sensor::io_state(StateIo& s) {
@@ -31,7 +31,7 @@ void Sensor::io_state(StateIo& s) {
 }
 
 bool Sensor::due(Nanos t) const {
-  if (!model_.common.auto_start) return false;
+  if (!model_->common.auto_start) return false;
   return period_ns_ == 0 || t >= next_due_ns_;
 }
 
@@ -57,7 +57,7 @@ void Sensor::sample(const SensorContext& ctx) {
   header_.sequence = started_ ? header_.sequence + 1 : 0;
   started_ = true;
   header_.stamp = ctx.stamp;
-  if (model_.common.enabled) {
+  if (model_->common.enabled) {
     header_.status = measure(ctx);
   } else {
     header_.status = SampleStatus::kDisabled;

@@ -54,6 +54,24 @@ TEST(Lidar2d, FullCircleHasDistinctBeams) {
   EXPECT_EQ(lidar(one).angles(), std::vector<double>{0.0});
 }
 
+// Lidars of one beam pattern share one table of directions (a VectorEnv's copies hold one);
+// another pattern has its own, and sharing changes no reading.
+TEST(Lidar2d, LidarsOfOnePatternShareTheirBeamTable) {
+  const std::string obstacles = "  - {shape: {name: circle, radius: 1.0}, state: [4, 1, 0]}\n";
+  Simulation a = make_sim(world("range_max: 10, angle_range: 2.5, number: 77", obstacles));
+  Simulation b = make_sim(world("range_max: 10, angle_range: 2.5, number: 77", obstacles));
+  Simulation other = make_sim(world("range_max: 10, angle_range: 2.5, number: 78", obstacles));
+  EXPECT_EQ(&lidar(a).angles(), &lidar(b).angles());
+  EXPECT_NE(&lidar(a).angles(), &lidar(other).angles());
+  EXPECT_EQ(lidar(other).angles().size(), 78u);
+  a.step();
+  b.step();
+  EXPECT_EQ(lidar(a).scan().ranges, lidar(b).scan().ranges);
+  int hits = 0;
+  for (const std::uint8_t v : lidar(a).scan().valid) hits += v;
+  EXPECT_GT(hits, 5);
+}
+
 TEST(Lidar2d, RangesMatchAnalyticGeometry) {
   // Circle of radius 1 at (6, 0); box 2x2 centred at (0, 7); a wall segment x = -4.
   Simulation sim = make_sim(world("range_max: 10, angle_range: 6.283185307179586, number: 4",

@@ -43,6 +43,8 @@ struct SensorContext {
 
 class Sensor {
  public:
+  // `model` is the world model's entry and must outlive the sensor (it is referred to, not
+  // copied).
   Sensor(const SensorModel& model, const ObjectModel& owner, int index, std::uint64_t world_seed);
   virtual ~Sensor() = default;
 
@@ -66,7 +68,7 @@ class Sensor {
   void reseed(std::uint64_t world_seed);
   // The sensor as its concrete type, for visit_sensor (sensor_types.h).
   virtual SensorRef ref() const = 0;
-  const SensorModel& model() const { return model_; }
+  const SensorModel& model() const { return *model_; }
   int object_id() const { return object_id_; }
   int index() const { return index_; }  // position in its object's sensor list
   const FrameHeader& header() const { return header_; }
@@ -105,7 +107,9 @@ class Sensor {
   virtual void io_own_state(StateIo& s) = 0;
 
  private:
-  SensorModel model_;
+  // The world model's own entry, never copied: a sensor lives inside a Simulation or a
+  // snapshot, which hold their WorldModel (and a thousand envs' sensors then share one).
+  const SensorModel* model_;
   int object_id_;
   int index_;
   FrameHeader header_;

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <numbers>
 
 #include "ubot/core/angles.h"
@@ -16,14 +18,31 @@ namespace {
 
 constexpr double kFullCircle = 2.0 * std::numbers::pi;
 
+// One table per beam pattern in the process: a VectorEnv's thousand copies of a lidar share
+// it instead of each holding its own (immutable, so sharing changes nothing but memory).
+std::shared_ptr<const scene::FanTable> shared_fan_table(double angle_range, int number) {
+  if (!std::isfinite(angle_range)) {  // not a map key; the table refuses it
+    return std::make_shared<const scene::FanTable>(scan_angles(angle_range, number));
+  }
+  static std::mutex mutex;
+  static std::map<std::pair<double, int>, std::weak_ptr<const scene::FanTable>> tables;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::weak_ptr<const scene::FanTable>& slot = tables[{angle_range, number}];
+  std::shared_ptr<const scene::FanTable> table = slot.lock();
+  if (!table) {
+    table = std::make_shared<const scene::FanTable>(scan_angles(angle_range, number));
+    slot = table;
+  }
+  return table;
+}
+
 }  // namespace
 
 Lidar2d::Lidar2d(const SensorModel& model, const ObjectModel& owner, int index,
                  std::uint64_t world_seed)
     : Sensor(model, owner, index, world_seed),
       params_(std::get<Lidar2dModel>(model.params)),
-      fan_(std::make_shared<const scene::FanTable>(
-          scan_angles(params_.angle_range, params_.number))) {
+      fan_(shared_fan_table(params_.angle_range, params_.number)) {
   const std::size_t n = fan_->size();
   scan_.ranges.assign(n, params_.range_max);
   scan_.valid.assign(n, 0);

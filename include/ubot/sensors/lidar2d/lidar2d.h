@@ -87,7 +87,7 @@ class Lidar2d final : public Sensor {
   void fill_hit_velocity(const SensorContext& ctx);
 
   Lidar2dModel params_;
-  // The beam angles and their directions, shared by this sensor's copies (clone()).
+  // The beam angles and their directions, shared by every lidar of this pattern.
   std::shared_ptr<const scene::FanTable> fan_;
   LaserScan scan_;
   // Working storage of one sample, rewritten by every sample before it is read: not state. One
