@@ -2,8 +2,9 @@
 """What the Python of ubot.gym costs over the C++ core (docs/learning.md, "Cost"): 256 copies
 of examples/lidar_world.yaml stepped by ``ubot.VectorEnv`` alone and by
 ``ubot.gym.UbotVectorEnv`` (observation assembly, reward terms, action checks, autoreset), with
-the same actions, in one run. Figures by CPU time of the whole process (all its threads), so a
-machine shared with other jobs changes them little; ``--threads 1`` makes the split plain.
+the same actions, in one run. Figures by CPU time of the whole process (all its threads), which
+a machine shared with other jobs changes little, and by the wall clock; ``--threads 1`` makes
+the split plain.
 Then what a randomised reset costs in the core: every env of the swap task
 (tests/data/learning/swap4.yaml) reset with the world's own places, and with random starts and
 goals (``randomize``, docs/learning.md).
@@ -27,12 +28,17 @@ RANDOMIZE = {"robots": True, "goals": True, "margin": 0.3, "min_goal_distance": 
 
 
 def cpu_time_per_step(step, steps):
+    return times_per_step(step, steps)[0]
+
+
+def times_per_step(step, steps):
+    """(CPU time, wall time) of one call, averaged over ``steps`` after a warm-up."""
     for _ in range(20):  # warm-up
         step()
-    start = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(steps):
         step()
-    return (time.process_time() - start) / steps
+    return (time.process_time() - cpu) / steps, (time.perf_counter() - wall) / steps
 
 
 def main():
@@ -47,16 +53,18 @@ def main():
     core.reset()
     raw = np.zeros((n, 1, 2))
     raw[..., 0] = 0.3
-    t_core = cpu_time_per_step(lambda: core.step(raw), args.steps)
+    t_core, w_core = times_per_step(lambda: core.step(raw), args.steps)
     env = UbotVectorEnv(n, LIDAR_WORLD, threads=args.threads)
     env.reset(seed=0)
     action = np.full((n, 2), [0.3, 0.0], np.float32)  # lidar_world: [-1, 1] maps onto itself
-    t_gym = cpu_time_per_step(lambda: env.step(action), args.steps)
-    print(f"{n} x lidar_world.yaml, {args.threads} thread(s), by CPU time:")
-    print(f"  ubot.VectorEnv         {n / t_core:9.0f} env-steps/s ({t_core * 1e3:.2f} ms a step)")
-    print(f"  ubot.gym.UbotVectorEnv {n / t_gym:9.0f} env-steps/s ({t_gym * 1e3:.2f} ms a step)")
-    print(f"  Python's share of a step: {(t_gym - t_core) / t_gym:.0%} "
-          f"({(t_gym - t_core) * 1e3:.2f} ms)")
+    t_gym, w_gym = times_per_step(lambda: env.step(action), args.steps)
+    for label, core_t, gym_t in (("CPU time", t_core, t_gym), ("wall clock", w_core, w_gym)):
+        print(f"{n} x lidar_world.yaml, {args.threads} thread(s), by {label}:")
+        print(f"  ubot.VectorEnv         {n / core_t:9.0f} env-steps/s "
+              f"({core_t * 1e3:.3f} ms a step)")
+        print(f"  ubot.gym.UbotVectorEnv {n / gym_t:9.0f} env-steps/s ({gym_t * 1e3:.3f} ms a step)")
+        print(f"  Python's share of a step: {(gym_t - core_t) / gym_t:.0%} "
+              f"({(gym_t - core_t) * 1e3:.3f} ms)")
     seeds = iter(range(10**6))
     for label, spec in (("the world's places", None), ("randomize", RANDOMIZE)):
         envs = ubot.VectorEnv(SWAP, n, threads=args.threads, randomize=spec)
