@@ -1,8 +1,8 @@
 #include "ubot/scene/fan_table.h"
 
-#include <algorithm>
 #include <string>
 
+#include "fan_rays.h"
 #include "scene_error.h"
 
 namespace ubot::scene {
@@ -16,9 +16,10 @@ FanTable::FanTable(std::vector<double> angles) : angles_(std::move(angles)) {
     if (!std::isfinite(a)) fail("FanTable: angle " + std::to_string(i) + " is not finite");
     cos_[i] = std::cos(a);
     sin_[i] = std::sin(a);
-    max_abs_ = std::max(max_abs_, std::abs(a));
-    if (i > 0 && a < angles_[i - 1]) sorted_ = false;
   }
+  const internal::YawSummary summary = internal::summarize(angles_);
+  sorted_ = summary.sorted;
+  max_abs_ = summary.max_abs;
 }
 
 }  // namespace ubot::scene

@@ -252,19 +252,37 @@ BodyId Scene::set_grid(std::shared_ptr<const GridCaster> grid, int user_id) {
   return id;
 }
 
-void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws,
-                     double max_distance, int ignore_user_id, std::span<RayHit> out) const {
-  if (out.size() != yaws.size()) fail("cast_fan(): out and yaws differ in size");
+namespace {
+
+void check_yaws(std::span<const double> yaws, std::size_t out_size) {
+  if (out_size != yaws.size()) fail("cast_fan(): out and yaws differ in size");
   for (std::size_t i = 0; i < yaws.size(); ++i) {
     if (!std::isfinite(yaws[i])) fail("cast_fan(): yaw " + std::to_string(i) + " is not finite");
   }
+}
+
+void check_table(const FanTable& table, double heading, std::size_t out_size) {
+  if (out_size != table.size()) fail("cast_fan(): out and the table differ in size");
+  if (!std::isfinite(heading)) fail("cast_fan(): the heading is not finite");
+}
+
+void check_hit_beams(std::span<const std::uint64_t> hit_beams, std::size_t beams) {
+  if (hit_beams.size() != (beams + 63) / 64) {
+    fail("cast_fan_hits(): hit_beams needs one word per 64 beams");
+  }
+}
+
+}  // namespace
+
+void Scene::cast_fan(const Eigen::Vector3d& origin, std::span<const double> yaws,
+                     double max_distance, int ignore_user_id, std::span<RayHit> out) const {
+  check_yaws(yaws, out.size());
   impl_->cast_fan_rays(origin, internal::fan_of_yaws(yaws), max_distance, ignore_user_id, out);
 }
 
 void Scene::cast_fan(const Eigen::Vector3d& origin, double heading, const FanTable& table,
                      double max_distance, int ignore_user_id, std::span<RayHit> out) const {
-  if (out.size() != table.size()) fail("cast_fan(): out and the table differ in size");
-  if (!std::isfinite(heading)) fail("cast_fan(): the heading is not finite");
+  check_table(table, heading, out.size());
   impl_->cast_fan_rays(origin, internal::fan_of_table(table, heading), max_distance, ignore_user_id,
                        out);
 }
@@ -272,13 +290,19 @@ void Scene::cast_fan(const Eigen::Vector3d& origin, double heading, const FanTab
 void Scene::cast_fan_hits(const Eigen::Vector3d& origin, double heading, const FanTable& table,
                           double max_distance, int ignore_user_id, std::span<RayHit> out,
                           std::span<std::uint64_t> hit_beams) const {
-  if (out.size() != table.size()) fail("cast_fan_hits(): out and the table differ in size");
-  if (hit_beams.size() != (table.size() + 63) / 64) {
-    fail("cast_fan_hits(): hit_beams needs one word per 64 beams");
-  }
-  if (!std::isfinite(heading)) fail("cast_fan_hits(): the heading is not finite");
+  check_table(table, heading, out.size());
+  check_hit_beams(hit_beams, table.size());
   impl_->cast_fan_rays(origin, internal::fan_of_table(table, heading), max_distance, ignore_user_id,
                        out, hit_beams);
+}
+
+void Scene::cast_fan_hits(const Eigen::Vector3d& origin, std::span<const double> yaws,
+                          double max_distance, int ignore_user_id, std::span<RayHit> out,
+                          std::span<std::uint64_t> hit_beams) const {
+  check_yaws(yaws, out.size());
+  check_hit_beams(hit_beams, yaws.size());
+  impl_->cast_fan_rays(origin, internal::fan_of_yaws(yaws), max_distance, ignore_user_id, out,
+                       hit_beams);
 }
 
 void Scene::Impl::cast_fan_rays(const Eigen::Vector3d& origin, const internal::FanRays& rays,

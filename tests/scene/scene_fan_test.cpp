@@ -73,21 +73,43 @@ struct FanStats {
   }
 };
 
+// A cast_fan_hits() answer against the dense one of the same beams: exactly the hits (without
+// normals) and their bits, every other entry of `sparse` as `untouched()` left it.
+RayHit untouched() {
+  RayHit h;
+  h.distance = -7.0;
+  h.user_id = -7;
+  return h;
+}
+
+void check_hits_form(const std::vector<RayHit>& dense, const std::vector<RayHit>& sparse,
+                     const std::vector<std::uint64_t>& bits, const std::string& what) {
+  for (std::size_t i = 0; i < dense.size(); ++i) {
+    const bool bit = (bits[i / 64] >> (i % 64) & 1) != 0;
+    ASSERT_EQ(bit, dense[i].hit()) << what << " beam " << i;
+    if (bit) {
+      RayHit without_normal = dense[i];
+      without_normal.normal.setZero();  // the hits form computes none
+      ASSERT_TRUE(same(sparse[i], without_normal)) << what << " beam " << i;
+      ASSERT_EQ(sparse[i].user_id, dense[i].user_id) << what << " beam " << i;
+    } else {
+      ASSERT_EQ(sparse[i].distance, -7.0) << what << " beam " << i << " was written";
+    }
+  }
+  for (std::size_t i = dense.size(); i < 64 * bits.size(); ++i) {
+    ASSERT_EQ(bits[i / 64] >> (i % 64) & 1, 0u) << what << ": bit past the beams";
+  }
+}
+
 // Casts a FanTable's fan at `heading` both ways (cast_fan(), cast_fan_hits()), the same rays
-// (the table's directions) through cast(), and the reference; compares beam by beam. The hits
-// form must write exactly the hits (without normals) and their bits, and leave every other entry
-// as it was.
+// (the table's directions) through cast(), and the reference; compares beam by beam.
 void check_table_fan(const TestWorld& w, const Eigen::Vector3d& o, double heading,
                      const FanTable& table, double max_distance, int ignore,
                      const std::string& what, FanStats* stats) {
   const std::size_t n = table.size();
-  std::vector<RayHit> fan(n), rays(n);
-  w.scene().cast_fan(o, heading, table, max_distance, ignore, fan);
-  RayHit untouched;
-  untouched.distance = -7.0;
-  untouched.user_id = -7;
-  std::vector<RayHit> sparse(n, untouched);
+  std::vector<RayHit> fan(n), rays(n), sparse(n, untouched());
   std::vector<std::uint64_t> bits((n + 63) / 64, ~std::uint64_t{0});
+  w.scene().cast_fan(o, heading, table, max_distance, ignore, fan);
   w.scene().cast_fan_hits(o, heading, table, max_distance, ignore, sparse, bits);
   std::vector<Ray> beams;
   const FanTable::Heading h = FanTable::heading(heading);
@@ -99,30 +121,20 @@ void check_table_fan(const TestWorld& w, const Eigen::Vector3d& o, double headin
         << what << " table beam " << i << " angle " << table.angles()[i] << " heading " << heading
         << " origin " << o.transpose() << " range " << max_distance << ": fan " << describe(fan[i])
         << ", reference " << describe(exact) << ", cast() " << describe(rays[i]);
-    const bool bit = (bits[i / 64] >> (i % 64) & 1) != 0;
-    ASSERT_EQ(bit, exact.hit()) << what << " table beam " << i;
-    if (bit) {
-      RayHit without_normal = fan[i];
-      without_normal.normal.setZero();  // the hits form computes none
-      ASSERT_TRUE(same(sparse[i], without_normal)) << what << " table beam " << i;
-      ASSERT_EQ(sparse[i].user_id, fan[i].user_id) << what << " table beam " << i;
-    } else {
-      ASSERT_EQ(sparse[i].distance, -7.0) << what << " table beam " << i << " was written";
-    }
     stats->ray_losses += !same(rays[i], exact);
     stats->hits += fan[i].hit();
   }
-  for (std::size_t i = n; i < 64 * bits.size(); ++i) {
-    ASSERT_EQ(bits[i / 64] >> (i % 64) & 1, 0u) << what << ": bit past the beams";
-  }
+  check_hits_form(fan, sparse, bits, what + " table");
   stats->beams += static_cast<int>(n);
 }
 
 // Casts the fan, the same rays through cast(), and the reference; compares beam by beam.
 void check_fan(const TestWorld& w, const Eigen::Vector3d& o, const std::vector<double>& yaws,
                double max_distance, int ignore, const std::string& what, FanStats* stats) {
-  std::vector<RayHit> fan(yaws.size()), rays(yaws.size());
+  std::vector<RayHit> fan(yaws.size()), rays(yaws.size()), sparse(yaws.size(), untouched());
+  std::vector<std::uint64_t> bits((yaws.size() + 63) / 64, ~std::uint64_t{0});
   w.scene().cast_fan(o, yaws, max_distance, ignore, fan);
+  w.scene().cast_fan_hits(o, yaws, max_distance, ignore, sparse, bits);
   const std::vector<Ray> beams = fan_rays(o, yaws, max_distance);
   w.scene().cast(beams, ignore, rays);
   for (std::size_t i = 0; i < yaws.size(); ++i) {
@@ -134,6 +146,7 @@ void check_fan(const TestWorld& w, const Eigen::Vector3d& o, const std::vector<d
     stats->ray_losses += !same(rays[i], exact);
     stats->hits += fan[i].hit();
   }
+  check_hits_form(fan, sparse, bits, what);
   stats->beams += static_cast<int>(yaws.size());
 }
 
@@ -538,7 +551,7 @@ TEST(SceneFan, EmptyFanAndEmptyScene) {
   EXPECT_EQ(bits, 0u);
 }
 
-TEST(SceneFan, TableFormsRefuseBadInput) {
+TEST(SceneFan, NewFormsRefuseBadInput) {
   Scene scene;
   scene.commit();
   const FanTable table(std::vector<double>{0.0, 1.0});
@@ -549,6 +562,10 @@ TEST(SceneFan, TableFormsRefuseBadInput) {
   EXPECT_THROW(scene.cast_fan_hits({0, 0, 0}, 0.0, table, 10.0, kNoUserId, out, {}), Error);
   EXPECT_THROW(
       scene.cast_fan_hits({0, 0, 0}, std::nan(""), table, 10.0, kNoUserId, out, {&bits, 1}), Error);
+  const std::vector<double> yaws{0.0, 1.0}, bad_yaws{0.0, std::nan("")};
+  EXPECT_THROW(scene.cast_fan_hits({0, 0, 0}, yaws, 10.0, kNoUserId, out, {}), Error);
+  EXPECT_THROW(scene.cast_fan_hits({0, 0, 0}, bad_yaws, 10.0, kNoUserId, out, {&bits, 1}), Error);
+  EXPECT_THROW(scene.cast_fan_hits({0, 0, 0}, yaws, 10.0, kNoUserId, short_out, {&bits, 1}), Error);
   EXPECT_THROW(FanTable(std::vector<double>{0.0, kInf}), Error);
 }
 

@@ -20,9 +20,11 @@
 //     image's rays cost 0.85x raw Embree's 16-wide packets on the same geometry (which compute
 //     nothing exact), 0.6x on AVX2 (bench/camera_bench.cpp). It leaves to Embree the runs with a
 //     mesh within reach, or reaching or starting beyond 1e5 m;
-//   - cast_fan(), horizontal rays from one origin (lidar2d): the 2D fan path lists the bodies
-//     within max_distance (a point query on the static BVH, a grid of the moving bodies), finds
-//     for each the arc of beams it can reach, and tests only those beams, nearest shapes first.
+//   - cast_fan() and cast_fan_hits(), horizontal rays from one origin (lidar2d; beams given by
+//     their yaws or by a FanTable turned by a heading): the 2D fan path lists the bodies within
+//     max_distance (a point query on the static BVH, a grid of the moving bodies; each of the
+//     two simply all of them when it holds at most 16 primitives), finds for each the arc of
+//     beams it can reach, and tests only those beams, nearest shapes first.
 //     It does not use Embree's ray traversal at all: 3.5x faster for the fans of 1000 robots,
 //     20x for a fan that meets nothing (bench/scene_bench.cpp).
 // Either way every candidate is decided and measured in double precision against the exact
@@ -144,12 +146,15 @@ class Scene {
   // out.size() == table.size().
   void cast_fan(const Eigen::Vector3d& origin, double heading, const FanTable& table,
                 double max_distance, int ignore_user_id, std::span<RayHit> out) const;
-  // The same, writing only the beams that hit: out[i] (distance, body, user_id; the normal left
-  // zero) and bit i % 64 of hit_beams[i / 64] for each, every other bit cleared and every other
-  // entry of out left as it was. A scan that meets little then costs little more than its hits
-  // (lidar2d's path: it reads the bits, and no normal).
-  // hit_beams.size() == (table.size() + 63) / 64.
+  // Either form, writing only the beams that hit: out[i] (distance, body, user_id; the normal
+  // left zero) and bit i % 64 of hit_beams[i / 64] for each, every other bit cleared and every
+  // other entry of out left as it was. A scan that meets little then costs little more than its
+  // hits (lidar2d's path: it reads the bits, and no normal). hit_beams.size() == (n + 63) / 64
+  // for n beams.
   void cast_fan_hits(const Eigen::Vector3d& origin, double heading, const FanTable& table,
+                     double max_distance, int ignore_user_id, std::span<RayHit> out,
+                     std::span<std::uint64_t> hit_beams) const;
+  void cast_fan_hits(const Eigen::Vector3d& origin, std::span<const double> yaws,
                      double max_distance, int ignore_user_id, std::span<RayHit> out,
                      std::span<std::uint64_t> hit_beams) const;
 

@@ -92,11 +92,11 @@ void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
   buf.have_yaws = false;
   buf.hits.resize(n);
   buf.hit_beams.resize((n + 63) / 64);
+  buf.hits_dense = false;
   const Eigen::Vector3d origin(pose.x(), pose.y(), scan_.z);
   if (!buf.noisy_yaws) {
     ctx.scene.cast_fan_hits(origin, pose.z(), *fan_, params_.range_max, object_id(), buf.hits,
                             buf.hit_beams);
-    buf.hits_dense = false;
     return;
   }
   buf.yaws.resize(n);
@@ -104,12 +104,8 @@ void Lidar2d::cast(const SensorContext& ctx, const Eigen::Vector3d& pose) {
     buf.yaws[i] = pose.z() + fan_->angles()[i] + rng().gaussian(params_.angle_std);
   }
   buf.have_yaws = true;
-  ctx.scene.cast_fan(origin, buf.yaws, params_.range_max, object_id(), buf.hits);
-  buf.hits_dense = true;
-  std::fill(buf.hit_beams.begin(), buf.hit_beams.end(), 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (buf.hits[i].hit()) buf.hit_beams[i / 64] |= std::uint64_t{1} << (i % 64);
-  }
+  ctx.scene.cast_fan_hits(origin, buf.yaws, params_.range_max, object_id(), buf.hits,
+                          buf.hit_beams);
 }
 
 const std::vector<scene::RayHit>& Lidar2d::dense_hits() {
