@@ -1,5 +1,7 @@
 #include "ubot/sensors/sensor.h"
 
+#include <string>
+
 #include "ubot/core/state_io.h"
 
 namespace ubot {
@@ -26,6 +28,11 @@ void Sensor::io_state(StateIo& s) {
   io(s, header_);
   io(s, rng_);
   s.value(next_due_ns_);
+  if (s.reading() && model_->common.auto_start && period_ns_ > 0 &&
+      next_due_ns_ < s.earliest_due_ns) {
+    s.fail("the next sample is due at " + std::to_string(next_due_ns_) +
+           " ns, more than a step before the world's time");
+  }
   s.value(started_);
   io_own_state(s);
 }

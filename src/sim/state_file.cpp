@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,7 @@
 #include "ubot/core/error.h"
 #include "ubot/core/output_files.h"
 #include "ubot/core/state_io.h"
+#include "ubot/core/time.h"
 #include "ubot/sim/simulation.h"
 
 namespace ubot {
@@ -91,6 +93,12 @@ void io(StateIo& s, media::MediumSnapshot& m) {
 void io(StateIo& s, SimulationSnapshot::Data& d) {
   s.object_count = static_cast<std::int64_t>(d.model->objects.size());
   io(s, d.world);
+  const Nanos step_ns = seconds_to_nanos(d.model->world.step_time);
+  if (s.reading() && step_ns > 0 &&
+      d.world.step_count > std::numeric_limits<Nanos>::max() / step_ns - 1) {
+    s.fail(fmt::format("step count {}: the clock would overflow", d.world.step_count));
+  }
+  s.earliest_due_ns = (d.world.step_count - 1) * step_ns;
   {
     StateIo::Section at(s, "media");
     s.sequence(d.media, [&](media::MediumSnapshot& m) { io(s, m); });

@@ -14,6 +14,7 @@
 //
 // Writing from a const object goes through `io(s, const_cast<T&>(x))`: writing never changes it.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -136,6 +137,10 @@ class StateIo {
   // this step's media snapshots. ids() reads a list of them (each -1 or in [0, count)).
   std::int64_t object_count = 0;
   std::int64_t media_count = 0;
+  // The earliest a running sensor's next sample can be due in a state a run leaves: one step
+  // before the world's time (a sensor is due after its last sample; one step of slack for a
+  // step cut short). Earlier would make the next step take every sample in between.
+  std::int64_t earliest_due_ns = std::numeric_limits<std::int64_t>::min();
   void ids(std::vector<int>& v, std::int64_t count, std::string_view what);
 
   // Reading: a value outside what the state allows (an index out of range, a size that differs
